@@ -1,0 +1,95 @@
+# ldagpu — build, test and sanitizer targets.
+#
+#   make            ./ldagpu (with the CUDA backend when nvcc is found; CUDA=0 forces CPU only)
+#   make test       build and run the Criterion test suite (GPU tests skip without a GPU)
+#   make asan       build the CLI and tests with AddressSanitizer + UBSan and run the tests
+#   make demo       train on the bundled corpus and print its topics
+#
+# Variables: CUDA=0|1, CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc.
+
+CC        ?= cc
+NVCC      ?= nvcc
+CUDA_ARCH ?= sm_90
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
+ifeq ($(origin CUDA), undefined)
+  CUDA := $(if $(shell command -v $(NVCC) 2>/dev/null),1,0)
+endif
+
+BUILD    ?= build/release
+OPTFLAGS ?= -O3 -march=x86-64-v2
+CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+                -D_GNU_SOURCE -pthread -Isrc -I$(BUILD)/gen
+CFLAGS   += $(OPTFLAGS) $(CFLAGS_COMMON)
+LDLIBS   += -lz -lm -pthread
+NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror \
+            -Xptxas -warn-spills --resource-usage
+
+LIB_SRC  := $(filter-out src/main.c src/backend_cuda_absent.c,$(wildcard src/*.c))
+CUDA_SRC := $(wildcard cuda/*.cu)
+TEST_SRC := $(wildcard tests/*.c)
+
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o) $(BUILD)/gen/stopwords_data.o
+ifeq ($(CUDA),1)
+  LIB_OBJ += $(CUDA_SRC:cuda/%.cu=$(BUILD)/cuda/%.o)
+  LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+  CFLAGS  += -DLDA_HAVE_CUDA=1
+else
+  LIB_OBJ += $(BUILD)/src/backend_cuda_absent.o
+endif
+TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
+
+.PHONY: all test asan demo clean deps check-criterion
+all: ldagpu
+
+ldagpu: $(BUILD)/ldagpu
+	cp $< $@
+
+$(BUILD)/ldagpu: $(BUILD)/src/main.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/src/%.o: src/%.c | $(BUILD)/gen/stopwords_data.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%.o: tests/%.c | check-criterion
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -MMD -MP -c -o $@ $<
+
+$(BUILD)/cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c -o $@ $< 2> $(basename $@).resources || { cat $(basename $@).resources; exit 1; }
+	@grep -E 'Used|spill|stack' $(basename $@).resources | sed 's/^/  /' | head -40 || true
+
+# The built-in stop-word list is data/stopwords.txt compiled into the binary.
+$(BUILD)/gen/stopwords_data.c: data/stopwords.txt scripts/embed-words.sh
+	@mkdir -p $(dir $@)
+	scripts/embed-words.sh lda_builtin_stopwords < $< > $@
+
+$(BUILD)/gen/stopwords_data.o: $(BUILD)/gen/stopwords_data.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/test_ldagpu: $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+check-criterion:
+	@test -f /usr/include/criterion/criterion.h || scripts/install-deps.sh --test
+
+test: $(BUILD)/test_ldagpu ldagpu
+	LDAGPU_BIN=$(CURDIR)/ldagpu LDAGPU_ROOT=$(CURDIR) $(BUILD)/test_ldagpu $(TEST_ARGS)
+
+# Sanitizer build: its own folder, CPU backend only (the CUDA runtime and ASan disagree on
+# the address space), tests run with leak checking on.
+asan:
+	$(MAKE) BUILD=build/asan CUDA=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	    build/asan/ldagpu build/asan/test_ldagpu
+	LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1 build/asan/test_ldagpu $(TEST_ARGS)
+
+demo: ldagpu
+	./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf -o demo-model
+	./ldagpu topics demo-model --top 10
+
+clean:
+	rm -rf build ldagpu
+
+-include $(shell find build -name '*.d' 2>/dev/null)

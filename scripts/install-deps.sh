@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
+#   scripts/install-deps.sh          build tools and zlib (to build and train)
+#   scripts/install-deps.sh --test   the same plus Criterion (to run the tests)
+#   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
+# Nothing is installed when everything is already there. The CUDA toolkit is not installed
+# here: without nvcc, ldagpu builds with the CPU backend only.
+set -eu
+need=""
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_hdr() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
+
+have_cmd make || need="$need make"
+have_cmd cc || need="$need gcc libc6-dev"
+have_hdr zlib.h || need="$need zlib1g-dev"
+for arg in "$@"; do
+    case "$arg" in
+        --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev" ;;
+        --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
+        *) echo "install-deps.sh: unknown option '$arg' (use --test or --plots)" >&2; exit 2 ;;
+    esac
+done
+[ -z "$need" ] && exit 0
+
+if ! have_cmd apt-get; then
+    echo "install-deps.sh: missing:$need; install them with your package manager" >&2
+    exit 1
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps.sh: installing$need" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $need >/dev/null
