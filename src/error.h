@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { LDA_EXIT_OK = 0, LDA_EXIT_FAILURE = 1, LDA_EXIT_BAD_INPUT = 2 };
 
 typedef struct {
@@ -28,5 +32,9 @@ void *lda_malloc(size_t n, const char *what, lda_error *err);
 void *lda_calloc(size_t count, size_t size, const char *what, lda_error *err);
 /* count*size with overflow reported as out of memory. */
 void *lda_malloc_array(size_t count, size_t size, const char *what, lda_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

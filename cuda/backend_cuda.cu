@@ -1,0 +1,296 @@
+// backend_cuda.cu — the CUDA backend behind backend.h: device memory for one run, sized
+// up front, and the iteration as a sequence of kernels on one stream.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "check.cuh"
+#include "device_state.cuh"
+#include "zsample.cuh"
+
+struct cuda_impl {
+    device_state s;
+    int device;
+};
+
+extern "C" int lda_cuda_device_count(char *why, size_t why_size)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        snprintf(why, why_size, "no usable CUDA device (%s)", cudaGetErrorString(e));
+        cudaGetLastError(); // clear the sticky error for the caller
+        return 0;
+    }
+    if (n == 0)
+        snprintf(why, why_size, "no CUDA device found");
+    return n;
+}
+
+// Bytes of device memory a run needs, array by array; printed when it does not fit.
+static size_t bytes_needed(const lda_layout *L, const lda_params *p)
+{
+    const size_t K = p->num_topics, V = L->vocab_size;
+    size_t b = 0;
+    b += L->num_positions * sizeof(uint32_t) * 2;                           // words, z
+    b += (L->num_warps + 1) * sizeof(size_t) + L->num_warps * sizeof(uint32_t); // warp offsets, lengths
+    b += L->num_slots * (3 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
+    b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
+    b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
+    b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
+    b += phi_chunks((uint32_t)V) * K * sizeof(double);                      // φ column partials
+    b += cuda_eval_partials(L->num_warps, L->num_slots, (uint32_t)V, (uint32_t)K) * sizeof(double);
+    b += zsample_scratch_bytes(p->sampler, p->precision, L->num_slots, (uint32_t)K);
+    return b;
+}
+
+static void free_state(device_state &s)
+{
+    void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_token_base, s.theta, s.phi,
+                    s.z, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials};
+    for (void *ptr : ptrs)
+        if (ptr)
+            cudaFree(ptr);
+    if (s.stream)
+        cudaStreamDestroy(s.stream);
+    if (s.ev_start)
+        cudaEventDestroy(s.ev_start);
+    if (s.ev_sampled)
+        cudaEventDestroy(s.ev_sampled);
+    if (s.ev_updated)
+        cudaEventDestroy(s.ev_updated);
+    memset(&s, 0, sizeof s);
+}
+
+template <typename T> static cudaError_t alloc_copy(T **dst, const T *src, size_t count)
+{
+    cudaError_t e = cudaMalloc((void **)dst, count * sizeof(T) + 16);
+    if (e == cudaSuccess && src)
+        e = cudaMemcpy(*dst, src, count * sizeof(T), cudaMemcpyHostToDevice);
+    return e;
+}
+
+static int create_state(device_state &s, const lda_layout *L, const lda_params *p, lda_error *err)
+{
+    const size_t K = p->num_topics, V = L->vocab_size;
+    memset(&s, 0, sizeof s);
+    s.num_slots = L->num_slots;
+    s.num_warps = L->num_warps;
+    s.num_positions = L->num_positions;
+    s.num_tokens = L->num_tokens;
+    s.V = L->vocab_size;
+    s.K = p->num_topics;
+    s.partials_count = cuda_eval_partials(L->num_warps, L->num_slots, s.V, s.K);
+    CUDA_TRY(cudaStreamCreate(&s.stream));
+    CUDA_TRY(cudaEventCreate(&s.ev_start));
+    CUDA_TRY(cudaEventCreate(&s.ev_sampled));
+    CUDA_TRY(cudaEventCreate(&s.ev_updated));
+    CUDA_TRY(alloc_copy(&s.words, L->words, L->num_positions));
+    CUDA_TRY(alloc_copy(&s.warp_offset, L->warp_offset, L->num_warps + 1));
+    CUDA_TRY(alloc_copy(&s.warp_len, L->warp_len, L->num_warps));
+    CUDA_TRY(alloc_copy(&s.slot_len, L->slot_len, L->num_slots));
+    CUDA_TRY(alloc_copy(&s.slot_doc, L->slot_doc, L->num_slots));
+    CUDA_TRY(alloc_copy(&s.slot_token_base, L->slot_token_base, L->num_slots));
+    CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
+    CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));
+    CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
+    CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
+    CUDA_TRY(alloc_copy(&s.n_mk, (const uint32_t *)NULL, L->num_slots * K));
+    CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
+    CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
+    CUDA_TRY(alloc_copy(&s.phi_partial, (const double *)NULL, phi_chunks(s.V) * K));
+    CUDA_TRY(alloc_copy(&s.phi_scale, (const double *)NULL, K));
+    CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
+    CUDA_TRY(cudaMalloc(&s.scratch, zsample_scratch_bytes(p->sampler, p->precision, L->num_slots, s.K)));
+    return 0;
+fail:
+    free_state(s);
+    return -1;
+}
+
+static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const lda_params *p = &b->params;
+    if (cuda_count(s, err) || cuda_update_theta(s, p->alpha, p->update, p->seed, iteration, err) ||
+        cuda_update_phi(s, p->beta, p->update, p->seed, iteration, err))
+        return -1;
+    return 0;
+}
+
+static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (z)
+        CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
+    else if (cuda_init_z(s, b->params.seed, err))
+        return -1;
+    if (update_model(b, iteration, err))
+        return -1;
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+static int zsample(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    zsample_args a;
+    a.words = s.words;
+    a.warp_offset = s.warp_offset;
+    a.warp_len = s.warp_len;
+    a.slot_len = s.slot_len;
+    a.slot_token_base = s.slot_token_base;
+    a.theta = s.theta;
+    a.phi = s.phi;
+    a.z = s.z;
+    a.scratch = s.scratch;
+    a.K = s.K;
+    a.num_slots = s.num_slots;
+    a.num_warps = s.num_warps;
+    a.seed = b->params.seed;
+    a.iteration = iteration;
+    return zsample_launch(b->params.sampler, b->params.precision, a, s.stream, err);
+}
+
+static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    float z_ms = 0, update_ms = 0;
+    CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
+    if (zsample(b, iteration, err))
+        return -1;
+    CUDA_TRY(cudaEventRecord(s.ev_sampled, s.stream));
+    if (update_model(b, iteration, err))
+        return -1;
+    CUDA_TRY(cudaEventRecord(s.ev_updated, s.stream));
+    CUDA_TRY(cudaEventSynchronize(s.ev_updated));
+    CUDA_TRY(cudaEventElapsedTime(&z_ms, s.ev_start, s.ev_sampled));
+    CUDA_TRY(cudaEventElapsedTime(&update_ms, s.ev_sampled, s.ev_updated));
+    if (timing) {
+        timing->z_seconds = z_ms * 1e-3;
+        timing->update_seconds = update_ms * 1e-3;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+static int cuda_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (cuda_loglik_pred(s, &out->loglik_pred, err) ||
+        cuda_loglik_joint(s, b->params.alpha, b->params.beta, &out->loglik_joint, err))
+        return -1;
+    return 0;
+}
+
+static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const size_t K = s.K;
+    if (theta)
+        CUDA_TRY(cudaMemcpyAsync(theta, s.theta, s.num_slots * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
+    if (phi)
+        CUDA_TRY(cudaMemcpyAsync(phi, s.phi, (size_t)s.V * K * sizeof *phi, cudaMemcpyDeviceToHost, s.stream));
+    if (z)
+        CUDA_TRY(cudaMemcpyAsync(z, s.z, s.num_positions * sizeof *z, cudaMemcpyDeviceToHost, s.stream));
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+static int cuda_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const size_t K = s.K;
+    if (n_mk)
+        CUDA_TRY(cudaMemcpyAsync(n_mk, s.n_mk, s.num_slots * K * sizeof *n_mk, cudaMemcpyDeviceToHost, s.stream));
+    if (n_wk)
+        CUDA_TRY(cudaMemcpyAsync(n_wk, s.n_wk, (size_t)s.V * K * sizeof *n_wk, cudaMemcpyDeviceToHost, s.stream));
+    if (n_k)
+        CUDA_TRY(cudaMemcpyAsync(n_k, s.n_k, K * sizeof *n_k, cudaMemcpyDeviceToHost, s.stream));
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+static void cuda_destroy(lda_backend *b)
+{
+    cuda_impl *impl = (cuda_impl *)b->impl;
+    if (impl) {
+        free_state(impl->s);
+        free(impl);
+    }
+    free(b);
+}
+
+static const lda_backend_ops cuda_ops = {
+    cuda_start, cuda_iterate, cuda_evaluate, cuda_fetch, cuda_fetch_counts, cuda_destroy,
+};
+
+static int check_fits(const lda_layout *L, const lda_params *p, const cudaDeviceProp &prop, lda_error *err)
+{
+    if ((uint64_t)L->vocab_size * p->num_topics >= (1ull << 32)) {
+        lda_error_input(err, "V x K = %u x %u is too large for the CUDA backend (at most 2^32 entries of phi)",
+                        L->vocab_size, p->num_topics);
+        return -1;
+    }
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    {
+        const size_t need = bytes_needed(L, p);
+        if (need + (64u << 20) > free_bytes) {
+            lda_error_fail(err,
+                           "not enough GPU memory on %s: this run needs %.2f GiB (K=%u, %zu documents, V=%u, "
+                           "sampler %s, %s), %.2f GiB are free",
+                           prop.name, need / 1073741824.0, p->num_topics, L->num_docs, L->vocab_size,
+                           lda_choice_name(lda_sampler_choices, p->sampler),
+                           lda_choice_name(lda_precision_choices, p->precision), free_bytes / 1073741824.0);
+            return -1;
+        }
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
+{
+    char why[256];
+    if (lda_cuda_device_count(why, sizeof why) == 0) {
+        lda_error_input(err, "--device cuda: %s", why);
+        return NULL;
+    }
+    lda_backend *b = (lda_backend *)calloc(1, sizeof *b);
+    cuda_impl *impl = (cuda_impl *)calloc(1, sizeof *impl);
+    cudaDeviceProp prop;
+    if (!b || !impl) {
+        lda_error_fail(err, "out of memory");
+        free(b);
+        free(impl);
+        return NULL;
+    }
+    b->ops = &cuda_ops;
+    b->layout = L;
+    b->params = *params;
+    b->impl = impl;
+    CUDA_TRY(cudaGetDevice(&impl->device));
+    CUDA_TRY(cudaGetDeviceProperties(&prop, impl->device));
+    if (check_fits(L, params, prop, err) || create_state(impl->s, L, params, err))
+        goto fail_quiet;
+    snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s", prop.name,
+             prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
+             lda_choice_name(lda_sampler_choices, params->sampler));
+    return b;
+fail:
+fail_quiet:
+    free(impl);
+    free(b);
+    return NULL;
+}

@@ -1,0 +1,60 @@
+// device_state.cuh — everything the CUDA backend keeps on the GPU for one run.
+// All iteration state stays here; the host only launches kernels and copies results back
+// when asked (fetch). Arrays are in the layout's order (backend.h).
+#ifndef LDA_DEVICE_STATE_CUH
+#define LDA_DEVICE_STATE_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "params.h"
+
+struct device_state {
+    // corpus layout (read-only)
+    uint32_t *words;
+    size_t *warp_offset;
+    uint32_t *warp_len;
+    uint32_t *slot_len;
+    uint32_t *slot_doc;
+    uint64_t *slot_token_base;
+    // model state
+    float *theta; // num_slots × K
+    float *phi;   // V × K
+    uint32_t *z;  // num_positions
+    uint32_t *n_mk, *n_wk, *n_k;
+    // work space
+    void *scratch;         // z-sampler tables
+    double *phi_partial;   // phi_chunks × K column sums of the Gamma variates
+    double *phi_scale;     // K
+    double *partials;      // per-block partial sums for the log-likelihoods
+    size_t partials_count;
+    // sizes
+    size_t num_slots, num_warps, num_positions, num_tokens;
+    uint32_t V, K;
+    cudaStream_t stream;
+    cudaEvent_t ev_start, ev_sampled, ev_updated;
+};
+
+#define PHI_CHUNK 64u // words per block in the φ update: matches LDA_PHI_CHUNK on the CPU
+
+static inline size_t phi_chunks(uint32_t V)
+{
+    return (V + PHI_CHUNK - 1) / PHI_CHUNK;
+}
+
+// Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
+int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
+int cuda_count(const device_state &s, lda_error *err);
+int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
+                      lda_error *err);
+int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
+                    lda_error *err);
+int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
+int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err);
+
+// Blocks of partial sums the log-likelihood kernels need (for sizing `partials`).
+size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K);
+
+#endif

@@ -1,0 +1,136 @@
+// eval.cu — the predictive and joint per-token log-likelihoods on the GPU (formulas in
+// src/loglik.h). Blocks write partial sums in double; the host adds them in block order,
+// so the figures are deterministic.
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "check.cuh"
+#include "device_state.cuh"
+#include "loglik.h"
+
+#define EVAL_THREADS 256
+#define JOINT_BLOCKS 2048
+
+__device__ __forceinline__ double block_sum(double v)
+{
+    __shared__ double warp_totals[EVAL_THREADS / 32];
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    if (threadIdx.x % 32 == 0)
+        warp_totals[threadIdx.x / 32] = v;
+    __syncthreads();
+    double total = 0.0;
+    if (threadIdx.x == 0)
+        for (int w = 0; w < EVAL_THREADS / 32; w++)
+            total += warp_totals[w];
+    return total; // meaningful in thread 0
+}
+
+// Block q: the tokens of warp q of the layout; each warp of the block takes one token at
+// a time and forms Σ_k θ[m,k] φ[w,k] with its 32 lanes striding over k.
+__global__ void __launch_bounds__(EVAL_THREADS) loglik_pred_kernel(const uint32_t *words, const size_t *warp_offset,
+                                                                   const uint32_t *slot_len, const float *theta,
+                                                                   const float *phi, uint32_t K, double *partial)
+{
+    const size_t q = blockIdx.x;
+    const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    double total = 0.0;
+    for (uint32_t r = 0; r < 32; r++) {
+        const size_t s = q * 32 + r;
+        const float *th = theta + s * K;
+        for (uint32_t i = warp; i < slot_len[s]; i += EVAL_THREADS / 32) {
+            const float *ph = phi + (size_t)words[warp_offset[q] + (size_t)i * 32 + r] * K;
+            double p = 0.0;
+            for (uint32_t k = lane; k < K; k += 32)
+                p += (double)th[k] * ph[k];
+            for (int o = 16; o > 0; o >>= 1)
+                p += __shfl_xor_sync(0xffffffffu, p, o);
+            total += lane == 0 ? log(p) : 0.0;
+        }
+    }
+    total = block_sum(total);
+    if (threadIdx.x == 0)
+        partial[q] = total;
+}
+
+static int sum_partials(const device_state &s, size_t n, double *out, lda_error *err)
+{
+    double *host = (double *)malloc(n * sizeof *host);
+    if (!host) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    CUDA_TRY(cudaMemcpyAsync(host, s.partials, n * sizeof *host, cudaMemcpyDeviceToHost, s.stream));
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    *out = 0.0;
+    for (size_t i = 0; i < n; i++)
+        *out += host[i];
+    free(host);
+    return 0;
+fail:
+    free(host);
+    return -1;
+}
+
+int cuda_loglik_pred(const device_state &s, double *out, lda_error *err)
+{
+    loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(s.words, s.warp_offset, s.slot_len,
+                                                                           s.theta, s.phi, s.K, s.partials);
+    LAUNCH_TRY();
+    if (sum_partials(s, s.num_warps, out, err))
+        return -1;
+    *out /= (double)s.num_tokens;
+    return 0;
+fail:
+    return -1;
+}
+
+// Joint log-likelihood: blocks stride over the non-zero counts of n[m,k] (real documents
+// only) and n[w,k]; block 0 also adds the K topic normalisers and, per document, its
+// normaliser is added by whichever thread sees the document's topic 0.
+__global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
+    const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len, size_t num_slots,
+    const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double alpha, double beta, double *partial)
+{
+    const double lg_alpha = lgamma(alpha), lg_beta = lgamma(beta);
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t start = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    double total = 0.0;
+    for (size_t i = start; i < num_slots * K; i += stride) {
+        const size_t s = i / K;
+        if (slot_doc[s] == LDA_NO_DOC)
+            continue;
+        total += lda_joint_count_term(n_mk[i], alpha, lg_alpha);
+        if (i % K == 0)
+            total += lda_joint_norm_term(slot_len[s], K * alpha);
+    }
+    for (size_t i = start; i < (size_t)V * K; i += stride)
+        total += lda_joint_count_term(n_wk[i], beta, lg_beta);
+    for (size_t k = start; k < K; k += stride)
+        total += lda_joint_norm_term(n_k[k], V * beta);
+    total = block_sum(total);
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = total;
+}
+
+int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err)
+{
+    loglik_joint_kernel<<<JOINT_BLOCKS, EVAL_THREADS, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_len, s.num_slots,
+                                                                    s.n_wk, s.n_k, s.V, s.K, alpha, beta,
+                                                                    s.partials);
+    LAUNCH_TRY();
+    if (sum_partials(s, JOINT_BLOCKS, out, err))
+        return -1;
+    *out /= (double)s.num_tokens;
+    return 0;
+fail:
+    return -1;
+}
+
+size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K)
+{
+    (void)num_slots;
+    (void)V;
+    (void)K;
+    return num_warps > JOINT_BLOCKS ? num_warps : JOINT_BLOCKS;
+}

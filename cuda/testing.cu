@@ -1,0 +1,116 @@
+// testing.cu — single-kernel entry points for the tests (src/cuda_testing.h).
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "check.cuh"
+#include "cuda_testing.h"
+#include "gamma.h"
+#include "zsample.cuh"
+
+template <typename T> static cudaError_t upload(T **dst, const T *src, size_t count)
+{
+    cudaError_t e = cudaMalloc((void **)dst, count * sizeof(T) + 16);
+    if (e == cudaSuccess && src)
+        e = cudaMemcpy(*dst, src, count * sizeof(T), cudaMemcpyHostToDevice);
+    return e;
+}
+
+extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const float *theta, const float *phi, uint32_t K,
+                                       lda_sampler sampler, lda_precision precision, uint64_t seed,
+                                       uint32_t iteration, uint32_t *z_out, lda_error *err)
+{
+    zsample_args a;
+    memset(&a, 0, sizeof a);
+    uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *z = NULL;
+    size_t *warp_offset = NULL;
+    uint64_t *base = NULL;
+    float *th = NULL, *ph = NULL;
+    void *scratch = NULL;
+    int rc = -1;
+    CUDA_TRY(upload(&words, L->words, L->num_positions));
+    CUDA_TRY(upload(&warp_offset, L->warp_offset, L->num_warps + 1));
+    CUDA_TRY(upload(&warp_len, L->warp_len, L->num_warps));
+    CUDA_TRY(upload(&slot_len, L->slot_len, L->num_slots));
+    CUDA_TRY(upload(&base, L->slot_token_base, L->num_slots));
+    CUDA_TRY(upload(&th, theta, L->num_slots * K));
+    CUDA_TRY(upload(&ph, phi, (size_t)L->vocab_size * K));
+    CUDA_TRY(upload(&z, z_out, L->num_positions));
+    CUDA_TRY(cudaMalloc(&scratch, zsample_scratch_bytes(sampler, precision, L->num_slots, K)));
+    a.words = words;
+    a.warp_offset = warp_offset;
+    a.warp_len = warp_len;
+    a.slot_len = slot_len;
+    a.slot_token_base = base;
+    a.theta = th;
+    a.phi = ph;
+    a.z = z;
+    a.scratch = scratch;
+    a.K = K;
+    a.num_slots = L->num_slots;
+    a.num_warps = L->num_warps;
+    a.seed = seed;
+    a.iteration = iteration;
+    if (zsample_launch(sampler, precision, a, 0, err))
+        goto fail;
+    CUDA_TRY(cudaDeviceSynchronize());
+    CUDA_TRY(cudaMemcpy(z_out, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
+    rc = 0;
+fail:
+    cudaFree(words);
+    cudaFree(warp_offset);
+    cudaFree(warp_len);
+    cudaFree(slot_len);
+    cudaFree(base);
+    cudaFree(th);
+    cudaFree(ph);
+    cudaFree(z);
+    cudaFree(scratch);
+    return rc;
+}
+
+__global__ void philox_kernel(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = lda_philox(counters[i], seed);
+}
+
+extern "C" int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n, lda_error *err)
+{
+    lda_u32x4 *dc = NULL, *dout = NULL;
+    int rc = -1;
+    CUDA_TRY(upload(&dc, counters, n));
+    CUDA_TRY(upload(&dout, (const lda_u32x4 *)NULL, n));
+    philox_kernel<<<(unsigned)((n + 255) / 256), 256>>>(seed, dc, dout, n);
+    LAUNCH_TRY();
+    CUDA_TRY(cudaMemcpy(out, dout, n * sizeof *out, cudaMemcpyDeviceToHost));
+    rc = 0;
+fail:
+    cudaFree(dc);
+    cudaFree(dout);
+    return rc;
+}
+
+__global__ void log_gamma_kernel(double shape, uint64_t seed, size_t n, double *out)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        lda_rng rng;
+        lda_rng_init(&rng, seed, LDA_RNG_TEST, 0, i);
+        out[i] = lda_log_gamma_variate(&rng, shape);
+    }
+}
+
+extern "C" int lda_cuda_log_gamma(double shape, uint64_t seed, size_t n, double *out, lda_error *err)
+{
+    double *d = NULL;
+    int rc = -1;
+    CUDA_TRY(upload(&d, (const double *)NULL, n));
+    log_gamma_kernel<<<(unsigned)((n + 255) / 256), 256>>>(shape, seed, n, d);
+    LAUNCH_TRY();
+    CUDA_TRY(cudaMemcpy(out, d, n * sizeof *out, cudaMemcpyDeviceToHost));
+    rc = 0;
+fail:
+    cudaFree(d);
+    return rc;
+}

@@ -1,0 +1,231 @@
+// updates.cu — everything in an iteration after the z draw, on the GPU: the initial z,
+// the counts n[m,k], n[w,k], n[k], and the θ/φ updates. Each mirrors its CPU reference in
+// src/updates_cpu.c (same random streams, same chunking of the φ column sums), so the two
+// backends agree up to the last bits of their libm.
+#include <cuda_runtime.h>
+
+#include "check.cuh"
+#include "device_state.cuh"
+#include "gamma.h"
+#include "rng.h"
+
+#define WARP_FULL 0xffffffffu
+
+// Grid over the warps of the layout: block b handles warps b, b+grid, ...; its threads
+// walk the warp's token rows 32 lanes at a time.
+static unsigned warp_grid(size_t num_warps)
+{
+    return (unsigned)(num_warps < 4096 ? num_warps : 4096);
+}
+
+__global__ void init_z_kernel(const size_t *warp_offset, const uint32_t *slot_len, const uint64_t *slot_token_base,
+                              size_t num_warps, uint32_t K, uint64_t seed, uint32_t *z)
+{
+    const uint32_t lane = threadIdx.x % 32;
+    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+        const size_t s = q * 32 + lane;
+        const uint32_t len = slot_len[s];
+        for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
+            uint32_t bits = lda_rng_once(seed, LDA_RNG_Z_INIT, 0, slot_token_base[s] + i);
+            z[warp_offset[q] + (size_t)i * 32 + lane] = (uint32_t)(((uint64_t)bits * K) >> 32);
+        }
+    }
+}
+
+int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err)
+{
+    init_z_kernel<<<warp_grid(s.num_warps), 256, 0, s.stream>>>(s.warp_offset, s.slot_len, s.slot_token_base,
+                                                               s.num_warps, s.K, seed, s.z);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+// Counts by atomics; n[k] first accumulates in shared memory when K fits there, which
+// turns millions of contended global atomics into K per block.
+__global__ void count_kernel(const uint32_t *words, const uint32_t *z, const size_t *warp_offset,
+                             const uint32_t *slot_len, size_t num_warps, uint32_t K, bool shared_topics,
+                             uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
+{
+    extern __shared__ uint32_t topic_hist[];
+    if (shared_topics)
+        for (uint32_t k = threadIdx.x; k < K; k += blockDim.x)
+            topic_hist[k] = 0;
+    __syncthreads();
+    const uint32_t lane = threadIdx.x % 32;
+    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+        const size_t s = q * 32 + lane;
+        const uint32_t len = slot_len[s];
+        for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
+            const size_t pos = warp_offset[q] + (size_t)i * 32 + lane;
+            const uint32_t k = z[pos];
+            atomicAdd(&n_mk[s * K + k], 1u);
+            atomicAdd(&n_wk[(size_t)words[pos] * K + k], 1u);
+            atomicAdd(shared_topics ? &topic_hist[k] : &n_k[k], 1u);
+        }
+    }
+    __syncthreads();
+    if (shared_topics)
+        for (uint32_t k = threadIdx.x; k < K; k += blockDim.x)
+            if (topic_hist[k])
+                atomicAdd(&n_k[k], topic_hist[k]);
+}
+
+int cuda_count(const device_state &s, lda_error *err)
+{
+    const size_t K = s.K;
+    const bool shared_topics = K * sizeof(uint32_t) <= 32 * 1024;
+    const unsigned grid = (unsigned)(s.num_warps < 1024 ? s.num_warps : 1024);
+    CUDA_TRY(cudaMemsetAsync(s.n_mk, 0, s.num_slots * K * sizeof(uint32_t), s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.n_wk, 0, (size_t)s.V * K * sizeof(uint32_t), s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.n_k, 0, K * sizeof(uint32_t), s.stream));
+    count_kernel<<<grid, 256, shared_topics ? K * sizeof(uint32_t) : 0, s.stream>>>(
+        s.words, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, shared_topics, s.n_mk, s.n_wk, s.n_k);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+__device__ __forceinline__ double warp_max(double v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v = fmax(v, __shfl_xor_sync(WARP_FULL, v, o));
+    return v;
+}
+
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(WARP_FULL, v, o);
+    return v;
+}
+
+// One warp per document slot. Draw: log-Gamma variates (kept in θ as floats meanwhile),
+// then exp(x - max) and the normalisation, all within the warp.
+__global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len,
+                             size_t num_slots, uint32_t K, double alpha, bool mean, uint64_t seed,
+                             uint32_t iteration, float *theta)
+{
+    const size_t s = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+    const uint32_t lane = threadIdx.x % 32;
+    if (s >= num_slots)
+        return;
+    const uint32_t *n = n_mk + s * K;
+    float *row = theta + s * K;
+    const uint32_t doc = slot_doc[s];
+    if (doc == LDA_NO_DOC) {
+        for (uint32_t k = lane; k < K; k += 32)
+            row[k] = 1.0f / (float)K;
+        return;
+    }
+    if (mean) {
+        const double denom = (double)slot_len[s] + K * alpha;
+        for (uint32_t k = lane; k < K; k += 32)
+            row[k] = (float)((n[k] + alpha) / denom);
+        return;
+    }
+    double top = -INFINITY;
+    for (uint32_t k = lane; k < K; k += 32) {
+        lda_rng rng;
+        lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, (uint64_t)doc * K + k);
+        const double lg = lda_log_gamma_variate(&rng, alpha + n[k]);
+        row[k] = (float)lg;
+        top = fmax(top, lg);
+    }
+    top = warp_max(top);
+    double sum = 0.0;
+    for (uint32_t k = lane; k < K; k += 32) {
+        const double e = exp((double)row[k] - top);
+        row[k] = (float)e;
+        sum += e;
+    }
+    const double scale = 1.0 / warp_sum(sum);
+    for (uint32_t k = lane; k < K; k += 32)
+        row[k] = (float)(row[k] * scale);
+}
+
+int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
+                      lda_error *err)
+{
+    const unsigned threads = 256, blocks = (unsigned)((s.num_slots * 32 + threads - 1) / threads);
+    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_len, s.num_slots, s.K, alpha,
+                                                   update == LDA_UPDATE_MEAN, seed, iteration, s.theta);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+// φ draw, pass 1: block = a chunk of PHI_CHUNK words; each thread owns topics k, k+256, ...
+// and sums its chunk's variates in double, in word order.
+__global__ void phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta, uint64_t seed,
+                                uint32_t iteration, float *phi, double *partial)
+{
+    const uint32_t chunk = blockIdx.x;
+    const uint32_t w0 = chunk * PHI_CHUNK, w1 = min(w0 + PHI_CHUNK, V);
+    for (uint32_t k = threadIdx.x; k < K; k += blockDim.x) {
+        double acc = 0.0;
+        for (uint32_t w = w0; w < w1; w++) {
+            const size_t i = (size_t)w * K + k;
+            lda_rng rng;
+            lda_rng_init(&rng, seed, LDA_RNG_PHI, iteration, (uint64_t)i);
+            const float g = (float)exp(lda_log_gamma_variate(&rng, beta + n_wk[i]));
+            phi[i] = g;
+            acc += g;
+        }
+        partial[(size_t)chunk * K + k] = acc;
+    }
+}
+
+// Pass 2: column totals, chunks added in order (the CPU adds them in the same order).
+__global__ void phi_scale_kernel(const double *partial, size_t chunks, uint32_t K, double *scale)
+{
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= K)
+        return;
+    double total = 0.0;
+    for (size_t c = 0; c < chunks; c++)
+        total += partial[c * K + k];
+    scale[k] = total > 0.0 ? 1.0 / total : 0.0;
+}
+
+// Pass 3: normalise; a column that underflowed entirely becomes uniform.
+__global__ void phi_normalise_kernel(float *phi, uint32_t V, uint32_t K, const double *scale)
+{
+    const size_t n = (size_t)V * K;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const double sc = scale[i % K];
+        phi[i] = sc > 0.0 ? (float)(phi[i] * sc) : 1.0f / (float)V;
+    }
+}
+
+__global__ void phi_mean_kernel(const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double beta,
+                                float *phi)
+{
+    const size_t n = (size_t)V * K;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        phi[i] = (float)((n_wk[i] + beta) / (n_k[i % K] + V * beta));
+}
+
+int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
+                    lda_error *err)
+{
+    const unsigned elementwise_grid = 132 * 8;
+    if (update == LDA_UPDATE_MEAN) {
+        phi_mean_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.n_wk, s.n_k, s.V, s.K, beta, s.phi);
+        LAUNCH_TRY();
+        return 0;
+    }
+    phi_draw_kernel<<<(unsigned)phi_chunks(s.V), 256, 0, s.stream>>>(s.n_wk, s.V, s.K, beta, seed, iteration,
+                                                                       s.phi, s.phi_partial);
+    LAUNCH_TRY();
+    phi_scale_kernel<<<(s.K + 255) / 256, 256, 0, s.stream>>>(s.phi_partial, phi_chunks(s.V), s.K, s.phi_scale);
+    LAUNCH_TRY();
+    phi_normalise_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.phi, s.V, s.K, s.phi_scale);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}

@@ -1,0 +1,40 @@
+// zsample.cuh — what every z-sampling kernel receives, and the launcher table.
+//
+// The token layout is layout.h's: warps of 32 documents sorted by length, tokens
+// interleaved so lane r's i-th word is at warp_offset[q] + i*32 + r. θ is num_slots × K
+// row-major (a document's topics contiguous), φ is V × K (a word's topics contiguous).
+// Each kernel writes z at the positions of real tokens only.
+#ifndef LDA_ZSAMPLE_CUH
+#define LDA_ZSAMPLE_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "params.h"
+
+struct zsample_args {
+    const uint32_t *words;
+    const size_t *warp_offset;
+    const uint32_t *warp_len;
+    const uint32_t *slot_len;
+    const uint64_t *slot_token_base;
+    const float *theta;
+    const float *phi;
+    uint32_t *z;
+    void *scratch; // per-thread tables, zsample_scratch_bytes() of them
+    uint32_t K;
+    size_t num_slots;
+    size_t num_warps;
+    uint64_t seed;
+    uint32_t iteration;
+};
+
+// Bytes of scratch the sampler needs for this layout and K.
+size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K);
+
+// Launches the sampler on `stream`; returns -1 with err filled on a launch failure.
+int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, cudaStream_t stream,
+                   lda_error *err);
+
+#endif

@@ -1,0 +1,161 @@
+/* backend_cpu.c — the multi-threaded CPU backend: the reference every GPU result is
+ * checked against. State lives in host arrays in the layout's order (backend.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "eval_cpu.h"
+#include "rng.h"
+#include "sampler_cpu.h"
+#include "updates_cpu.h"
+
+typedef struct {
+    lda_pool *pool;
+    lda_word_index word_index;
+    float *theta, *phi;
+    uint32_t *z;
+    uint32_t *n_mk, *n_wk, *n_k;
+} cpu_state;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_layout *L = b->layout;
+    const lda_params *p = &b->params;
+    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err) ||
+        lda_cpu_update_theta(st->pool, L, st->n_mk, p->num_topics, p->alpha, p->update, p->seed, iteration,
+                             st->theta, err) ||
+        lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,
+                           p->seed, iteration, st->phi, err))
+        return -1;
+    return 0;
+}
+
+static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_layout *L = b->layout;
+    const uint32_t K = b->params.num_topics;
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            size_t pos = lda_layout_pos(L, s, i);
+            uint32_t bits = lda_rng_once(b->params.seed, LDA_RNG_Z_INIT, 0, L->slot_token_base[s] + i);
+            st->z[pos] = z ? z[pos] : (uint32_t)(((uint64_t)bits * K) >> 32);
+        }
+    return recount_and_update(b, iteration, err);
+}
+
+static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    double t0 = now_seconds();
+    if (lda_cpu_sample_z(st->pool, b->layout, st->theta, st->phi, p->num_topics, p->precision, p->seed,
+                         iteration, st->z, err))
+        return -1;
+    double t1 = now_seconds();
+    if (recount_and_update(b, iteration, err))
+        return -1;
+    if (timing) {
+        timing->z_seconds = t1 - t0;
+        timing->update_seconds = now_seconds() - t1;
+    }
+    return 0;
+}
+
+static int cpu_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    if (lda_cpu_loglik_pred(st->pool, b->layout, st->theta, st->phi, p->num_topics, &out->loglik_pred, err) ||
+        lda_cpu_loglik_joint(st->pool, b->layout, st->n_mk, st->n_wk, st->n_k, p->num_topics, p->alpha,
+                             p->beta, &out->loglik_joint, err))
+        return -1;
+    return 0;
+}
+
+static int cpu_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    const lda_layout *L = b->layout;
+    const size_t K = b->params.num_topics;
+    if (theta)
+        memcpy(theta, st->theta, L->num_slots * K * sizeof *theta);
+    if (phi)
+        memcpy(phi, st->phi, (size_t)L->vocab_size * K * sizeof *phi);
+    if (z)
+        memcpy(z, st->z, L->num_positions * sizeof *z);
+    return 0;
+}
+
+static int cpu_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    const size_t K = b->params.num_topics;
+    if (n_mk)
+        memcpy(n_mk, st->n_mk, b->layout->num_slots * K * sizeof *n_mk);
+    if (n_wk)
+        memcpy(n_wk, st->n_wk, (size_t)b->layout->vocab_size * K * sizeof *n_wk);
+    if (n_k)
+        memcpy(n_k, st->n_k, K * sizeof *n_k);
+    return 0;
+}
+
+static void cpu_destroy(lda_backend *b)
+{
+    cpu_state *st = b->impl;
+    if (st) {
+        lda_pool_destroy(st->pool);
+        lda_word_index_free(&st->word_index);
+        free(st->theta);
+        free(st->phi);
+        free(st->z);
+        free(st->n_mk);
+        free(st->n_wk);
+        free(st->n_k);
+        free(st);
+    }
+    free(b);
+}
+
+static const lda_backend_ops cpu_ops = {
+    cpu_start, cpu_iterate, cpu_evaluate, cpu_fetch, cpu_fetch_counts, cpu_destroy,
+};
+
+lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
+{
+    const size_t K = params->num_topics;
+    lda_backend *b = lda_calloc(1, sizeof *b, "backend", err);
+    cpu_state *st = NULL;
+    if (!b)
+        return NULL;
+    b->ops = &cpu_ops;
+    b->layout = L;
+    b->params = *params;
+    if (!(st = b->impl = lda_calloc(1, sizeof *st, "backend", err)) ||
+        !(st->pool = lda_pool_create(params->threads, err)) ||
+        lda_word_index_build(L, &st->word_index, err) ||
+        !(st->theta = lda_malloc_array(L->num_slots * K, sizeof(float), "theta", err)) ||
+        !(st->phi = lda_malloc_array((size_t)L->vocab_size * K, sizeof(float), "phi", err)) ||
+        !(st->z = lda_calloc(L->num_positions, sizeof(uint32_t), "z", err)) ||
+        !(st->n_mk = lda_malloc_array(L->num_slots * K, sizeof(uint32_t), "document-topic counts", err)) ||
+        !(st->n_wk = lda_malloc_array((size_t)L->vocab_size * K, sizeof(uint32_t), "word-topic counts", err)) ||
+        !(st->n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err))) {
+        cpu_destroy(b);
+        return NULL;
+    }
+    snprintf(b->description, sizeof b->description, "CPU (%d thread%s)", lda_pool_threads(st->pool),
+             lda_pool_threads(st->pool) == 1 ? "" : "s");
+    return b;
+}

@@ -1,0 +1,22 @@
+/* cli_parse.h — numbers and names from the command line or a config file, checked.
+ *
+ * Every number goes through strtoull/strtod with an end pointer and a range; never atoi.
+ * On failure err holds "WHERE: expected ..., got 'TEXT'", WHERE being e.g. "-K/--topics"
+ * or "configs/x.conf:3: topics". */
+#ifndef LDA_CLI_PARSE_H
+#define LDA_CLI_PARSE_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "params.h"
+
+int lda_parse_u64(const char *where, const char *text, uint64_t min, uint64_t max, uint64_t *out, lda_error *err);
+int lda_parse_u32(const char *where, const char *text, uint32_t min, uint32_t max, uint32_t *out, lda_error *err);
+/* A finite double in [min, max]; min_open excludes min itself. */
+int lda_parse_double(const char *where, const char *text, double min, int min_open, double max, double *out,
+                     lda_error *err);
+/* A name from a choice table. */
+int lda_parse_choice(const char *where, const char *text, const lda_choice *table, int *out, lda_error *err);
+
+#endif

@@ -1,0 +1,35 @@
+/* cuda_testing.h — entry points into single GPU kernels, for the test suite (and any
+ * harness that validates a kernel against its CPU reference). Only in CUDA builds
+ * (LDA_HAVE_CUDA). Each allocates, runs once, copies back, and frees. */
+#ifndef LDA_CUDA_TESTING_H
+#define LDA_CUDA_TESTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "layout.h"
+#include "params.h"
+#include "rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One z draw of every token with the given θ (num_slots × K) and φ (V × K); z at layout
+ * positions (positions of padding rows are left as they were in z_out). */
+int lda_cuda_sample_z_given(const lda_layout *L, const float *theta, const float *phi, uint32_t K,
+                            lda_sampler sampler, lda_precision precision, uint64_t seed, uint32_t iteration,
+                            uint32_t *z_out, lda_error *err);
+
+/* curand's Philox4x32-10 on the device for n counters under one seed. */
+int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n, lda_error *err);
+
+/* n log-Gamma(shape) variates from the device, variate i from stream (LDA_RNG_TEST, 0, i). */
+int lda_cuda_log_gamma(double shape, uint64_t seed, size_t n, double *out, lda_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,64 @@
+/* model.h — a trained model as users see it, and its folder on disk.
+ *
+ * In memory and on disk everything is in the user's terms: θ has one row per *input*
+ * document in input order (documents skipped as empty get the uniform row 1/K), φ has one
+ * row per topic (a distribution over the vocabulary), z lists the topic of every token in
+ * corpus order. The model folder (format version 1):
+ *   model.conf        settings and sizes, "key = value" (config_file.h)
+ *   vocab.txt         one word a line; line i is word id i
+ *   phi.bin           K × V float32, row k = p(word | topic k)       (matrix_file.h)
+ *   theta.bin         D × K float32, row d = p(topic | document d)
+ *   topic_tokens.bin  K × 1 uint32, tokens assigned to each topic
+ *   z.bin             N × 1 uint32, the topic of every token, corpus order (for resuming)
+ *   topics.txt        the top words of every topic, as text
+ *   log.csv           one row per iteration (written by the trainer)
+ * Every file is written under a temporary name and renamed (atomic_file.h). */
+#ifndef LDA_MODEL_H
+#define LDA_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "corpus.h"
+#include "error.h"
+#include "layout.h"
+#include "params.h"
+
+#define LDA_MODEL_FORMAT_VERSION 1u
+
+typedef struct {
+    uint32_t num_topics;
+    uint32_t vocab_size;
+    uint64_t num_docs;   /* input documents: rows of θ */
+    uint64_t num_tokens; /* tokens trained on */
+    lda_params params;   /* alpha resolved */
+    uint32_t iterations; /* completed */
+    char *corpus_path;
+    corpus_format format;
+    char **vocab;
+    float *phi;            /* K × V */
+    float *theta;          /* num_docs × K (NULL if not loaded) */
+    uint32_t *topic_tokens; /* K */
+    uint32_t *z;           /* num_tokens (NULL if not loaded) */
+    int owns_vocab;
+} lda_model;
+
+/* Builds the user-facing model from backend state in layout order: θ num_slots × K,
+ * φ V × K, z at layout positions, n_k. The vocabulary is borrowed from the corpus. */
+int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
+                         uint32_t iterations, const char *corpus_path, const float *theta_slots,
+                         const float *phi_vk, const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
+
+/* Writes every file but log.csv into dir (created if missing). top_words: for topics.txt. */
+int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err);
+
+/* Reads model.conf, vocab.txt, phi.bin, topic_tokens.bin; θ and z too when asked. */
+int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err);
+
+/* Prints "topic K  SHARE%  word word ..." lines, top_words per topic. */
+int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, lda_error *err);
+
+void lda_model_free(lda_model *m);
+
+#endif

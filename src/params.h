@@ -1,0 +1,62 @@
+/* params.h — the settings of a training run, and the tables of named choices.
+ *
+ * Each choice the user can make by name (update rule, precision, device, ...) is one enum
+ * and one table of {name, value, help}; the CLI help, the option parser, the model file and
+ * the dispatch all read the same table, so a new variant is added in one place. */
+#ifndef LDA_PARAMS_H
+#define LDA_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *name;
+    int value;
+    const char *help;
+} lda_choice;
+
+typedef enum { LDA_UPDATE_DRAW = 0, LDA_UPDATE_MEAN = 1 } lda_update;
+typedef enum { LDA_PRECISION_FLOAT = 0, LDA_PRECISION_DOUBLE = 1 } lda_precision;
+typedef enum { LDA_DEVICE_AUTO = 0, LDA_DEVICE_CPU = 1, LDA_DEVICE_CUDA = 2 } lda_device;
+/* GPU z-sampling kernels (Steele & Tristan); the CPU backend always runs its reference. */
+typedef enum { LDA_SAMPLER_BUTTERFLY = 0, LDA_SAMPLER_NAIVE = 1 } lda_sampler;
+
+extern const lda_choice lda_update_choices[];
+extern const lda_choice lda_precision_choices[];
+extern const lda_choice lda_device_choices[];
+extern const lda_choice lda_sampler_choices[];
+
+/* Value of NAME in a NULL-terminated table, or -1. */
+int lda_choice_parse(const lda_choice *table, const char *name);
+/* Name of VALUE in the table ("?" if absent). */
+const char *lda_choice_name(const lda_choice *table, int value);
+/* "a|b|c" into buf. */
+const char *lda_choice_list(const lda_choice *table, char *buf, size_t size);
+
+typedef struct {
+    uint32_t num_topics;   /* K */
+    double alpha;          /* symmetric document-topic prior; <= 0 means "50/K" */
+    double beta;           /* symmetric topic-word prior */
+    uint32_t iterations;   /* iterations to run (after any resumed ones) */
+    uint64_t seed;
+    lda_update update;
+    lda_precision precision;
+    lda_device device;
+    lda_sampler sampler;
+    int threads;           /* CPU worker threads; 0: one per core */
+    uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
+} lda_params;
+
+void lda_params_default(lda_params *p);
+/* alpha as used: the user's value, or 50/K when unset. */
+double lda_params_alpha(const lda_params *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

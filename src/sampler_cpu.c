@@ -1,0 +1,47 @@
+/* sampler_cpu.c — the CPU reference z draw; see sampler_cpu.h. One task per warp of the
+ * layout; each worker has its own prefix-sum scratch. */
+#include "sampler_cpu.h"
+
+#include <stdlib.h>
+
+#include "rng.h"
+#include "search.h"
+
+#define TOKENS_AT_ONCE 4
+
+typedef struct {
+    const lda_layout *layout;
+    const float *theta, *phi;
+    uint32_t K;
+    uint64_t seed;
+    uint32_t iteration;
+    uint32_t *z;
+    void *scratch; /* threads × TOKENS_AT_ONCE × K REALs */
+} zdraw_ctx;
+
+#define REAL float
+#define SUFFIX float
+#include "sampler_cpu_impl.h"
+#undef REAL
+#undef SUFFIX
+
+#define REAL double
+#define SUFFIX double
+#include "sampler_cpu_impl.h"
+#undef REAL
+#undef SUFFIX
+
+int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const float *theta, const float *phi,
+                     uint32_t K, lda_precision precision, uint64_t seed, uint32_t iteration,
+                     uint32_t *z, lda_error *err)
+{
+    size_t real_size = precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
+    zdraw_ctx c = {L, theta, phi, K, seed, iteration, z, NULL};
+    c.scratch = lda_malloc_array((size_t)lda_pool_threads(pool) * TOKENS_AT_ONCE * K, real_size,
+                                 "prefix sums", err);
+    if (!c.scratch)
+        return -1;
+    lda_pool_run(pool, L->num_warps, precision == LDA_PRECISION_DOUBLE ? sample_warp_double : sample_warp_float, &c);
+    free(c.scratch);
+    return 0;
+}

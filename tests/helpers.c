@@ -1,0 +1,235 @@
+/* helpers.c — see helpers.h. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "rng.h"
+
+corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,
+                              uint32_t vocab_size)
+{
+    corpus *c = calloc(1, sizeof *c);
+    cr_assert(c);
+    size_t tokens = 0;
+    for (size_t d = 0; d < num_docs; d++)
+        tokens += lengths[d];
+    c->num_docs = c->num_input_docs = num_docs;
+    c->num_tokens = tokens;
+    c->vocab_size = vocab_size;
+    c->doc_offsets = malloc((num_docs + 1) * sizeof *c->doc_offsets);
+    c->words = malloc((tokens ? tokens : 1) * sizeof *c->words);
+    c->input_index = malloc((num_docs ? num_docs : 1) * sizeof *c->input_index);
+    c->vocab = malloc(vocab_size * sizeof *c->vocab);
+    cr_assert(c->doc_offsets && c->words && c->input_index && c->vocab);
+    c->doc_offsets[0] = 0;
+    for (size_t d = 0; d < num_docs; d++) {
+        memcpy(c->words + c->doc_offsets[d], docs[d], lengths[d] * sizeof(uint32_t));
+        c->doc_offsets[d + 1] = c->doc_offsets[d] + lengths[d];
+        c->input_index[d] = d;
+    }
+    for (uint32_t w = 0; w < vocab_size; w++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "w%u", w);
+        c->vocab[w] = strdup(buf);
+    }
+    c->format = CORPUS_FORMAT_TEXT;
+    return c;
+}
+
+/* Uniform double in [0,1) from the test stream. */
+static double test_uniform(lda_rng *r)
+{
+    return lda_uniform_double(lda_rng_next(r));
+}
+
+corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_t num_docs, uint32_t min_len,
+                            uint32_t max_len, uint64_t seed, double *planted_mix)
+{
+    const uint32_t V = num_topics * words_per_topic;
+    uint32_t **docs = malloc(num_docs * sizeof *docs), *lengths = malloc(num_docs * sizeof *lengths);
+    lda_rng r;
+    lda_rng_init(&r, seed, LDA_RNG_TEST, 7, 0);
+    for (size_t d = 0; d < num_docs; d++) {
+        uint32_t major = (uint32_t)(d % num_topics), minor = (uint32_t)((d * 7 + 3) % num_topics);
+        double share = 0.7 + 0.3 * test_uniform(&r); /* dominant topic's share */
+        lengths[d] = min_len + (uint32_t)(test_uniform(&r) * (max_len - min_len + 1));
+        docs[d] = malloc(lengths[d] * sizeof(uint32_t));
+        for (uint32_t i = 0; i < lengths[d]; i++) {
+            uint32_t topic = test_uniform(&r) < share ? major : minor;
+            /* Zipf-like within a topic: word j with weight 1/(j+1). */
+            double u = test_uniform(&r), acc = 0, norm = 0;
+            for (uint32_t j = 0; j < words_per_topic; j++)
+                norm += 1.0 / (j + 1);
+            uint32_t j = 0;
+            for (; j + 1 < words_per_topic; j++) {
+                acc += 1.0 / (j + 1) / norm;
+                if (u < acc)
+                    break;
+            }
+            docs[d][i] = topic * words_per_topic + j;
+        }
+        if (planted_mix) {
+            for (uint32_t k = 0; k < num_topics; k++)
+                planted_mix[d * num_topics + k] = 0;
+            planted_mix[d * num_topics + major] += major == minor ? 1.0 : share;
+            if (major != minor)
+                planted_mix[d * num_topics + minor] += 1.0 - share;
+        }
+    }
+    corpus *c = test_corpus_from_docs(num_docs, (const uint32_t *const *)docs, lengths, V);
+    for (uint32_t w = 0; w < V; w++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "t%uw%u", w / words_per_topic, w % words_per_topic);
+        free(c->vocab[w]);
+        c->vocab[w] = strdup(buf);
+    }
+    for (size_t d = 0; d < num_docs; d++)
+        free(docs[d]);
+    free(docs);
+    free(lengths);
+    return c;
+}
+
+/* Regularised upper incomplete gamma Q(a, x), by series or continued fraction
+ * (Numerical Recipes' gser/gcf). */
+static double gamma_q(double a, double x)
+{
+    if (x <= 0)
+        return 1.0;
+    double gln = lgamma(a);
+    if (x < a + 1) {
+        double ap = a, sum = 1.0 / a, del = sum;
+        for (int n = 0; n < 10000; n++) {
+            ap += 1;
+            del *= x / ap;
+            sum += del;
+            if (fabs(del) < fabs(sum) * 1e-15)
+                break;
+        }
+        return 1.0 - sum * exp(-x + a * log(x) - gln);
+    }
+    double b = x + 1 - a, c = 1.0 / 1e-300, d = 1.0 / b, h = d;
+    for (int i = 1; i < 10000; i++) {
+        double an = -i * (i - a);
+        b += 2;
+        d = an * d + b;
+        if (fabs(d) < 1e-300)
+            d = 1e-300;
+        c = b + an / c;
+        if (fabs(c) < 1e-300)
+            c = 1e-300;
+        d = 1.0 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1.0) < 1e-15)
+            break;
+    }
+    return exp(-x + a * log(x) - gln) * h;
+}
+
+double test_chi2_sf(double x, double dof)
+{
+    return gamma_q(dof / 2.0, x / 2.0);
+}
+
+double test_chi2_stat(const uint64_t *observed, const double *prob, size_t n, uint64_t total, double *dof)
+{
+    double stat = 0, pooled_obs = 0, pooled_exp = 0;
+    size_t bins = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = prob[i] * (double)total;
+        if (e < 5) {
+            pooled_obs += (double)observed[i];
+            pooled_exp += e;
+            continue;
+        }
+        stat += ((double)observed[i] - e) * ((double)observed[i] - e) / e;
+        bins++;
+    }
+    if (pooled_exp > 0) {
+        stat += (pooled_obs - pooled_exp) * (pooled_obs - pooled_exp) / (pooled_exp > 1e-12 ? pooled_exp : 1e-12);
+        bins++;
+    }
+    *dof = (double)bins - 1;
+    return stat;
+}
+
+char *test_tmpdir(void)
+{
+    char *dir = strdup("/tmp/ldagpu-test-XXXXXX");
+    cr_assert(dir && mkdtemp(dir), "mkdtemp failed");
+    return dir;
+}
+
+void test_rmdir(const char *dir)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert(system(cmd) == 0);
+}
+
+const char *test_root(void)
+{
+    const char *root = getenv("LDAGPU_ROOT");
+    return root ? root : ".";
+}
+
+int test_run_ldagpu(const char *args, char **out)
+{
+    const char *bin = getenv("LDAGPU_BIN");
+    char *cmd = NULL;
+    cr_assert(asprintf(&cmd, "'%s' %s 2>&1", bin ? bin : "./ldagpu", args) > 0);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "cannot run %s", cmd);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    for (size_t n; (n = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    int status = pclose(p);
+    free(cmd);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+char *test_write_file(const char *dir, const char *name, const char *text)
+{
+    char *path = NULL;
+    cr_assert(asprintf(&path, "%s/%s", dir, name) > 0);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+int test_same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        if (ca != cb)
+            same = 0;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}

@@ -1,0 +1,46 @@
+/* helpers.h — shared pieces of the test suite: synthetic corpora with planted topics,
+ * statistics (chi-squared), temporary folders, and running the real binary. */
+#ifndef LDA_TEST_HELPERS_H
+#define LDA_TEST_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "corpus.h"
+
+/* A corpus built in memory: doc d has lengths[d] tokens drawn from word ids given by fill(). */
+corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,
+                              uint32_t vocab_size);
+
+/* Planted topics: num_topics topics over disjoint blocks of words_per_topic words (word
+ * "tKwJ"); each document mixes two topics (one dominant); lengths vary between min_len
+ * and max_len. planted_mix (optional, num_docs × num_topics) gets each document's true
+ * proportions. Deterministic in seed. */
+corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_t num_docs, uint32_t min_len,
+                            uint32_t max_len, uint64_t seed, double *planted_mix);
+
+/* Upper tail probability of the chi-squared distribution: P(X >= x), dof degrees. */
+double test_chi2_sf(double x, double dof);
+
+/* Chi-squared statistic of observed counts against expected probabilities (bins with
+ * expected count < 5 are pooled into one), degrees of freedom in *dof. */
+double test_chi2_stat(const uint64_t *observed, const double *prob, size_t n, uint64_t total, double *dof);
+
+/* A new empty folder under /tmp (freed with test_rmdir). */
+char *test_tmpdir(void);
+void test_rmdir(const char *dir);
+
+/* Runs the ldagpu binary ($LDAGPU_BIN) with a shell-quoted argument string; returns its
+ * exit status and, when out is not NULL, its stdout+stderr (malloc'ed). */
+int test_run_ldagpu(const char *args, char **out);
+
+/* The repository root ($LDAGPU_ROOT, else "."), for data/ and configs/. */
+const char *test_root(void);
+
+/* Writes text to DIR/NAME; returns the malloc'ed path. */
+char *test_write_file(const char *dir, const char *name, const char *text);
+
+/* 1 when both files exist and have identical bytes. */
+int test_same_bytes(const char *a, const char *b);
+
+#endif

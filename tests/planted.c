@@ -1,0 +1,74 @@
+/* planted.c — see planted.h. */
+#include "planted.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "helpers.h"
+#include "layout.h"
+#include "topwords.h"
+
+enum { TOPICS = 8, WORDS_PER_TOPIC = 25, TOP = 10 };
+
+/* The planted topic all of the learned topic's top words come from, or -1. */
+static int planted_topic_of(const float *phi_vk, uint32_t V, uint32_t K, uint32_t k)
+{
+    float *column = malloc(V * sizeof *column);
+    uint32_t top[TOP];
+    for (uint32_t w = 0; w < V; w++)
+        column[w] = phi_vk[(size_t)w * K + k];
+    lda_top_indices(column, V, TOP, top);
+    free(column);
+    int planted = (int)(top[0] / WORDS_PER_TOPIC);
+    for (int i = 1; i < TOP; i++)
+        if ((int)(top[i] / WORDS_PER_TOPIC) != planted)
+            return -1;
+    return planted;
+}
+
+void planted_recovery(lda_device device, lda_update update, lda_precision precision, lda_sampler sampler)
+{
+    corpus *c = test_planted_corpus(TOPICS, WORDS_PER_TOPIC, 600, 40, 90, 12, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, &err);
+    cr_assert(L, "%s", err.msg);
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = TOPICS;
+    p.alpha = 0.5;
+    p.beta = 0.05;
+    p.update = update;
+    p.precision = precision;
+    p.device = device;
+    p.sampler = sampler;
+    p.seed = 2024;
+    p.threads = 2;
+    lda_backend *b = lda_backend_create(L, &p, &err);
+    cr_assert(b, "%s", err.msg);
+    lda_eval first, last;
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->evaluate(b, &first, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 60; it++)
+        cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->evaluate(b, &last, &err), 0, "%s", err.msg);
+    cr_assert_gt(last.loglik_pred, first.loglik_pred + 0.3, "predictive %f -> %f", first.loglik_pred,
+                 last.loglik_pred);
+    cr_assert_gt(last.loglik_joint, first.loglik_joint + 0.3, "joint %f -> %f", first.loglik_joint,
+                 last.loglik_joint);
+
+    float *phi = malloc((size_t)L->vocab_size * TOPICS * sizeof *phi);
+    cr_assert_eq(b->ops->fetch(b, NULL, phi, NULL, &err), 0, "%s", err.msg);
+    int found[TOPICS] = {0};
+    for (uint32_t k = 0; k < TOPICS; k++) {
+        int planted = planted_topic_of(phi, L->vocab_size, TOPICS, k);
+        cr_assert_geq(planted, 0, "learned topic %u mixes planted topics", k);
+        found[planted]++;
+    }
+    for (int t = 0; t < TOPICS; t++)
+        cr_assert_eq(found[t], 1, "planted topic %d recovered %d times", t, found[t]);
+    free(phi);
+    lda_backend_destroy(b);
+    lda_layout_free(L);
+    corpus_free(c);
+}
