@@ -15,7 +15,8 @@ ifeq ($(origin CUDA), undefined)
   CUDA := $(if $(shell command -v $(NVCC) 2>/dev/null),1,0)
 endif
 
-BUILD    ?= build/release
+# CPU-only and CUDA builds keep their objects apart (the flags differ).
+BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 OPTFLAGS ?= -O3 -march=x86-64-v2
 CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                 -D_GNU_SOURCE -pthread -Isrc -I$(BUILD)/gen

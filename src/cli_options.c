@@ -91,11 +91,19 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
                 *sp++ = ':';
         }
     }
-    /* Pass 1: --help and --config only, so the config is applied before any flag. */
+    /* Pass 1: --help and --config only, so the config is applied before any flag. GNU
+     * getopt permutes the array it scans, so pass 1 scans a copy and pass 2 sees argv as
+     * the user wrote it. */
+    char **scan = calloc((size_t)argc + 1, sizeof *scan);
+    if (!scan) {
+        lda_error_fail(err, "out of memory");
+        goto out;
+    }
+    memcpy(scan, argv, (size_t)argc * sizeof *scan);
     opterr = 0;
     optind = 0;
     const char *config_path = NULL;
-    for (int c; (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, scan, shorts, longs, NULL)) != -1;) {
         int i = c >= 256 ? c - 256 : -1;
         for (int j = 0; i < 0 && j < n; j++)
             if (spec->options[j].short_name == c)
@@ -103,11 +111,13 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
         if (i == spec->help_index) {
             *help_asked = 1;
             rc = 0;
+            free(scan);
             goto out;
         }
         if (i >= 0 && i == spec->config_index)
             config_path = optarg;
     }
+    free(scan);
     if (config_path) {
         config_ctx cc = {spec, fn, ctx};
         if (lda_config_read(config_path, apply_config_key, &cc, err))
@@ -160,7 +170,7 @@ void lda_options_print_help(const lda_command_spec *spec, FILE *out)
                      o->arg ? o->arg : "");
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(out, "  %-28s %s", left, o->help);
+        fprintf(out, "  %-32s %s", left, o->help);
         if (o->default_text)
             fprintf(out, " (default: %s)", o->default_text);
         fputc('\n', out);

@@ -19,12 +19,6 @@ static const command commands[] = {
     {NULL, NULL, NULL},
 };
 
-int lda_report(const char *cmd, const lda_error *err)
-{
-    fprintf(stderr, "ldagpu %s: %s\n", cmd, err->msg[0] ? err->msg : "failed");
-    return err->status ? err->status : LDA_EXIT_FAILURE;
-}
-
 static void print_help(FILE *out)
 {
     fprintf(out, "ldagpu %s — LDA topic models trained by an uncollapsed Gibbs sampler on the GPU or CPU\n\n"

@@ -106,6 +106,11 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (!c)
         goto out;
     print_corpus_summary(o, c, now_seconds() - t0);
+    if (o->params.device == LDA_DEVICE_AUTO) {
+        char why[256];
+        if (lda_cuda_device_count(why, sizeof why) == 0)
+            fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
+    }
     if (!(L = lda_layout_build(c, err)) || !(b = lda_backend_create(L, &o->params, err)))
         goto out;
     fprintf(stderr, "ldagpu: training K=%u on %s: alpha %g, beta %g, %u iterations, update %s, precision %s, seed %llu\n",

@@ -51,11 +51,13 @@ corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_
                             uint32_t max_len, uint64_t seed, double *planted_mix)
 {
     const uint32_t V = num_topics * words_per_topic;
-    uint32_t **docs = malloc(num_docs * sizeof *docs), *lengths = malloc(num_docs * sizeof *lengths);
+    uint32_t **docs = calloc(num_docs, sizeof *docs), *lengths = calloc(num_docs, sizeof *lengths);
+    cr_assert(docs && lengths);
     lda_rng r;
     lda_rng_init(&r, seed, LDA_RNG_TEST, 7, 0);
     for (size_t d = 0; d < num_docs; d++) {
-        uint32_t major = (uint32_t)(d % num_topics), minor = (uint32_t)((d * 7 + 3) % num_topics);
+        uint32_t major = (uint32_t)(d % num_topics);
+        uint32_t minor = (uint32_t)(lda_rng_next(&r) % num_topics); /* any topic may co-occur */
         double share = 0.7 + 0.3 * test_uniform(&r); /* dominant topic's share */
         lengths[d] = min_len + (uint32_t)(test_uniform(&r) * (max_len - min_len + 1));
         docs[d] = malloc(lengths[d] * sizeof(uint32_t));

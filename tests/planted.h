@@ -4,10 +4,9 @@
 
 #include "params.h"
 
-/* Trains on a synthetic corpus of 8 well-separated planted topics with the given device,
- * update and precision; asserts that every planted topic is recovered (matched one to one
- * by the top words) and that both log-likelihoods rose. Returns 0, or skips when the
- * device is absent. */
+/* Trains 12 topics on a synthetic corpus of 8 well-separated planted topics with the given
+ * device, update, precision and sampler; asserts that every planted topic is recovered
+ * (some learned topic's top words all come from it) and that both log-likelihoods rose. */
 void planted_recovery(lda_device device, lda_update update, lda_precision precision, lda_sampler sampler);
 
 #endif

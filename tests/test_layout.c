@@ -7,7 +7,8 @@
 
 static corpus *uneven_corpus(size_t num_docs)
 {
-    uint32_t **docs = malloc(num_docs * sizeof *docs), *lengths = malloc(num_docs * sizeof *lengths);
+    uint32_t **docs = calloc(num_docs, sizeof *docs), *lengths = calloc(num_docs, sizeof *lengths);
+    cr_assert(docs && lengths);
     for (size_t d = 0; d < num_docs; d++) {
         lengths[d] = (uint32_t)((d * 37) % 23 + 1);
         docs[d] = malloc(lengths[d] * sizeof(uint32_t));

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Runs on the GPU machine (see DEVELOPERS.md): the whole test suite, the GPU sampler tests
+# under compute-sanitizer (memcheck and racecheck), and training runs on wiki43k.
+# Expects binaries built beforehand (make BUILD=build/cuda build/cuda/ldagpu build/cuda/test_ldagpu),
+# Criterion's runtime in .crit/ and the corpora in .corpora/ (all carried with the call).
+# Writes logs to $OUT (or ./gpu-check-out) and prints a summary last.
+set -u
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+bin=${BUILD:-build/cuda}
+export LD_LIBRARY_PATH="$PWD/.crit${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LDAGPU_BIN="$PWD/$bin/ldagpu" LDAGPU_ROOT="$PWD"
+summary="$out/summary.txt"
+: > "$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | sed 's/^/gpu: /' | tee -a "$summary"
+
+"$bin/test_ldagpu" --verbose=0 > "$out/tests.log" 2>&1
+note "tests: exit $? — $(grep Synthesis "$out/tests.log")"
+grep -E "\[FAIL\]|\[SKIP\]|Assertion|^\[----\]   [a-z]" "$out/tests.log" | head -30 | tee -a "$summary"
+grep -E "chi-squared|wiki5k K=32" "$out/tests.log" | tee -a "$summary"
+
+if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --target-processes all --error-exitcode 99 \
+            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|naive_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float)' \
+            > "$out/sanitizer-$tool.log" 2>&1
+        note "compute-sanitizer $tool: exit $? — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | sort | uniq -c | tr '\n' ' ') $(grep Synthesis "$out/sanitizer-$tool.log")"
+    done
+fi
+
+corpus=.corpora/wiki43k/docword.wiki43k.txt.gz
+runs=${RUNS:-"1024 100 butterfly float;1024 10 naive float;64 100 butterfly float"}
+IFS=';'
+for run in $runs; do
+    IFS=' '
+    set -- $run
+    name="train-K$1-$3-$4"
+    log="$out/train-$name.log"
+    "$bin/ldagpu" train "$corpus" -K "$1" -n "$2" --sampler "$3" --precision "$4" --device cuda \
+        -o "/tmp/model-$name" > "$log" 2>&1
+    note "$name: exit $? — $(grep -E 'iterations in' "$log") | last: $(grep 'loglik' "$log" | tail -1 | sed 's/  */ /g')"
+    grep -E "^iter +(2|50|100) " "$log" | sed "s/^/  /" | tee -a "$summary"
+    { echo "== $name"; cat "$log"; } >> "$out/train.log"
+    rm -f "$log"
+    cp "/tmp/model-$name/topics.txt" "$out/topics-$name.txt" 2>/dev/null
+    IFS=';'
+done
+IFS=' ' 
+head -8 "$out/topics-train-K1024-butterfly-float.txt" 2>/dev/null | cut -c1-150 | tee -a "$summary"

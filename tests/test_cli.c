@@ -1,0 +1,156 @@
+/* test_cli.c — the real binary: help, bad flags and values, config presets, determinism
+ * across thread counts, and the topics command. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static char *corpus_path(void)
+{
+    char *p = NULL;
+    cr_assert(asprintf(&p, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    return p;
+}
+
+static void expect_failure(const char *args, int status, const char *needle)
+{
+    char *out = NULL;
+    int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, status, "ldagpu %s: exit %d (expected %d), output: %s", args, rc, status, out);
+    cr_assert(strstr(out, needle), "ldagpu %s: '%s' not in: %s", args, needle, out);
+    cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
+    free(out);
+}
+
+Test(cli, help_lists_every_option_with_defaults)
+{
+    char *out = NULL;
+    cr_assert_eq(test_run_ldagpu("train --help", &out), 0);
+    static const char *expect[] = {"-K, --topics N", "(default: 100)", "--alpha", "(default: 50/K)", "--beta",
+                                   "(default: 0.01)", "-s, --seed", "-o, --output", "--update draw|mean",
+                                   "--precision float|double", "--device auto|cpu|cuda", "--config FILE"};
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        cr_assert(strstr(out, expect[i]), "'%s' missing from train --help", expect[i]);
+    free(out);
+    cr_assert_eq(test_run_ldagpu("--help", &out), 0);
+    cr_assert(strstr(out, "train") && strstr(out, "topics"));
+    free(out);
+}
+
+Test(cli, bad_values_are_clear_errors)
+{
+    char *c = corpus_path(), args[1024];
+    snprintf(args, sizeof args, "train '%s' -K 0", c);
+    expect_failure(args, 2, "-K/--topics: expected an integer from 1");
+    snprintf(args, sizeof args, "train '%s' --alpha -1", c);
+    expect_failure(args, 2, "--alpha: expected a number > 0, got '-1'");
+    snprintf(args, sizeof args, "train '%s' -b abc", c);
+    expect_failure(args, 2, "--beta");
+    snprintf(args, sizeof args, "train '%s' --update sideways", c);
+    expect_failure(args, 2, "expected one of draw|mean");
+    snprintf(args, sizeof args, "train '%s' --no-such-flag", c);
+    expect_failure(args, 2, "unknown option '--no-such-flag'");
+    snprintf(args, sizeof args, "train '%s' -K", c);
+    expect_failure(args, 2, "needs a value");
+    expect_failure("train /nonexistent/corpus.txt -K 4", 2, "/nonexistent/corpus.txt");
+    expect_failure("train", 2, "no corpus given");
+    expect_failure("frobnicate", 2, "unknown command 'frobnicate'");
+    free(c);
+}
+
+static unsigned model_topics(const char *dir)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/model.conf", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "no %s", path);
+    unsigned k = 0;
+    while (fgets(line, sizeof line, f))
+        sscanf(line, "topics = %u", &k);
+    fclose(f);
+    return k;
+}
+
+Test(cli, config_presets_and_flags_override_them)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[2048];
+    char *conf = test_write_file(dir, "p.conf", "# a preset\ntopics = 7\niterations = 2\neval-every = 0\n");
+    snprintf(args, sizeof args, "train '%s' -c '%s' -o '%s/m1' -q", c, conf, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0);
+    snprintf(args, sizeof args, "%s/m1", dir);
+    cr_assert_eq(model_topics(args), 7);
+    snprintf(args, sizeof args, "train '%s' -K 5 --config '%s' -o '%s/m2' -q", c, conf, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0);
+    snprintf(args, sizeof args, "%s/m2", dir);
+    cr_assert_eq(model_topics(args), 5, "the flag must override the preset");
+
+    char *bad = test_write_file(dir, "bad.conf", "topics = 7\n\ncolour = blue\n");
+    snprintf(args, sizeof args, "train '%s' -c '%s'", c, bad);
+    expect_failure(args, 2, "bad.conf:3: unknown setting 'colour'");
+    char *bad2 = test_write_file(dir, "bad2.conf", "topics = many\n");
+    snprintf(args, sizeof args, "train '%s' -c '%s'", c, bad2);
+    expect_failure(args, 2, "bad2.conf:1: topics: expected an integer");
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+    free(conf);
+    free(bad);
+    free(bad2);
+}
+
+Test(cli, same_seed_gives_identical_model_with_one_and_two_threads, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[2048];
+    for (int threads = 1; threads <= 2; threads++) {
+        snprintf(args, sizeof args, "train '%s' -K 12 -n 4 -s 99 -j %d --device cpu -o '%s/j%d' -q", c, threads,
+                 dir, threads);
+        cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
+    }
+    static const char *files[] = {"phi.bin", "theta.bin", "z.bin", "topic_tokens.bin", "topics.txt", "vocab.txt",
+                                  "model.conf"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char a[1024], b[1024];
+        snprintf(a, sizeof a, "%s/j1/%s", dir, files[i]);
+        snprintf(b, sizeof b, "%s/j2/%s", dir, files[i]);
+        cr_assert(test_same_bytes(a, b), "%s differs between 1 and 2 threads", files[i]);
+    }
+    /* and a different seed gives a different model */
+    snprintf(args, sizeof args, "train '%s' -K 12 -n 4 -s 100 -j 2 --device cpu -o '%s/s100' -q", c, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0);
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, "%s/j1/phi.bin", dir);
+    snprintf(b, sizeof b, "%s/s100/phi.bin", dir);
+    cr_assert(!test_same_bytes(a, b), "the seed changes nothing");
+
+    snprintf(args, sizeof args, "topics '%s/j1' --top 5", dir);
+    char *out = NULL;
+    cr_assert_eq(test_run_ldagpu(args, &out), 0);
+    int lines = 0;
+    for (char *p = out; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 12, "one line per topic: %s", out);
+    cr_assert(strncmp(out, "topic    0", 10) == 0, "%s", out);
+    free(out);
+    expect_failure("topics /nonexistent-model", 2, "/nonexistent-model/model.conf");
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(cli, no_temporary_files_are_left_behind)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[2048];
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -o '%s/m' -q", c, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0);
+    snprintf(args, sizeof args, "ls '%s/m' | grep -c tmp", dir);
+    FILE *p = popen(args, "r");
+    int n = -1;
+    cr_assert_eq(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    cr_assert_eq(n, 0, "temporary files left in the model folder");
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
