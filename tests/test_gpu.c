@@ -43,9 +43,10 @@ Test(gpu, philox_equals_the_host_implementation)
         for (int j = 0; j < 4; j++)
             ctr[i].v[j] = lda_rng_once(3, LDA_RNG_TEST, (uint32_t)j, (uint64_t)i);
     lda_error err = {0};
-    cr_assert_eq(lda_cuda_philox(0x123456789abcdefull, ctr, dev, N, &err), 0, "%s", err.msg);
+    const uint64_t seed = 0x0123456789abcdefull;
+    cr_assert_eq(lda_cuda_philox(seed, ctr, dev, N, &err), 0, "%s", err.msg);
     for (int i = 0; i < N; i++) {
-        lda_u32x4 host = lda_philox_host(ctr[i], 0x9abcdefu, 0x12345678u);
+        lda_u32x4 host = lda_philox_host(ctr[i], (uint32_t)seed, (uint32_t)(seed >> 32));
         cr_assert_eq(memcmp(&host, &dev[i], sizeof host), 0, "counter %d differs", i);
     }
     free(ctr);
@@ -417,15 +418,14 @@ Test(gpu, cpu_and_gpu_reach_similar_loglik_on_wiki5k, .timeout = 300)
 Test(gpu, too_little_memory_is_a_clear_error)
 {
     require_gpu();
-    /* K huge enough that θ alone exceeds any GPU: 10^6 documents' worth of slots... use a
-     * big K on a small corpus instead: 1,048,576 topics x 4,000 words of φ = 16 GiB+16 GiB
-     * of counts. */
-    corpus *c = test_planted_corpus(4, 1000, 64, 5, 10, 1, NULL);
+    /* 100,000 short documents at K = 65,536: θ and n[m,k] alone are 2 x 24 GiB, and the
+     * butterfly's per-thread tables another 48 GiB. */
+    corpus *c = test_planted_corpus(4, 10, 100000, 3, 5, 1, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     lda_params p;
     lda_params_default(&p);
-    p.num_topics = 1u << 20;
+    p.num_topics = 1u << 16;
     p.device = LDA_DEVICE_CUDA;
     lda_backend *b = lda_backend_create(L, &p, &err);
     if (b) {
