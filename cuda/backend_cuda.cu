@@ -114,10 +114,11 @@ static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
-    if (cuda_count(s, err) || cuda_update_theta(s, p->alpha, p->update, p->seed, iteration, err) ||
-        cuda_update_phi(s, p->beta, p->update, p->seed, iteration, err))
+    if (cuda_count(s, err) || cuda_update_theta(s, p->alpha, p->update, p->seed, iteration, err))
         return -1;
-    return 0;
+    if (p->freeze_phi)
+        return 0;
+    return cuda_update_phi(s, p->beta, p->update, p->seed, iteration, err);
 }
 
 static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
@@ -220,6 +221,38 @@ fail:
     return -1;
 }
 
+static int cuda_set_phi(lda_backend *b, const float *phi, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    CUDA_TRY(cudaMemcpyAsync(s.phi, phi, (size_t)s.V * s.K * sizeof *phi, cudaMemcpyHostToDevice, s.stream));
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+static int cuda_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    uint32_t *words = NULL, *slot_len = NULL;
+    size_t *warp_offset = NULL;
+    int rc = -1;
+    if (scored->num_slots != s.num_slots) {
+        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
+                       s.num_slots);
+        return -1;
+    }
+    CUDA_TRY(alloc_copy(&words, scored->words, scored->num_positions));
+    CUDA_TRY(alloc_copy(&warp_offset, scored->warp_offset, scored->num_warps + 1));
+    CUDA_TRY(alloc_copy(&slot_len, scored->slot_len, scored->num_slots));
+    rc = cuda_loglik_sum(s, words, warp_offset, slot_len, sum_loglik, err);
+fail:
+    cudaFree(words);
+    cudaFree(warp_offset);
+    cudaFree(slot_len);
+    return rc;
+}
+
 static void cuda_destroy(lda_backend *b)
 {
     cuda_impl *impl = (cuda_impl *)b->impl;
@@ -231,7 +264,7 @@ static void cuda_destroy(lda_backend *b)
 }
 
 static const lda_backend_ops cuda_ops = {
-    cuda_start, cuda_iterate, cuda_evaluate, cuda_fetch, cuda_fetch_counts, cuda_destroy,
+    cuda_start, cuda_iterate, cuda_evaluate, cuda_fetch, cuda_fetch_counts, cuda_set_phi, cuda_score, cuda_destroy,
 };
 
 static int check_fits(const lda_layout *L, const lda_params *p, const cudaDeviceProp &prop, lda_error *err)

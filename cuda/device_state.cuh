@@ -52,6 +52,9 @@ int cuda_update_theta(const device_state &s, double alpha, lda_update update, ui
 int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
 int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
+// Σ log Σ_k θφ over the tokens of another layout with the same slots (device arrays).
+int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *slot_len,
+                    double *out, lda_error *err);
 int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err);
 
 // Blocks of partial sums the log-likelihood kernels need (for sizing `partials`).

@@ -72,17 +72,23 @@ fail:
     return -1;
 }
 
+int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *slot_len,
+                    double *out, lda_error *err)
+{
+    loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
+                                                                           s.phi, s.K, s.partials);
+    LAUNCH_TRY();
+    return sum_partials(s, s.num_warps, out, err);
+fail:
+    return -1;
+}
+
 int cuda_loglik_pred(const device_state &s, double *out, lda_error *err)
 {
-    loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(s.words, s.warp_offset, s.slot_len,
-                                                                           s.theta, s.phi, s.K, s.partials);
-    LAUNCH_TRY();
-    if (sum_partials(s, s.num_warps, out, err))
+    if (cuda_loglik_sum(s, s.words, s.warp_offset, s.slot_len, out, err))
         return -1;
     *out /= (double)s.num_tokens;
     return 0;
-fail:
-    return -1;
 }
 
 // Joint log-likelihood: blocks stride over the non-zero counts of n[m,k] (real documents

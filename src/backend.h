@@ -41,6 +41,13 @@ typedef struct {
     /* Copies state to the host; any pointer may be NULL. */
     int (*fetch)(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err);
     int (*fetch_counts)(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
+    /* Replaces φ (V × K). With params.freeze_phi set, start and iterate then leave φ alone
+     * and update only z and θ: inference of new documents under a trained model. */
+    int (*set_phi)(lda_backend *b, const float *phi, lda_error *err);
+    /* Σ over the tokens of `scored` of log Σ_k θ[s,k] φ[w,k], using this backend's θ and φ.
+     * `scored` must have this backend's slots (lda_layout_build_like), e.g. the second halves
+     * of documents whose first halves this backend was trained on (document completion). */
+    int (*score)(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err);
     void (*destroy)(lda_backend *b);
 } lda_backend_ops;
 

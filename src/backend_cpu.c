@@ -33,11 +33,12 @@ static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err
     const lda_params *p = &b->params;
     if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err) ||
         lda_cpu_update_theta(st->pool, L, st->n_mk, p->num_topics, p->alpha, p->update, p->seed, iteration,
-                             st->theta, err) ||
-        lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,
-                           p->seed, iteration, st->phi, err))
+                             st->theta, err))
         return -1;
-    return 0;
+    if (p->freeze_phi)
+        return 0;
+    return lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,
+                              p->seed, iteration, st->phi, err);
 }
 
 static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
@@ -112,6 +113,33 @@ static int cpu_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint
     return 0;
 }
 
+static int cpu_set_phi(lda_backend *b, const float *phi, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    memcpy(st->phi, phi, (size_t)b->layout->vocab_size * b->params.num_topics * sizeof *phi);
+    return 0;
+}
+
+static int cpu_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    double mean;
+    if (scored->num_slots != b->layout->num_slots) {
+        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
+                       b->layout->num_slots);
+        return -1;
+    }
+    if (scored->num_tokens == 0) {
+        *sum_loglik = 0.0;
+        return 0;
+    }
+    if (lda_cpu_loglik_pred(st->pool, scored, st->theta, st->phi, b->params.num_topics, &mean, err))
+        return -1;
+    *sum_loglik = mean * (double)scored->num_tokens;
+    return 0;
+}
+
 static void cpu_destroy(lda_backend *b)
 {
     cpu_state *st = b->impl;
@@ -130,7 +158,7 @@ static void cpu_destroy(lda_backend *b)
 }
 
 static const lda_backend_ops cpu_ops = {
-    cpu_start, cpu_iterate, cpu_evaluate, cpu_fetch, cpu_fetch_counts, cpu_destroy,
+    cpu_start, cpu_iterate, cpu_evaluate, cpu_fetch, cpu_fetch_counts, cpu_set_phi, cpu_score, cpu_destroy,
 };
 
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)

@@ -52,6 +52,12 @@ typedef struct {
 lda_layout *lda_layout_build(const corpus *c, lda_error *err);
 void lda_layout_free(lda_layout *L);
 
+/* A layout of corpus c whose documents take the slots their namesakes take in `like`:
+ * document d of c sits where document d of like's corpus sits (c and like's corpus must
+ * have the same number of documents; lengths may differ, empty documents are allowed).
+ * Used to score the held-out halves of documents against θ estimated on their first halves. */
+lda_layout *lda_layout_build_like(const corpus *c, const lda_layout *like, lda_error *err);
+
 /* Position of token i of slot s. */
 static inline size_t lda_layout_pos(const lda_layout *L, size_t slot, uint32_t i)
 {

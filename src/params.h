@@ -49,6 +49,7 @@ typedef struct {
     lda_sampler sampler;
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
+    int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;
 
 void lda_params_default(lda_params *p);
