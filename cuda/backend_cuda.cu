@@ -114,7 +114,7 @@ static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
-    if (cuda_count(s, err) || cuda_update_theta(s, p->alpha, p->update, p->seed, iteration, err))
+    if (cuda_count(s, err) || cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
         return -1;
     if (p->freeze_phi)
         return 0;
@@ -140,12 +140,16 @@ static int zsample(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     zsample_args a;
+    memset(&a, 0, sizeof a);
     a.words = s.words;
     a.warp_offset = s.warp_offset;
     a.warp_len = s.warp_len;
     a.slot_len = s.slot_len;
     a.slot_token_base = s.slot_token_base;
     a.theta = s.theta;
+    a.n_mk = s.n_mk;
+    a.alpha = (float)b->params.alpha;
+    a.theta_collapsed = b->params.theta_collapsed;
     a.phi = s.phi;
     a.z = s.z;
     a.scratch = s.scratch;
@@ -154,6 +158,7 @@ static int zsample(lda_backend *b, uint32_t iteration, lda_error *err)
     a.num_warps = s.num_warps;
     a.seed = b->params.seed;
     a.iteration = iteration;
+    a.split = b->params.split;
     return zsample_launch(b->params.sampler, b->params.precision, a, s.stream, err);
 }
 
@@ -269,6 +274,11 @@ static const lda_backend_ops cuda_ops = {
 
 static int check_fits(const lda_layout *L, const lda_params *p, const cudaDeviceProp &prop, lda_error *err)
 {
+    if (p->theta_collapsed && !zsample_supports_collapsed(p->sampler)) {
+        lda_error_input(err, "--sampler %s supports --model uncollapsed and mean-for-mode only",
+                        lda_choice_name(lda_sampler_choices, p->sampler));
+        return -1;
+    }
     if ((uint64_t)L->vocab_size * p->num_topics >= (1ull << 32)) {
         lda_error_input(err, "V x K = %u x %u is too large for the CUDA backend (at most 2^32 entries of phi)",
                         L->vocab_size, p->num_topics);
@@ -312,6 +322,7 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
     b->ops = &cuda_ops;
     b->layout = L;
     b->params = *params;
+    b->params.device = LDA_DEVICE_CUDA;
     b->impl = impl;
     CUDA_TRY(cudaGetDevice(&impl->device));
     CUDA_TRY(cudaGetDeviceProperties(&prop, impl->device));

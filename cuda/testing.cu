@@ -15,13 +15,14 @@ template <typename T> static cudaError_t upload(T **dst, const T *src, size_t co
     return e;
 }
 
-extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const float *theta, const float *phi, uint32_t K,
-                                       lda_sampler sampler, lda_precision precision, uint64_t seed,
-                                       uint32_t iteration, uint32_t *z_out, lda_error *err)
+extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
+                                       uint32_t *z_inout, lda_error *err)
 {
+    const uint32_t K = in->K;
+    const bool collapsed = in->n_mk != NULL;
     zsample_args a;
     memset(&a, 0, sizeof a);
-    uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *z = NULL;
+    uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *z = NULL, *n_mk = NULL;
     size_t *warp_offset = NULL;
     uint64_t *base = NULL;
     float *th = NULL, *ph = NULL;
@@ -32,28 +33,37 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const float *theta, 
     CUDA_TRY(upload(&warp_len, L->warp_len, L->num_warps));
     CUDA_TRY(upload(&slot_len, L->slot_len, L->num_slots));
     CUDA_TRY(upload(&base, L->slot_token_base, L->num_slots));
-    CUDA_TRY(upload(&th, theta, L->num_slots * K));
-    CUDA_TRY(upload(&ph, phi, (size_t)L->vocab_size * K));
-    CUDA_TRY(upload(&z, z_out, L->num_positions));
-    CUDA_TRY(cudaMalloc(&scratch, zsample_scratch_bytes(sampler, precision, L->num_slots, K)));
+    if (collapsed)
+        CUDA_TRY(upload(&n_mk, (const uint32_t *)in->n_mk, L->num_slots * K));
+    else
+        CUDA_TRY(upload(&th, in->theta, L->num_slots * K));
+    CUDA_TRY(upload(&ph, in->phi, (size_t)L->vocab_size * K));
+    CUDA_TRY(upload(&z, (const uint32_t *)z_inout, L->num_positions));
+    CUDA_TRY(cudaMalloc(&scratch, zsample_scratch_bytes(sampler, in->precision, L->num_slots, K)));
     a.words = words;
     a.warp_offset = warp_offset;
     a.warp_len = warp_len;
     a.slot_len = slot_len;
     a.slot_token_base = base;
     a.theta = th;
+    a.n_mk = n_mk;
+    a.alpha = in->alpha;
+    a.theta_collapsed = collapsed;
     a.phi = ph;
     a.z = z;
     a.scratch = scratch;
     a.K = K;
     a.num_slots = L->num_slots;
     a.num_warps = L->num_warps;
-    a.seed = seed;
-    a.iteration = iteration;
-    if (zsample_launch(sampler, precision, a, 0, err))
+    a.seed = in->seed;
+    a.iteration = in->iteration;
+    a.split = split;
+    if (zsample_launch(sampler, in->precision, a, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
-    CUDA_TRY(cudaMemcpy(z_out, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
+    if (collapsed)
+        CUDA_TRY(cudaMemcpy(in->n_mk, n_mk, L->num_slots * K * sizeof *n_mk, cudaMemcpyDeviceToHost));
     rc = 0;
 fail:
     cudaFree(words);
@@ -62,6 +72,7 @@ fail:
     cudaFree(slot_len);
     cudaFree(base);
     cudaFree(th);
+    cudaFree(n_mk);
     cudaFree(ph);
     cudaFree(z);
     cudaFree(scratch);

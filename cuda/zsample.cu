@@ -1,42 +1,106 @@
-// zsample.cu — the z-sampling launcher: one table maps (sampler, precision) to a kernel,
-// its scratch size, and its launch shape.
+// zsample.cu — the z-sampling launcher: one table maps each sampler to its scratch size and
+// its kernels (precision × θ given/collapsed), and every launch goes through it.
 #include <cuda_runtime.h>
 
 #include "check.cuh"
 #include "zsample.cuh"
 #include "zsample_butterfly.cuh"
+#include "zsample_butterfly_stored.cuh"
 #include "zsample_naive.cuh"
+#include "zsample_transpose.cuh"
+
+#define DEFAULT_SPLIT 32u
+
+bool zsample_supports_collapsed(lda_sampler sampler)
+{
+    return sampler == LDA_SAMPLER_BUTTERFLY || sampler == LDA_SAMPLER_NAIVE;
+}
+
+static size_t real_size(lda_precision precision)
+{
+    return precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
+// Shared memory for the butterfly's block totals in one block of warps, and the most a
+// block may have; above it the totals go to global scratch.
+static size_t butterfly_smem_bytes(lda_precision precision, uint32_t K)
+{
+    return (size_t)BUTTERFLY_WARPS_PER_BLOCK * (K / BFLY_W) * BFLY_W * real_size(precision);
+}
+
+static size_t max_smem_per_block(void)
+{
+    int device = 0, bytes = 48 * 1024;
+    if (cudaGetDevice(&device) == cudaSuccess)
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    cudaGetLastError();
+    return (size_t)bytes;
+}
+
+static uint32_t effective_split(const zsample_args &a)
+{
+    return a.theta_collapsed ? 1u : (a.split ? a.split : DEFAULT_SPLIT);
+}
 
 size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K)
 {
-    const size_t real = precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
     switch (sampler) {
     case LDA_SAMPLER_NAIVE: // one prefix-sum row per document
-        return num_slots * K * real;
-    case LDA_SAMPLER_BUTTERFLY: // θ_local (float) then p' (REAL), K entries per thread
-    default:
-        return num_slots * K * (sizeof(float) + real) + 64;
+        return num_slots * K * real_size(precision);
+    case LDA_SAMPLER_TRANSPOSE:
+    case LDA_SAMPLER_BUTTERFLY_STORED: // θ_local (float) then a K-entry table per thread
+        return num_slots * K * (sizeof(float) + real_size(precision)) + 64;
+    case LDA_SAMPLER_BUTTERFLY:
+    default: // block totals only when shared memory cannot hold them
+        if (butterfly_smem_bytes(precision, K) <= max_smem_per_block())
+            return 64;
+        return (num_slots / BFLY_W) * DEFAULT_SPLIT * (K / BFLY_W) * BFLY_W * real_size(precision) + 64;
     }
 }
 
-int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, cudaStream_t stream,
-                   lda_error *err)
+template <typename REAL, bool COLLAPSED>
+static int launch_butterfly(const zsample_args &a, cudaStream_t stream, lda_error *err)
+{
+    const size_t smem = (size_t)BUTTERFLY_WARPS_PER_BLOCK * (a.K / BFLY_W) * BFLY_W * sizeof(REAL);
+    const bool in_smem = smem <= max_smem_per_block();
+    const size_t warps = a.num_warps * effective_split(a);
+    const unsigned blocks = (unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK);
+    if (in_smem && smem > 48 * 1024)
+        CUDA_TRY(cudaFuncSetAttribute(butterfly_kernel<REAL, COLLAPSED>::fn,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    {
+        zsample_args b = a;
+        b.split = effective_split(a);
+        if (!in_smem && b.split > DEFAULT_SPLIT)
+            b.split = DEFAULT_SPLIT; // the global scratch is sized for DEFAULT_SPLIT warps a group
+        butterfly_kernel<REAL, COLLAPSED>::fn<<<blocks, BUTTERFLY_WARPS_PER_BLOCK * 32, in_smem ? smem : 0, stream>>>(
+            b, in_smem ? NULL : static_cast<REAL *>(a.scratch));
+    }
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+template <typename REAL> static int launch(lda_sampler sampler, const zsample_args &a, cudaStream_t stream, lda_error *err)
 {
     const unsigned threads = 128;
     const unsigned blocks = (unsigned)((a.num_slots + threads - 1) / threads);
-    const bool dbl = precision == LDA_PRECISION_DOUBLE;
     switch (sampler) {
-    case LDA_SAMPLER_NAIVE:
-        if (dbl)
-            zsample_naive_kernel<double><<<blocks, threads, 0, stream>>>(a);
-        else
-            zsample_naive_kernel<float><<<blocks, threads, 0, stream>>>(a);
-        break;
     case LDA_SAMPLER_BUTTERFLY:
-        if (dbl)
-            zsample_butterfly_kernel<double><<<blocks, threads, 0, stream>>>(a);
+        return a.theta_collapsed ? launch_butterfly<REAL, true>(a, stream, err)
+                                 : launch_butterfly<REAL, false>(a, stream, err);
+    case LDA_SAMPLER_BUTTERFLY_STORED:
+        zsample_butterfly_stored_kernel<REAL><<<blocks, threads, 0, stream>>>(a);
+        break;
+    case LDA_SAMPLER_TRANSPOSE:
+        zsample_transpose_kernel<REAL><<<blocks, threads, 0, stream>>>(a);
+        break;
+    case LDA_SAMPLER_NAIVE:
+        if (a.theta_collapsed)
+            zsample_naive_kernel<REAL, true><<<blocks, threads, 0, stream>>>(a);
         else
-            zsample_butterfly_kernel<float><<<blocks, threads, 0, stream>>>(a);
+            zsample_naive_kernel<REAL, false><<<blocks, threads, 0, stream>>>(a);
         break;
     default:
         lda_error_input(err, "unknown sampler %d", (int)sampler);
@@ -46,4 +110,16 @@ int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_a
     return 0;
 fail:
     return -1;
+}
+
+int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, cudaStream_t stream,
+                   lda_error *err)
+{
+    if (a.theta_collapsed && !zsample_supports_collapsed(sampler)) {
+        lda_error_input(err, "--sampler %s draws with θ given; θ-collapsed models need butterfly or naive",
+                        lda_choice_name(lda_sampler_choices, sampler));
+        return -1;
+    }
+    return precision == LDA_PRECISION_DOUBLE ? launch<double>(sampler, a, stream, err)
+                                             : launch<float>(sampler, a, stream, err);
 }

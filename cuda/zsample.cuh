@@ -4,6 +4,13 @@
 // interleaved so lane r's i-th word is at warp_offset[q] + i*32 + r. θ is num_slots × K
 // row-major (a document's topics contiguous), φ is V × K (a word's topics contiguous).
 // Each kernel writes z at the positions of real tokens only.
+//
+// Two kinds of document weights (zsample_args::theta_collapsed):
+//  - θ given (uncollapsed, mean-for-mode): the weight of topic k in document m is θ[m,k];
+//  - θ collapsed: it is n[m,k] + α, where n_mk holds the counts of the document's other
+//    tokens: before drawing token i its current topic z[i] is removed from n_mk, after the
+//    draw the new topic is added. One warp owns a document group, so this is exact; z
+//    must hold the previous topics on entry. Token rows are then never split over warps.
 #ifndef LDA_ZSAMPLE_CUH
 #define LDA_ZSAMPLE_CUH
 
@@ -19,7 +26,10 @@ struct zsample_args {
     const uint32_t *warp_len;
     const uint32_t *slot_len;
     const uint64_t *slot_token_base;
-    const float *theta;
+    const float *theta; // θ given
+    uint32_t *n_mk;     // θ collapsed: document-topic counts, updated token by token
+    float alpha;        // θ collapsed: the prior added to each count
+    int theta_collapsed;
     const float *phi;
     uint32_t *z;
     void *scratch; // per-thread tables, zsample_scratch_bytes() of them
@@ -28,7 +38,11 @@ struct zsample_args {
     size_t num_warps;
     uint64_t seed;
     uint32_t iteration;
+    uint32_t split; // warps sharing a document group's token rows (butterfly, θ given); 0: auto
 };
+
+// Whether the sampler implements θ-collapsed weights.
+bool zsample_supports_collapsed(lda_sampler sampler);
 
 // Bytes of scratch the sampler needs for this layout and K.
 size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K);

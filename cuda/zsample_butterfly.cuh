@@ -1,190 +1,185 @@
-// zsample_butterfly.cuh — Algorithm 7 of Steele & Tristan (000_e24edcbece0b8c44.txt):
-// drawing z with a butterfly-patterned partial-sums table and the butterfly search.
+// zsample_butterfly.cuh — Algorithm 7 of Steele & Tristan (000_e24edcbece0b8c44.txt) with the
+// butterfly table kept in registers: the default sampler (--sampler butterfly).
 //
-// One document per thread, 32 documents of similar length per warp (layout.h). Per warp:
-//  - Algorithm 5: θ is cached per thread in θ_local, loaded with transposed, coalesced
-//    reads: for a block of topics j..j+31, lane r fetches θ[doc k of the warp, topic j+r]
-//    for k = 0..31 and keeps it at θ_local[j+k]. The remnant (K mod 32 topics, at the
-//    front) is cached untransposed.
-//  - The master-index loop (Algorithm 4): all lanes step through token rows together up to
-//    the warp's longest document; a finished lane re-reads its last word (the layout
-//    repeats it) and writes nothing, so every shuffle has all 32 lanes (errata 6).
-//  - Algorithm 8: c_warp[k] = the word of lane k, by shuffles. For each block, lane r
-//    computes a_reg[k] = θ_local[j+k] · φ[c_warp[k], j+r] (document k's weight of topic
-//    j+r; the 32 lanes read one φ row contiguously), then 5 butterfly steps in the
-//    add-subtract variant (the paper's faster one) turn a_reg into the block's butterfly
-//    table, stored in the thread's p'. Row j+31 of every block holds the running total
-//    from topic 0 (errata 1: p'[j+W-1], not p'[W-1]).
-//  - Algorithm 9: u' = u·total; a binary search over the blocks' last rows picks a block;
-//    Algorithm 10 searches inside it: each step fetches the needed tree node from the lane
-//    that holds it (__shfl_sync of the block base, __shfl_xor_sync by `flip`) and either
-//    adds it to lowValue or subtracts it from highValue; the remnant is searched linearly
-//    when u' falls below it. K < 32 has no blocks and only the linear search runs.
-// a_reg and c_warp are register arrays: every index into them is a compile-time constant
-// after unrolling (check the build's resource report: no stack frame).
+// The published algorithm writes all K rows of every lane's butterfly-patterned table to
+// per-thread memory and then reads about log2(K) of them. On an H100 those writes cost as
+// many bytes as reading φ itself (zsample_butterfly_stored.cuh keeps that version). Here
+// each token row is done in two passes over the same data:
+//  1. For every 32-topic block, lane r loads a_reg[k] = w(doc k, topic j+r) · φ[word k, j+r]
+//     (transposed, coalesced: the 32 lanes read one φ row segment) and runs Algorithm 8's
+//     butterfly steps; only row W-1 is kept — the running total of the lane's own weights
+//     through the block — in shared memory. The remnant (K mod 32 topics, at the front) is
+//     summed linearly by each lane for its own document.
+//  2. Algorithm 9's block search over those totals picks each lane's block. Then a_reg is
+//     rebuilt from the block *each* document chose (lane r loads topic b_k + r of document
+//     k: still one contiguous segment per k, and cached: pass 1 just read it), and the same
+//     butterfly steps give, in registers, every table entry Algorithm 10 will read: the
+//     entry in row d of column r belongs to one lane's tree and was built from that lane's
+//     block. Algorithm 10 then runs unchanged, fetching tree nodes with __shfl_xor_sync by
+//     `flip`. Partial sums are bit-identical to the stored table's, so the draw is the same.
+// A lane whose u' falls in the remnant re-sums it linearly (the same additions in the same
+// order) and searches there.
 //
-// θ_local and p' are per-thread arrays of K entries. CUDA local arrays need a size known
-// at compile time, so they live in global scratch, interleaved by thread exactly as local
-// memory is: entry k of thread m is at [k * num_slots + m], which keeps the per-k accesses
-// of a warp coalesced.
+// Token rows of a document group are independent given θ and φ, so `split` warps share a
+// group, warp s taking rows s, s+split, ...: the paper's one-warp loop leaves an H100 mostly
+// idle on a corpus of 43K documents (shared/docs/perf-notes.md). With θ collapsed a
+// document's tokens are drawn in order by its own lane (counts change token by token), so
+// split is 1: lane r removes its token's old topic from n[m,·] before the row and adds the
+// new one after; __syncwarp() makes both visible to the lanes that read them next.
 #ifndef LDA_ZSAMPLE_BUTTERFLY_CUH
 #define LDA_ZSAMPLE_BUTTERFLY_CUH
 
+#include "butterfly.cuh"
 #include "real.cuh"
+#include "weights.cuh"
 #include "zsample.cuh"
 
-#define BFLY_W 32u
-#define BFLY_LOG_W 5u
-#define BFLY_FULL 0xffffffffu
+#define BUTTERFLY_WARPS_PER_BLOCK 4u
 
-// Algorithm 5: cache θ into θ_local (transposed loads for the blocks).
-__device__ __forceinline__ void butterfly_cache_theta(const zsample_args &a, size_t q, uint32_t r,
-                                                      float *theta_local, size_t T)
+// Pass 1 over the remnant and every block; returns the total, leaves the remnant's total in
+// *remnant_total and the running totals in totals[b * 32 + r].
+template <typename REAL, bool COLLAPSED>
+__device__ __forceinline__ REAL butterfly_block_totals(const zsample_args &a, uint32_t r, size_t m, size_t group_base,
+                                                       uint32_t row_offset, REAL *totals, REAL *remnant_total)
 {
-    const uint32_t K = a.K, R = K % BFLY_W;
-    const size_t m = q * BFLY_W + r;
+    const uint32_t K = a.K, R = K % BFLY_W, blocks = K / BFLY_W;
+    REAL sum = 0;
     for (uint32_t j = 0; j < R; j++)
-        theta_local[j * T] = a.theta[m * K + j];
-    for (uint32_t j = R; j < K; j += BFLY_W)
-#pragma unroll 8
-        for (uint32_t k = 0; k < BFLY_W; k++)
-            theta_local[(size_t)(j + k) * T] = a.theta[(q * BFLY_W + k) * K + j + r];
-}
-
-// Algorithm 8: the butterfly-patterned table of one token row; returns the total.
-// c_warp holds each lane's φ row offset (word·K, 32-bit: the backend refuses V·K >= 2^32)
-// rather than the word itself, which saves a multiply per load and half the registers
-// 64-bit row pointers would take.
-template <typename REAL>
-__device__ __forceinline__ REAL butterfly_table(const zsample_args &a, uint32_t r, uint32_t word,
-                                                const float *theta_local, REAL *pt, size_t T)
-{
-    const uint32_t K = a.K, R = K % BFLY_W;
-    const uint32_t row_offset = word * K;
-    uint32_t c_warp[BFLY_W];
+        sum += doc_weight<REAL, COLLAPSED>(a, m * K + j) * (REAL)a.phi[row_offset + j];
+    *remnant_total = sum;
+    if (blocks == 0)
+        return sum;
+    uint32_t c_warp[BFLY_W]; // each lane's φ row offset (word * K), by shuffles
 #pragma unroll
     for (uint32_t k = 0; k < BFLY_W; k++)
         c_warp[k] = __shfl_sync(BFLY_FULL, row_offset, k);
-
-    REAL sum = 0;
-    const float *phi_word = a.phi + row_offset;
-    for (uint32_t j = 0; j < R; j++) { // the remnant, untransposed
-        sum += (REAL)theta_local[j * T] * (REAL)phi_word[j];
-        pt[j * T] = sum;
-    }
-    for (uint32_t j = R; j < K; j += BFLY_W) {
-        const float *phi_block = a.phi + j + r;
-        const float *theta_block = theta_local + (size_t)j * T;
-        REAL *pt_block = pt + (size_t)j * T;
+    for (uint32_t b = 0; b < blocks; b++) {
+        const uint32_t j = R + b * BFLY_W + r;
         REAL a_reg[BFLY_W];
 #pragma unroll
-        for (uint32_t k = 0; k < BFLY_W; k++) // transposed access to φ
-            a_reg[k] = (REAL)theta_block[k * T] * (REAL)phi_block[c_warp[k]];
-#pragma unroll
-        for (uint32_t b = 0; b < BFLY_LOG_W; b++) {
-            const uint32_t bit = 1u << b;
-#pragma unroll
-            for (uint32_t i = 0; i < BFLY_W / (2 * bit); i++) {
-                const uint32_t d = 2 * bit * i + (bit - 1);
-                const REAL h = (r & bit) ? a_reg[d] : a_reg[d + bit];
-                const REAL v = __shfl_xor_sync(BFLY_FULL, h, bit);
-                if (r & bit)
-                    a_reg[d] = a_reg[d + bit];
-                a_reg[d + bit] = a_reg[d] + v;
-                pt_block[d * T] = a_reg[d];
-            }
-        }
+        for (uint32_t k = 0; k < BFLY_W; k++)
+            a_reg[k] = doc_weight<REAL, COLLAPSED>(a, group_base + (size_t)k * K + j) * (REAL)a.phi[c_warp[k] + j];
+        butterfly_steps(a_reg, r, [](uint32_t, REAL) {});
         sum += a_reg[BFLY_W - 1];
-        pt_block[(BFLY_W - 1) * T] = sum;
+        totals[b * BFLY_W + r] = sum;
     }
     return sum;
 }
 
-// Algorithms 9 and 10: the index drawn for target u' (< total) from the table.
-template <typename REAL>
-__device__ __forceinline__ uint32_t butterfly_search(uint32_t K, uint32_t r, REAL target, const REAL *pt, size_t T)
+// Pass 2 and Algorithms 9-10; returns the drawn topic.
+template <typename REAL, bool COLLAPSED>
+__device__ __forceinline__ uint32_t butterfly_draw(const zsample_args &a, uint32_t r, size_t m, size_t group_base,
+                                                   uint32_t row_offset, const REAL *totals, REAL remnant_total,
+                                                   REAL target)
 {
-    const uint32_t R = K % BFLY_W;
-    // Algorithm 9: binary search over the last row of each block.
-    int lo = 0, hi = (int)(K / BFLY_W) - 1;
-    const uint32_t search_base = R + (BFLY_W - 1);
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (target < pt[(size_t)(mid * BFLY_W + search_base) * T])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    const uint32_t block_base = R + (uint32_t)lo * BFLY_W;
-    uint32_t result = K - 1;
-    if (K >= BFLY_W) { // every lane joins: the shuffles need all 32
-        REAL low = block_base > 0 ? pt[(size_t)(block_base - 1) * T] : (REAL)0;
-        REAL high = pt[(size_t)(block_base + BFLY_W - 1) * T];
-        uint32_t flip = 0;
-#pragma unroll
-        for (uint32_t b = 0; b < BFLY_LOG_W; b++) {
-            const uint32_t bit = (BFLY_W / 2) >> b; // most significant bit first (errata 3)
-            const uint32_t mask = ((BFLY_W - 1) * (2 * bit)) & (BFLY_W - 1);
-            REAL y = 0;
-#pragma unroll
-            for (uint32_t i = 0; i < BFLY_W / (2 * bit); i++) {
-                const uint32_t d = (bit - 1) + 2 * bit * i;
-                const uint32_t him = (d & mask) + (r & ~mask);
-                const uint32_t his_block_base = __shfl_sync(BFLY_FULL, block_base, him);
-                const REAL t = __shfl_xor_sync(BFLY_FULL, pt[(size_t)(his_block_base + d) * T], flip);
-                if (((r ^ d) & mask) == 0)
-                    y = t;
-            }
-            const REAL compare = (r & bit) ? high - y : low + y;
-            if (target < compare) {
-                high = compare;
-                flip ^= bit & r;
-            } else {
-                low = compare;
-                flip ^= bit & ~r;
-            }
+    const uint32_t K = a.K, R = K % BFLY_W, blocks = K / BFLY_W;
+    uint32_t topic = K - 1, block = 0;
+    if (blocks > 0) {
+        int lo = 0, hi = (int)blocks - 1; // Algorithm 9
+        while (lo < hi) {
+            const int mid = (lo + hi) >> 1;
+            if (target < totals[mid * BFLY_W + r])
+                hi = mid;
+            else
+                lo = mid + 1;
         }
-        result = block_base + (flip ^ r);
+        block = (uint32_t)lo;
+        const uint32_t block_base = R + block * BFLY_W;
+        REAL a_reg[BFLY_W];
+#pragma unroll
+        for (uint32_t k = 0; k < BFLY_W; k++) {
+            const uint32_t his_base = __shfl_sync(BFLY_FULL, block_base, k) + r;
+            const uint32_t his_row = __shfl_sync(BFLY_FULL, row_offset, k);
+            a_reg[k] = doc_weight<REAL, COLLAPSED>(a, group_base + (size_t)k * K + his_base) *
+                       (REAL)a.phi[his_row + his_base];
+        }
+        butterfly_steps(a_reg, r, [](uint32_t, REAL) {});
+        const REAL low = block > 0 ? totals[(block - 1) * BFLY_W + r] : remnant_total;
+        const REAL high = totals[block * BFLY_W + r];
+        topic = block_base + butterfly_search_registers(a_reg, r, target, low, high); // Algorithm 10
     }
-    if (block_base > 0 && target < pt[(size_t)(block_base - 1) * T]) { // in the remnant after all
-        for (uint32_t i = 0; i < R; i++)
-            if (target < pt[(size_t)i * T]) {
-                result = i;
+    if (R > 0 && block == 0 && target < remnant_total) { // in the remnant after all
+        REAL sum = 0;
+        for (uint32_t j = 0; j < R; j++) {
+            sum += doc_weight<REAL, COLLAPSED>(a, m * K + j) * (REAL)a.phi[row_offset + j];
+            if (target < sum) {
+                topic = j;
                 break;
             }
+        }
     }
-    return result < K ? result : K - 1; // never walk off the table
+    return topic < K ? topic : K - 1; // never walk off the table
 }
 
-template <typename REAL>
-__global__ void __launch_bounds__(128) zsample_butterfly_kernel(zsample_args a)
+// totals: shared memory (totals_global == NULL) or, when K is too large for it, a global
+// region per warp.
+template <typename REAL, bool COLLAPSED>
+__device__ __forceinline__ void butterfly_sample_rows(const zsample_args &a, REAL *totals_global)
 {
-    const size_t m = blockIdx.x * (size_t)blockDim.x + threadIdx.x; // document slot
-    const size_t q = m / BFLY_W;
+    extern __shared__ __align__(16) unsigned char butterfly_smem[];
+    const uint32_t r = threadIdx.x % BFLY_W, warp_in_block = threadIdx.x / BFLY_W;
+    const size_t gw = blockIdx.x * (size_t)BUTTERFLY_WARPS_PER_BLOCK + warp_in_block;
+    const uint32_t split = COLLAPSED ? 1 : a.split;
+    const size_t q = gw / split;
     if (q >= a.num_warps) // whole warps leave together
         return;
-    const uint32_t r = threadIdx.x % BFLY_W;
-    const size_t T = a.num_slots;
-    float *theta_local = static_cast<float *>(a.scratch) + m;
-    REAL *pt = reinterpret_cast<REAL *>(static_cast<float *>(a.scratch) + (size_t)a.K * T) + m;
-
-    butterfly_cache_theta(a, q, r, theta_local, T);
-
-    const uint32_t len = a.slot_len[m];
-    const uint32_t rows = a.warp_len[q];
+    const uint32_t first_row = (uint32_t)(gw % split);
+    const uint32_t K = a.K, blocks = K / BFLY_W;
+    REAL *totals = totals_global ? totals_global + gw * (size_t)blocks * BFLY_W
+                                 : reinterpret_cast<REAL *>(butterfly_smem) + warp_in_block * blocks * BFLY_W;
+    const size_t m = q * BFLY_W + r, group_base = q * BFLY_W * (size_t)K;
+    const uint32_t len = a.slot_len[m], rows = a.warp_len[q];
     const uint32_t *warp_words = a.words + a.warp_offset[q];
     uint32_t *warp_z = a.z + a.warp_offset[q];
     const uint64_t first_token = a.slot_token_base[m];
-    for (uint32_t row = 0; row < rows; row++) { // the master index
-        const uint32_t word = warp_words[(size_t)row * BFLY_W + r];
-        const REAL total = butterfly_table<REAL>(a, r, word, theta_local, pt, T);
-        const uint32_t i = row < len ? row : (len ? len - 1 : 0);
+    for (uint32_t row = first_row; row < rows; row += split) {
+        const bool live = row < len; // a finished lane repeats its last word and writes nothing
+        const uint32_t row_offset = warp_words[(size_t)row * BFLY_W + r] * K;
+        if (COLLAPSED) {
+            if (live)
+                a.n_mk[m * K + warp_z[(size_t)row * BFLY_W + r]]--;
+            __syncwarp();
+        }
+        REAL remnant_total;
+        const REAL total = butterfly_block_totals<REAL, COLLAPSED>(a, r, m, group_base, row_offset, totals,
+                                                                   &remnant_total);
+        const uint32_t i = live ? row : (len ? len - 1 : 0);
         const uint32_t bits = lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, first_token + i);
         const REAL target = scaled_target(total, uniform_from_bits<REAL>(bits));
-        const uint32_t topic = butterfly_search<REAL>(a.K, r, target, pt, T);
-        if (row < len)
+        const uint32_t topic =
+            butterfly_draw<REAL, COLLAPSED>(a, r, m, group_base, row_offset, totals, remnant_total, target);
+        if (live)
             warp_z[(size_t)row * BFLY_W + r] = topic;
+        if (COLLAPSED) {
+            if (live)
+                a.n_mk[m * K + topic]++;
+            __syncwarp();
+        }
     }
 }
+
+// The kernels. Register budgets differ by precision (checked in the build's resource
+// report: no stack frame, so a_reg and c_warp stay in registers): the float kernel gets the
+// compiler's default, the double one room for 2 blocks of 4 warps per SM.
+template <bool COLLAPSED>
+__global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32) zsample_butterfly_float(zsample_args a, float *totals)
+{
+    butterfly_sample_rows<float, COLLAPSED>(a, totals);
+}
+
+template <bool COLLAPSED>
+__global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) zsample_butterfly_double(zsample_args a,
+                                                                                             double *totals)
+{
+    butterfly_sample_rows<double, COLLAPSED>(a, totals);
+}
+
+template <typename REAL, bool COLLAPSED> struct butterfly_kernel;
+template <bool COLLAPSED> struct butterfly_kernel<float, COLLAPSED> {
+    static constexpr void (*fn)(zsample_args, float *) = zsample_butterfly_float<COLLAPSED>;
+};
+template <bool COLLAPSED> struct butterfly_kernel<double, COLLAPSED> {
+    static constexpr void (*fn)(zsample_args, double *) = zsample_butterfly_double<COLLAPSED>;
+};
 
 #endif

@@ -24,13 +24,19 @@ grep -E "chi-squared|wiki5k K=32" "$out/tests.log" | tee -a "$summary"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --target-processes all --error-exitcode 99 \
-            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|naive_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float)' \
+            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|butterfly_collapsed_float_exact|butterfly_stored_float_exact|transpose_float_exact|naive_collapsed_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float|planted_topics_collapsed)' \
             > "$out/sanitizer-$tool.log" 2>&1
         note "compute-sanitizer $tool: exit $? — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | sort | uniq -c | tr '\n' ' ') $(grep Synthesis "$out/sanitizer-$tool.log")"
     done
 fi
 
 corpus=.corpora/wiki43k/docword.wiki43k.txt.gz
+if [ -n "${BENCH:-}" ]; then
+    # shellcheck disable=SC2086
+    "$bin/ldagpu" bench "$corpus" $BENCH -o "$out/bench.csv" > "$out/bench.log" 2>&1
+    note "bench ($BENCH): exit $?"
+    grep -E "^K=|skipped|error" "$out/bench.log" | tee -a "$summary"
+fi
 runs=${RUNS:-"1024 100 butterfly float;1024 10 naive float;64 100 butterfly float"}
 IFS=';'
 for run in $runs; do

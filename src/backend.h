@@ -54,7 +54,7 @@ typedef struct {
 struct lda_backend {
     const lda_backend_ops *ops;
     const lda_layout *layout; /* borrowed; outlives the backend */
-    lda_params params;        /* as given, alpha resolved */
+    lda_params params;        /* as given, alpha and device resolved */
     char description[512];    /* "CPU (2 threads)", "CUDA: NVIDIA H100 80GB HBM3 ...", ... */
     void *impl;
 };

@@ -32,8 +32,8 @@ static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err
     const lda_layout *L = b->layout;
     const lda_params *p = &b->params;
     if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err) ||
-        lda_cpu_update_theta(st->pool, L, st->n_mk, p->num_topics, p->alpha, p->update, p->seed, iteration,
-                             st->theta, err))
+        lda_cpu_update_theta(st->pool, L, st->n_mk, p->num_topics, p->alpha, lda_theta_update(p), p->seed,
+                             iteration, st->theta, err))
         return -1;
     if (p->freeze_phi)
         return 0;
@@ -60,8 +60,9 @@ static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timi
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
     double t0 = now_seconds();
-    if (lda_cpu_sample_z(st->pool, b->layout, st->theta, st->phi, p->num_topics, p->precision, p->seed,
-                         iteration, st->z, err))
+    lda_zdraw in = {st->theta, p->theta_collapsed ? st->n_mk : NULL, (float)p->alpha, st->phi, p->num_topics,
+                    p->precision, p->seed, iteration};
+    if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
         return -1;
     double t1 = now_seconds();
     if (recount_and_update(b, iteration, err))
@@ -171,6 +172,7 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
     b->ops = &cpu_ops;
     b->layout = L;
     b->params = *params;
+    b->params.device = LDA_DEVICE_CPU;
     if (!(st = b->impl = lda_calloc(1, sizeof *st, "backend", err)) ||
         !(st->pool = lda_pool_create(params->threads, err)) ||
         lda_word_index_build(L, &st->word_index, err) ||

@@ -11,7 +11,7 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB, OPT_STOPWORDS, OPT_MIN_WORD_LEN,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB, OPT_STOPWORDS, OPT_MIN_WORD_LEN,
     OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_TOP, OPT_QUIET, OPT_CONFIG, OPT_HELP,
 };
 
@@ -25,7 +25,10 @@ static const lda_option_spec train_options[] = {
     [OPT_UPDATE] = {"update", 0, "draw|mean", "θ/φ update: Dirichlet draws, or their means (mean-for-mode)", "draw"},
     [OPT_PRECISION] = {"precision", 0, "float|double", "precision of the sampler's partial sums", "float"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train; auto uses a GPU when present", "auto"},
-    [OPT_SAMPLER] = {"sampler", 0, "butterfly|naive", "GPU z-sampling kernel (Steele & Tristan Algorithm 7 or 1)", "butterfly"},
+    [OPT_SAMPLER] = {"sampler", 0, "NAME", "GPU z-sampler: butterfly, butterfly-stored, transpose, naive", "butterfly"},
+    [OPT_MODEL] = {"model", 'm', "NAME",
+                   "uncollapsed, mean-for-mode, theta-collapsed or collapsed (sets --update too)", "uncollapsed"},
+    [OPT_SPLIT] = {"split", 0, "N", "butterfly: warps sharing a document group's token rows (0: default)", "0 (32)"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},
@@ -98,6 +101,13 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
             return -1;
         p->sampler = (lda_sampler)choice;
         return 0;
+    case OPT_MODEL:
+        if (lda_parse_choice(where, v, lda_model_choices, &choice, err))
+            return -1;
+        lda_params_set_model(p, (lda_model_kind)choice);
+        return 0;
+    case OPT_SPLIT:
+        return lda_parse_u32(where, v, 0, 1024, &p->split, err);
     case OPT_THREADS:
         if (lda_parse_u32(where, v, 1, 4096, &u32, err))
             return -1;

@@ -11,16 +11,19 @@
 #include "layout.h"
 #include "params.h"
 #include "rng.h"
+#include "sampler_cpu.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* One z draw of every token with the given θ (num_slots × K) and φ (V × K); z at layout
- * positions (positions of padding rows are left as they were in z_out). */
-int lda_cuda_sample_z_given(const lda_layout *L, const float *theta, const float *phi, uint32_t K,
-                            lda_sampler sampler, lda_precision precision, uint64_t seed, uint32_t iteration,
-                            uint32_t *z_out, lda_error *err);
+/* One z draw of every token on the GPU with the same inputs the CPU reference takes
+ * (lda_zdraw): θ given, or θ collapsed with in->n_mk (then z holds the previous topics on
+ * entry, and the counts as the draws leave them are copied back into in->n_mk). z at layout
+ * positions; positions past a document's end are left as they were. split: butterfly
+ * warps per document group (0: default). */
+int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
+                            uint32_t *z, lda_error *err);
 
 /* curand's Philox4x32-10 on the device for n counters under one seed. */
 int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n, lda_error *err);

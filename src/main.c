@@ -16,6 +16,7 @@ typedef struct {
 static const command commands[] = {
     {"train", lda_cmd_train, "train a topic model on a corpus and write the model folder"},
     {"topics", lda_cmd_topics, "print the top words of every topic of a model"},
+    {"bench", lda_cmd_bench, "time training iterations over K values, samplers, precisions and models"},
     {NULL, NULL, NULL},
 };
 

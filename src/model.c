@@ -83,8 +83,9 @@ static int write_conf(const lda_model *m, const char *path, lda_error *err)
             m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens);
     fprintf(af.f, "alpha = %.17g\nbeta = %.17g\niterations = %u\nseed = %llu\n", p->alpha, p->beta,
             m->iterations, (unsigned long long)p->seed);
-    fprintf(af.f, "update = %s\nprecision = %s\n", lda_choice_name(lda_update_choices, p->update),
-            lda_choice_name(lda_precision_choices, p->precision));
+    fprintf(af.f, "model = %s\nupdate = %s\nprecision = %s\nsampler = %s\n",
+            lda_choice_name(lda_model_choices, lda_params_model(p)), lda_choice_name(lda_update_choices, p->update),
+            lda_choice_name(lda_precision_choices, p->precision), lda_choice_name(lda_sampler_choices, p->sampler));
     fprintf(af.f, "corpus = %s\ncorpus_format = %s\n", m->corpus_path, corpus_format_name(m->format));
     return lda_atomic_commit(&af, err);
 }
@@ -205,6 +206,18 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         if (lda_parse_choice(where, value, lda_update_choices, &choice, err))
             return -1;
         m->params.update = (lda_update)choice;
+        return 0;
+    }
+    if (strcmp(key, "model") == 0) {
+        if (lda_parse_choice(where, value, lda_model_choices, &choice, err))
+            return -1;
+        lda_params_set_model(&m->params, (lda_model_kind)choice);
+        return 0;
+    }
+    if (strcmp(key, "sampler") == 0) {
+        if (lda_parse_choice(where, value, lda_sampler_choices, &choice, err))
+            return -1;
+        m->params.sampler = (lda_sampler)choice;
         return 0;
     }
     if (strcmp(key, "precision") == 0) {

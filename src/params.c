@@ -24,10 +24,34 @@ const lda_choice lda_device_choices[] = {
 };
 
 const lda_choice lda_sampler_choices[] = {
-    {"butterfly", LDA_SAMPLER_BUTTERFLY, "Algorithm 7: butterfly-patterned partial sums and butterfly search"},
+    {"butterfly", LDA_SAMPLER_BUTTERFLY,
+     "Algorithm 7; each block's butterfly table rebuilt in registers, token rows split over warps"},
+    {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
+    {"transpose", LDA_SAMPLER_TRANSPOSE, "Algorithm 4: transposed loads, register transpose, full prefix sums"},
     {"naive", LDA_SAMPLER_NAIVE, "Algorithm 1: one document per thread, full prefix sums, binary search"},
     {NULL, 0, NULL},
 };
+
+const lda_choice lda_model_choices[] = {
+    {"uncollapsed", LDA_MODEL_UNCOLLAPSED, "θ and φ drawn from their Dirichlet conditionals"},
+    {"mean-for-mode", LDA_MODEL_MEAN_FOR_MODE, "θ and φ set to their Dirichlet means"},
+    {"theta-collapsed", LDA_MODEL_THETA_COLLAPSED, "θ integrated out (counts updated per token), φ drawn"},
+    {"collapsed", LDA_MODEL_COLLAPSED, "θ integrated out, φ the mean of the counts at the iteration's start"},
+    {NULL, 0, NULL},
+};
+
+void lda_params_set_model(lda_params *p, lda_model_kind model)
+{
+    p->theta_collapsed = model == LDA_MODEL_THETA_COLLAPSED || model == LDA_MODEL_COLLAPSED;
+    p->update = model == LDA_MODEL_MEAN_FOR_MODE || model == LDA_MODEL_COLLAPSED ? LDA_UPDATE_MEAN : LDA_UPDATE_DRAW;
+}
+
+lda_model_kind lda_params_model(const lda_params *p)
+{
+    if (p->theta_collapsed)
+        return p->update == LDA_UPDATE_MEAN ? LDA_MODEL_COLLAPSED : LDA_MODEL_THETA_COLLAPSED;
+    return p->update == LDA_UPDATE_MEAN ? LDA_MODEL_MEAN_FOR_MODE : LDA_MODEL_UNCOLLAPSED;
+}
 
 int lda_choice_parse(const lda_choice *table, const char *name)
 {
@@ -68,6 +92,11 @@ void lda_params_default(lda_params *p)
     p->sampler = LDA_SAMPLER_BUTTERFLY;
     p->threads = 0;
     p->eval_every = 10;
+}
+
+lda_update lda_theta_update(const lda_params *p)
+{
+    return p->theta_collapsed ? LDA_UPDATE_MEAN : p->update;
 }
 
 double lda_params_alpha(const lda_params *p)

@@ -23,12 +23,25 @@ typedef enum { LDA_UPDATE_DRAW = 0, LDA_UPDATE_MEAN = 1 } lda_update;
 typedef enum { LDA_PRECISION_FLOAT = 0, LDA_PRECISION_DOUBLE = 1 } lda_precision;
 typedef enum { LDA_DEVICE_AUTO = 0, LDA_DEVICE_CPU = 1, LDA_DEVICE_CUDA = 2 } lda_device;
 /* GPU z-sampling kernels (Steele & Tristan); the CPU backend always runs its reference. */
-typedef enum { LDA_SAMPLER_BUTTERFLY = 0, LDA_SAMPLER_NAIVE = 1 } lda_sampler;
+typedef enum {
+    LDA_SAMPLER_BUTTERFLY = 0,        /* Algorithm 7, table rebuilt in registers, rows split over warps */
+    LDA_SAMPLER_BUTTERFLY_STORED = 1, /* Algorithm 7 as published: the whole table in per-thread memory */
+    LDA_SAMPLER_TRANSPOSE = 2,        /* Algorithm 4 with the register transpose of Fig. 2 */
+    LDA_SAMPLER_NAIVE = 3,            /* Algorithm 1 with the binary search of Algorithm 3 */
+} lda_sampler;
+/* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
+typedef enum {
+    LDA_MODEL_UNCOLLAPSED = 0,     /* θ and φ drawn */
+    LDA_MODEL_MEAN_FOR_MODE = 1,   /* θ and φ set to their means */
+    LDA_MODEL_THETA_COLLAPSED = 2, /* θ integrated out (exact, per document), φ drawn */
+    LDA_MODEL_COLLAPSED = 3,       /* θ integrated out, φ the mean of the previous counts (approximate) */
+} lda_model_kind;
 
 extern const lda_choice lda_update_choices[];
 extern const lda_choice lda_precision_choices[];
 extern const lda_choice lda_device_choices[];
 extern const lda_choice lda_sampler_choices[];
+extern const lda_choice lda_model_choices[];
 
 /* Value of NAME in a NULL-terminated table, or -1. */
 int lda_choice_parse(const lda_choice *table, const char *name);
@@ -47,12 +60,22 @@ typedef struct {
     lda_precision precision;
     lda_device device;
     lda_sampler sampler;
+    int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
+    uint32_t split;        /* butterfly: warps sharing a document group's token rows; 0: default */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;
 
 void lda_params_default(lda_params *p);
+/* --model NAME sets theta_collapsed and update; lda_params_model names the pair. */
+void lda_params_set_model(lda_params *p, lda_model_kind model);
+lda_model_kind lda_params_model(const lda_params *p);
+
+/* How θ is updated after the z draws: with θ collapsed θ is only an estimate for output
+ * and evaluation, the mean; otherwise the update rule. */
+lda_update lda_theta_update(const lda_params *p);
+
 /* alpha as used: the user's value, or 50/K when unset. */
 double lda_params_alpha(const lda_params *p);
 

@@ -11,10 +11,7 @@
 
 typedef struct {
     const lda_layout *layout;
-    const float *theta, *phi;
-    uint32_t K;
-    uint64_t seed;
-    uint32_t iteration;
+    const lda_zdraw *in;
     uint32_t *z;
     void *scratch; /* threads × TOKENS_AT_ONCE × K REALs */
 } zdraw_ctx;
@@ -31,17 +28,15 @@ typedef struct {
 #undef REAL
 #undef SUFFIX
 
-int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const float *theta, const float *phi,
-                     uint32_t K, lda_precision precision, uint64_t seed, uint32_t iteration,
-                     uint32_t *z, lda_error *err)
+int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
 {
-    size_t real_size = precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
-    zdraw_ctx c = {L, theta, phi, K, seed, iteration, z, NULL};
-    c.scratch = lda_malloc_array((size_t)lda_pool_threads(pool) * TOKENS_AT_ONCE * K, real_size,
-                                 "prefix sums", err);
+    const int dbl = in->precision == LDA_PRECISION_DOUBLE;
+    zdraw_ctx c = {L, in, z, NULL};
+    c.scratch = lda_malloc_array((size_t)lda_pool_threads(pool) * TOKENS_AT_ONCE * in->K,
+                                 dbl ? sizeof(double) : sizeof(float), "prefix sums", err);
     if (!c.scratch)
         return -1;
-    lda_pool_run(pool, L->num_warps, precision == LDA_PRECISION_DOUBLE ? sample_warp_double : sample_warp_float, &c);
+    lda_pool_run(pool, L->num_warps, dbl ? sample_warp_double : sample_warp_float, &c);
     free(c.scratch);
     return 0;
 }

@@ -13,6 +13,10 @@
 
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct lda_pool lda_pool;
 typedef void (*lda_task_fn)(void *ctx, size_t task, int worker);
 
@@ -21,5 +25,9 @@ lda_pool *lda_pool_create(int threads, lda_error *err);
 int lda_pool_threads(const lda_pool *pool);
 void lda_pool_run(lda_pool *pool, size_t num_tasks, lda_task_fn fn, void *ctx);
 void lda_pool_destroy(lda_pool *pool);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

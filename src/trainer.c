@@ -113,9 +113,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
     }
     if (!(L = lda_layout_build(c, err)) || !(b = lda_backend_create(L, &o->params, err)))
         goto out;
-    fprintf(stderr, "ldagpu: training K=%u on %s: alpha %g, beta %g, %u iterations, update %s, precision %s, seed %llu\n",
-            b->params.num_topics, b->description, b->params.alpha, b->params.beta, o->params.iterations,
-            lda_choice_name(lda_update_choices, b->params.update),
+    fprintf(stderr, "ldagpu: training K=%u on %s: model %s, alpha %g, beta %g, %u iterations, precision %s, seed %llu\n",
+            b->params.num_topics, b->description, lda_choice_name(lda_model_choices, lda_params_model(&b->params)),
+            b->params.alpha, b->params.beta, o->params.iterations,
             lda_choice_name(lda_precision_choices, b->params.precision), (unsigned long long)b->params.seed);
     if (b->ops->start(b, NULL, 0, err) || run_iterations(o, L, b, &log, err) ||
         save_model(o, c, L, b, o->params.iterations, &log, err))

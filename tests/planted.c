@@ -31,18 +31,34 @@ static int planted_topic_of(const float *phi_vk, uint32_t V, uint32_t K, uint32_
     return planted;
 }
 
+static void run_planted(lda_device device, const lda_params *model, lda_precision precision, lda_sampler sampler);
+
 void planted_recovery(lda_device device, lda_update update, lda_precision precision, lda_sampler sampler)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.update = update;
+    run_planted(device, &p, precision, sampler);
+}
+
+void planted_recovery_model(lda_device device, lda_model_kind model, lda_precision precision, lda_sampler sampler)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, model);
+    run_planted(device, &p, precision, sampler);
+}
+
+static void run_planted(lda_device device, const lda_params *model, lda_precision precision, lda_sampler sampler)
 {
     corpus *c = test_planted_corpus(PLANTED, WORDS_PER_TOPIC, 1000, 40, 90, 12, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     cr_assert(L, "%s", err.msg);
-    lda_params p;
-    lda_params_default(&p);
+    lda_params p = *model;
     p.num_topics = TOPICS;
     p.alpha = 0.1;
     p.beta = 0.05;
-    p.update = update;
     p.precision = precision;
     p.device = device;
     p.sampler = sampler;

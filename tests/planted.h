@@ -8,5 +8,7 @@
  * device, update, precision and sampler; asserts that every planted topic is recovered
  * (some learned topic's top words all come from it) and that both log-likelihoods rose. */
 void planted_recovery(lda_device device, lda_update update, lda_precision precision, lda_sampler sampler);
+/* The same for a model version (--model). */
+void planted_recovery_model(lda_device device, lda_model_kind model, lda_precision precision, lda_sampler sampler);
 
 #endif

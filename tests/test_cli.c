@@ -154,3 +154,37 @@ Test(cli, no_temporary_files_are_left_behind)
     free(dir);
     free(c);
 }
+
+Test(cli, bench_writes_one_row_per_point, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[2048];
+    snprintf(args, sizeof args,
+             "bench '%s' -K 4,8:12:4 --models uncollapsed,collapsed --device cpu -n 1 -r 2 -w 0 -j 2 -o '%s/b.csv'",
+             c, dir);
+    char *out = NULL;
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "%s/b.csv", dir);
+    FILE *f = fopen(args, "r");
+    cr_assert(f);
+    char line[512];
+    int rows = 0;
+    cr_assert(fgets(line, sizeof line, f) && strncmp(line, "K,sampler,precision,model", 25) == 0, "%s", line);
+    while (fgets(line, sizeof line, f)) {
+        unsigned K;
+        char model[32];
+        double ms;
+        cr_assert_eq(sscanf(line, "%u,butterfly,float,%31[^,],0,cpu,%lf", &K, model, &ms), 3, "%s", line);
+        cr_assert(ms > 0);
+        rows++;
+    }
+    fclose(f);
+    cr_assert_eq(rows, 6, "3 K values x 2 models");
+    snprintf(args, sizeof args, "bench '%s' -K 4:2", c);
+    expect_failure(args, 2, "ends before it starts");
+    snprintf(args, sizeof args, "bench '%s' --samplers fastest", c);
+    expect_failure(args, 2, "expected one of butterfly|butterfly-stored|transpose|naive");
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}

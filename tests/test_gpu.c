@@ -70,57 +70,102 @@ static corpus *ragged_corpus(uint32_t V)
     return c;
 }
 
-static void exactness(lda_sampler sampler, lda_precision precision, uint32_t K)
+typedef struct {
+    lda_sampler sampler;
+    uint32_t split; /* butterfly: warps per document group (0: default) */
+    int collapsed;  /* θ collapsed: weights n[m,k] + α, updated token by token */
+} variant;
+
+static void describe(const variant *v, lda_precision precision, uint32_t K, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s split %u %s K=%u", sampler_name(v->sampler), v->collapsed ? " θ-collapsed" : "",
+             v->split, precision ? "double" : "float", K);
+}
+
+/* Small integer weights (θ in 1..3 or counts + α with α = 1; φ in 0..4 with zeros): every
+ * partial sum is exact, so the GPU must draw exactly the CPU's topics (and, θ collapsed,
+ * leave exactly the CPU's counts). */
+static void exactness(const variant *v, lda_precision precision, uint32_t K)
 {
     const uint32_t V = 40;
     corpus *c = ragged_corpus(V);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
-    /* θ in 1..3, φ in 0..4 with zeros: products are small integers, sums exact. */
+    uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
+    uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)};
     for (size_t i = 0; i < L->num_slots * K; i++)
         theta[i] = (float)(1 + lda_rng_once(4, LDA_RNG_TEST, K, i) % 3);
     for (size_t i = 0; i < (size_t)V * K; i++)
         phi[i] = (float)(lda_rng_once(5, LDA_RNG_TEST, K, i) % 5);
     for (uint32_t w = 0; w < V; w++)
         phi[(size_t)w * K + w % K] = 1.0f; /* no all-zero row */
-    uint32_t *zc = calloc(L->num_positions, sizeof *zc), *zg = calloc(L->num_positions, sizeof *zg);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = lda_rng_once(6, LDA_RNG_TEST, K, s * 1000 + i) % K;
+            for (int d = 0; d < 2; d++) {
+                z[d][lda_layout_pos(L, s, i)] = k;
+                n[d][s * K + k]++;
+            }
+        }
     lda_pool *pool = lda_pool_create(2, &err);
-    cr_assert_eq(lda_cpu_sample_z(pool, L, theta, phi, K, precision, 31, 2, zc, &err), 0, "%s", err.msg);
-    cr_assert_eq(lda_cuda_sample_z_given(L, theta, phi, K, sampler, precision, 31, 2, zg, &err), 0, "%s", err.msg);
+    for (int d = 0; d < 2; d++) {
+        lda_zdraw in = {theta, v->collapsed ? n[d] : NULL, 1.0f, phi, K, precision, 31, 2};
+        int rc = d == 0 ? lda_cpu_sample_z(pool, L, &in, z[0], &err)
+                        : lda_cuda_sample_z_given(L, &in, v->sampler, v->split, z[1], &err);
+        cr_assert_eq(rc, 0, "%s", err.msg);
+    }
+    char what[128];
+    describe(v, precision, K, what, sizeof what);
     size_t mismatches = 0;
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++) {
             size_t p = lda_layout_pos(L, s, i);
-            if (zc[p] != zg[p] && mismatches++ < 5)
-                cr_log_error("%s %s K=%u: slot %zu token %u: CPU %u, GPU %u", sampler_name(sampler),
-                             precision ? "double" : "float", K, s, i, zc[p], zg[p]);
+            if (z[0][p] != z[1][p] && mismatches++ < 5)
+                cr_log_error("%s: slot %zu token %u: CPU %u, GPU %u", what, s, i, z[0][p], z[1][p]);
         }
-    cr_assert_eq(mismatches, 0, "%s K=%u: %zu of %zu draws differ from the CPU", sampler_name(sampler), K, mismatches,
-                 c->num_tokens);
+    cr_assert_eq(mismatches, 0, "%s: %zu of %zu draws differ from the CPU", what, mismatches, c->num_tokens);
+    if (v->collapsed)
+        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "%s: counts differ from the CPU", what);
     lda_pool_destroy(pool);
-    free(zc);
-    free(zg);
+    for (int d = 0; d < 2; d++) {
+        free(n[d]);
+        free(z[d]);
+    }
     free(theta);
     free(phi);
     lda_layout_free(L);
     corpus_free(c);
 }
 
-static void exactness_all_k(lda_sampler sampler, lda_precision precision)
+static void exactness_all_k(variant v, lda_precision precision)
 {
     require_gpu();
     static const uint32_t Ks[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 1000, 1024};
     for (size_t i = 0; i < sizeof Ks / sizeof Ks[0]; i++)
-        exactness(sampler, precision, Ks[i]);
+        exactness(&v, precision, Ks[i]);
     for (uint32_t K = 480; K <= 544; K++)
-        exactness(sampler, precision, K);
+        exactness(&v, precision, K);
 }
 
-Test(gpu, butterfly_float_exact, .timeout = 300) { exactness_all_k(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_FLOAT); }
-Test(gpu, butterfly_double_exact, .timeout = 300) { exactness_all_k(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_DOUBLE); }
-Test(gpu, naive_float_exact, .timeout = 300) { exactness_all_k(LDA_SAMPLER_NAIVE, LDA_PRECISION_FLOAT); }
-Test(gpu, naive_double_exact, .timeout = 300) { exactness_all_k(LDA_SAMPLER_NAIVE, LDA_PRECISION_DOUBLE); }
+#define EXACTNESS_TESTS(NAME, SAMPLER, SPLIT, COLLAPSED)                                                        \
+    Test(gpu, NAME##_float_exact, .timeout = 300)                                                              \
+    {                                                                                                          \
+        exactness_all_k((variant){SAMPLER, SPLIT, COLLAPSED}, LDA_PRECISION_FLOAT);                            \
+    }                                                                                                          \
+    Test(gpu, NAME##_double_exact, .timeout = 300)                                                             \
+    {                                                                                                          \
+        exactness_all_k((variant){SAMPLER, SPLIT, COLLAPSED}, LDA_PRECISION_DOUBLE);                           \
+    }
+
+EXACTNESS_TESTS(butterfly, LDA_SAMPLER_BUTTERFLY, 0, 0)
+EXACTNESS_TESTS(butterfly_split1, LDA_SAMPLER_BUTTERFLY, 1, 0)
+EXACTNESS_TESTS(butterfly_split3, LDA_SAMPLER_BUTTERFLY, 3, 0)
+EXACTNESS_TESTS(butterfly_collapsed, LDA_SAMPLER_BUTTERFLY, 0, 1)
+EXACTNESS_TESTS(butterfly_stored, LDA_SAMPLER_BUTTERFLY_STORED, 0, 0)
+EXACTNESS_TESTS(transpose, LDA_SAMPLER_TRANSPOSE, 0, 0)
+EXACTNESS_TESTS(naive, LDA_SAMPLER_NAIVE, 0, 0)
+EXACTNESS_TESTS(naive_collapsed, LDA_SAMPLER_NAIVE, 0, 1)
 
 /* 10^6 draws from one real-valued distribution (32 documents of one repeated word), with
  * every tenth topic at weight exactly 0. Significance 0.001. */
@@ -155,7 +200,8 @@ static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K
     for (uint32_t k = 0; k < K; k++)
         prob[k] /= total;
     uint32_t *z = calloc(L->num_positions, sizeof *z);
-    cr_assert_eq(lda_cuda_sample_z_given(L, theta, phi, K, sampler, precision, 4242, 1, z, &err), 0, "%s", err.msg);
+    lda_zdraw in = {theta, NULL, 0.0f, phi, K, precision, 4242, 1};
+    cr_assert_eq(lda_cuda_sample_z_given(L, &in, sampler, 0, z, &err), 0, "%s", err.msg);
     uint64_t *counts = calloc(K, sizeof *counts), zero_drawn = 0;
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++) {
@@ -184,6 +230,10 @@ Test(gpu, butterfly_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_
 Test(gpu, butterfly_chi_squared_double) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_DOUBLE, 100); }
 Test(gpu, butterfly_chi_squared_small_k) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_FLOAT, 20); }
 Test(gpu, butterfly_chi_squared_k1000) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_FLOAT, 1000); }
+Test(gpu, butterfly_stored_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY_STORED, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, butterfly_stored_chi_squared_double) { chi_squared(LDA_SAMPLER_BUTTERFLY_STORED, LDA_PRECISION_DOUBLE, 100); }
+Test(gpu, transpose_chi_squared_float) { chi_squared(LDA_SAMPLER_TRANSPOSE, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, transpose_chi_squared_double) { chi_squared(LDA_SAMPLER_TRANSPOSE, LDA_PRECISION_DOUBLE, 100); }
 Test(gpu, naive_chi_squared_float) { chi_squared(LDA_SAMPLER_NAIVE, LDA_PRECISION_FLOAT, 100); }
 Test(gpu, naive_chi_squared_double) { chi_squared(LDA_SAMPLER_NAIVE, LDA_PRECISION_DOUBLE, 100); }
 
@@ -251,6 +301,54 @@ Test(gpu, counts_and_mean_update_equal_the_cpu)
         lda_backend_destroy(b[i]);
     }
     free(z);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* Inference plumbing: a frozen φ set from the host stays put, and score() of a layout
+ * against itself is the predictive log-likelihood times its tokens, on both backends. */
+Test(gpu, set_phi_freeze_and_score_agree_with_the_cpu)
+{
+    require_gpu();
+    const uint32_t K = 20;
+    corpus *c = test_planted_corpus(4, 15, 200, 4, 50, 21, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, &err);
+    const uint32_t V = L->vocab_size;
+    float *phi = malloc(V * K * 4), *got = malloc(V * K * 4);
+    for (uint32_t k = 0; k < K; k++) {
+        double col = 0;
+        for (uint32_t w = 0; w < V; w++)
+            col += phi[w * K + k] = 0.01f + (float)(lda_rng_once(3, LDA_RNG_TEST, k, w) % 97);
+        for (uint32_t w = 0; w < V; w++)
+            phi[w * K + k] = (float)(phi[w * K + k] / col);
+    }
+    double sums[2];
+    for (int i = 0; i < 2; i++) {
+        lda_params p;
+        lda_params_default(&p);
+        p.num_topics = K;
+        p.device = i ? LDA_DEVICE_CUDA : LDA_DEVICE_CPU;
+        p.freeze_phi = 1;
+        p.update = LDA_UPDATE_MEAN;
+        lda_backend *b = lda_backend_create(L, &p, &err);
+        cr_assert(b, "%s", err.msg);
+        cr_assert_eq(b->ops->set_phi(b, phi, &err), 0, "%s", err.msg);
+        cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+        for (uint32_t it = 1; it <= 3; it++)
+            cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(b->ops->fetch(b, NULL, got, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(memcmp(phi, got, V * K * 4), 0, "φ moved although frozen (%s)", i ? "GPU" : "CPU");
+        lda_eval e;
+        cr_assert_eq(b->ops->evaluate(b, &e, &err), 0, "%s", err.msg);
+        cr_assert_eq(b->ops->score(b, L, &sums[i], &err), 0, "%s", err.msg);
+        cr_assert(fabs(sums[i] - e.loglik_pred * c->num_tokens) < 1e-6 * fabs(sums[i]), "score %f vs %f", sums[i],
+                  e.loglik_pred * c->num_tokens);
+        lda_backend_destroy(b);
+    }
+    cr_assert(fabs(sums[0] - sums[1]) < 1e-3 * fabs(sums[0]), "CPU %f, GPU %f", sums[0], sums[1]);
+    free(phi);
+    free(got);
     lda_layout_free(L);
     corpus_free(c);
 }
@@ -343,6 +441,11 @@ Test(gpu, planted_topics_butterfly_float) { require_gpu(); planted_recovery(LDA_
 Test(gpu, planted_topics_butterfly_double) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_DOUBLE, LDA_SAMPLER_BUTTERFLY); }
 Test(gpu, planted_topics_butterfly_mean) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_MEAN, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
 Test(gpu, planted_topics_naive) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_NAIVE); }
+Test(gpu, planted_topics_transpose) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_TRANSPOSE); }
+Test(gpu, planted_topics_butterfly_stored) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY_STORED); }
+Test(gpu, planted_topics_theta_collapsed) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
+Test(gpu, planted_topics_collapsed) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
+Test(gpu, planted_topics_collapsed_naive) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_PRECISION_DOUBLE, LDA_SAMPLER_NAIVE); }
 
 /* Same seed, same device: the same state after a few iterations. */
 Test(gpu, same_seed_same_state)

@@ -92,7 +92,8 @@ static void chi2_of_cpu_draws(lda_precision precision)
     uint32_t *z = calloc(L->num_positions, sizeof *z);
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool);
-    cr_assert_eq(lda_cpu_sample_z(pool, L, theta, phi, K, precision, 77, 1, z, &err), 0, "%s", err.msg);
+    lda_zdraw in = {theta, NULL, 0.0f, phi, K, precision, 77, 1};
+    cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
     uint64_t counts[50] = {0};
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++) {
@@ -123,4 +124,44 @@ Test(stats, chi2_tail_matches_known_values)
     cr_assert(fabs(test_chi2_sf(3.841459, 1) - 0.05) < 1e-4);
     cr_assert(fabs(test_chi2_sf(124.3421, 100) - 0.05) < 1e-4);
     cr_assert(fabs(test_chi2_sf(10.0, 10) - 0.4404933) < 1e-5);
+}
+
+/* θ collapsed: the counts the draws leave behind are exactly the tally of the new z. */
+Test(sampler_cpu, collapsed_draws_keep_the_counts_consistent)
+{
+    corpus *c = test_planted_corpus(3, 8, 80, 3, 30, 6, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, &err);
+    const uint32_t K = 9, V = L->vocab_size;
+    uint32_t *z = calloc(L->num_positions, sizeof *z), *n = calloc(L->num_slots * K, sizeof *n);
+    float *phi = malloc(V * K * sizeof *phi);
+    for (size_t i = 0; i < (size_t)V * K; i++)
+        phi[i] = 0.01f + (float)(lda_rng_once(1, LDA_RNG_TEST, 0, i) % 100) / 100.0f;
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = lda_rng_once(2, LDA_RNG_TEST, 0, s * 100 + i) % K;
+            z[lda_layout_pos(L, s, i)] = k;
+            n[s * K + k]++;
+        }
+    lda_pool *pool = lda_pool_create(2, &err);
+    lda_zdraw in = {NULL, n, 0.5f, phi, K, LDA_PRECISION_FLOAT, 3, 1};
+    cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+    size_t changed = 0;
+    for (size_t s = 0; s < L->num_slots; s++) {
+        uint32_t tally[9] = {0};
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = z[lda_layout_pos(L, s, i)];
+            cr_assert_lt(k, K);
+            tally[k]++;
+            changed += k != lda_rng_once(2, LDA_RNG_TEST, 0, s * 100 + i) % K;
+        }
+        cr_assert_eq(memcmp(tally, n + s * K, sizeof tally), 0, "slot %zu: counts drifted from z", s);
+    }
+    cr_assert_gt(changed, c->num_tokens / 4, "the draws changed almost nothing");
+    lda_pool_destroy(pool);
+    free(z);
+    free(n);
+    free(phi);
+    lda_layout_free(L);
+    corpus_free(c);
 }
