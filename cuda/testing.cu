@@ -108,7 +108,7 @@ __global__ void log_gamma_kernel(double shape, uint64_t seed, size_t n, double *
     if (i < n) {
         lda_rng rng;
         lda_rng_init(&rng, seed, LDA_RNG_TEST, 0, i);
-        out[i] = lda_log_gamma_variate(&rng, shape);
+        out[i] = lda_log_gamma_variate_float(&rng, (float)shape); /* the variate the GPU's updates draw */
     }
 }
 

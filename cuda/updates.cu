@@ -88,22 +88,22 @@ fail:
     return -1;
 }
 
-__device__ __forceinline__ double warp_max(double v)
+__device__ __forceinline__ float warp_max(float v)
 {
     for (int o = 16; o > 0; o >>= 1)
-        v = fmax(v, __shfl_xor_sync(WARP_FULL, v, o));
+        v = fmaxf(v, __shfl_xor_sync(WARP_FULL, v, o));
     return v;
 }
 
-__device__ __forceinline__ double warp_sum(double v)
+__device__ __forceinline__ float warp_sum(float v)
 {
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_xor_sync(WARP_FULL, v, o);
     return v;
 }
 
-// One warp per document slot. Draw: log-Gamma variates (kept in θ as floats meanwhile),
-// then exp(x - max) and the normalisation, all within the warp.
+// One warp per document slot. Draw: log-Gamma variates in single precision (gamma.h; kept
+// in θ meanwhile), then exp(x - max) and the normalisation, all within the warp.
 __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len,
                              size_t num_slots, uint32_t K, double alpha, bool mean, uint64_t seed,
                              uint32_t iteration, float *theta)
@@ -126,24 +126,24 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
             row[k] = (float)((n[k] + alpha) / denom);
         return;
     }
-    double top = -INFINITY;
+    float top = -INFINITY;
     for (uint32_t k = lane; k < K; k += 32) {
         lda_rng rng;
         lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, (uint64_t)doc * K + k);
-        const double lg = lda_log_gamma_variate(&rng, alpha + n[k]);
-        row[k] = (float)lg;
-        top = fmax(top, lg);
+        const float lg = lda_log_gamma_variate_float(&rng, (float)(alpha + n[k]));
+        row[k] = lg;
+        top = fmaxf(top, lg);
     }
     top = warp_max(top);
-    double sum = 0.0;
+    float sum = 0.0f;
     for (uint32_t k = lane; k < K; k += 32) {
-        const double e = exp((double)row[k] - top);
-        row[k] = (float)e;
+        const float e = __expf(row[k] - top);
+        row[k] = e;
         sum += e;
     }
-    const double scale = 1.0 / warp_sum(sum);
+    const float scale = 1.0f / warp_sum(sum);
     for (uint32_t k = lane; k < K; k += 32)
-        row[k] = (float)(row[k] * scale);
+        row[k] *= scale;
 }
 
 int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
@@ -171,7 +171,7 @@ __global__ void phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, do
             const size_t i = (size_t)w * K + k;
             lda_rng rng;
             lda_rng_init(&rng, seed, LDA_RNG_PHI, iteration, (uint64_t)i);
-            const float g = (float)exp(lda_log_gamma_variate(&rng, beta + n_wk[i]));
+            const float g = __expf(lda_log_gamma_variate_float(&rng, (float)(beta + n_wk[i])));
             phi[i] = g;
             acc += g;
         }
@@ -191,21 +191,22 @@ __global__ void phi_scale_kernel(const double *partial, size_t chunks, uint32_t 
     scale[k] = total > 0.0 ? 1.0 / total : 0.0;
 }
 
-// Pass 3: normalise; a column that underflowed entirely becomes uniform.
+// Pass 3: normalise; a column that underflowed entirely becomes uniform. (V·K < 2^32:
+// the backend refuses larger φ, so 32-bit indices serve.)
 __global__ void phi_normalise_kernel(float *phi, uint32_t V, uint32_t K, const double *scale)
 {
-    const size_t n = (size_t)V * K;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const double sc = scale[i % K];
-        phi[i] = sc > 0.0 ? (float)(phi[i] * sc) : 1.0f / (float)V;
+    const uint32_t n = V * K;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const float sc = (float)scale[i % K];
+        phi[i] = sc > 0.0f ? phi[i] * sc : 1.0f / (float)V;
     }
 }
 
 __global__ void phi_mean_kernel(const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double beta,
                                 float *phi)
 {
-    const size_t n = (size_t)V * K;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    const uint32_t n = V * K;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         phi[i] = (float)((n_wk[i] + beta) / (n_k[i % K] + V * beta));
 }
 

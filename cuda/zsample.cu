@@ -9,7 +9,7 @@
 #include "zsample_naive.cuh"
 #include "zsample_transpose.cuh"
 
-#define DEFAULT_SPLIT 32u
+#define DEFAULT_SPLIT LDA_DEFAULT_SPLIT
 
 bool zsample_supports_collapsed(lda_sampler sampler)
 {

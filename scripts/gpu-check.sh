@@ -3,10 +3,14 @@
 # under compute-sanitizer (memcheck and racecheck), and training runs on wiki43k.
 # Expects binaries built beforehand (make BUILD=build/cuda build/cuda/ldagpu build/cuda/test_ldagpu),
 # Criterion's runtime in .crit/ and the corpora in .corpora/ (all carried with the call).
-# Writes logs to $OUT (or ./gpu-check-out) and prints a summary last.
+# Logs go to a work folder packed at the end into $OUT/gpu-check.tgz (the device tool brings
+# back only a few files), with summary.txt beside it; the summary is printed too.
+# Optional: BENCH="bench args" (an ldagpu bench on wiki43k), RUNS="K n sampler precision;...",
+# FIGURES=reduced|full (scripts/paper-figures.sh), NCU=1 (per-kernel times of 3 iterations).
 set -u
-out=${OUT:-gpu-check-out}
-mkdir -p "$out"
+final=${OUT:-gpu-check-out}
+out=$(mktemp -d)
+mkdir -p "$final"
 bin=${BUILD:-build/cuda}
 export LD_LIBRARY_PATH="$PWD/.crit${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LDAGPU_BIN="$PWD/$bin/ldagpu" LDAGPU_ROOT="$PWD"
@@ -55,3 +59,20 @@ for run in $runs; do
 done
 IFS=' ' 
 head -8 "$out/topics-train-K1024-butterfly-float.txt" 2>/dev/null | cut -c1-150 | tee -a "$summary"
+
+if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+    ncu --metrics gpu__time_duration.sum --print-summary per-kernel "$bin/ldagpu" train "$corpus" -K 1024 -n 3 -e 0 \
+        --device cuda -q -o /tmp/model-ncu > "$out/ncu.log" 2>&1
+    note "ncu: exit $?"
+    grep -E "^  [a-z_]|gpu__time_duration" "$out/ncu.log" | paste - - | awk '{printf "  %-40s %s %s %s %s\n", $1, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$summary"
+fi
+
+if [ -n "${FIGURES:-}" ]; then
+    flag=""; [ "$FIGURES" = full ] && flag=--full
+    start=$(date +%s)
+    LDAGPU="$PWD/$bin/ldagpu" sh scripts/paper-figures.sh $flag "$corpus" "$out/figures"
+    note "paper figures ($FIGURES): exit $? in $(( $(date +%s) - start )) s"
+fi
+
+tar -czf "$final/gpu-check.tgz" -C "$out" .
+cp "$summary" "$final/summary.txt"

@@ -28,7 +28,8 @@ int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sample
 /* curand's Philox4x32-10 on the device for n counters under one seed. */
 int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n, lda_error *err);
 
-/* n log-Gamma(shape) variates from the device, variate i from stream (LDA_RNG_TEST, 0, i). */
+/* n log-Gamma(shape) variates from the device, as its θ/φ updates draw them (single
+ * precision, gamma.h), variate i from stream (LDA_RNG_TEST, 0, i). */
 int lda_cuda_log_gamma(double shape, uint64_t seed, size_t n, double *out, lda_error *err);
 
 #ifdef __cplusplus

@@ -94,6 +94,13 @@ void lda_params_default(lda_params *p)
     p->eval_every = 10;
 }
 
+uint32_t lda_effective_split(const lda_params *p)
+{
+    if (p->sampler != LDA_SAMPLER_BUTTERFLY || p->theta_collapsed)
+        return 1;
+    return p->split ? p->split : LDA_DEFAULT_SPLIT;
+}
+
 lda_update lda_theta_update(const lda_params *p)
 {
     return p->theta_collapsed ? LDA_UPDATE_MEAN : p->update;

@@ -61,7 +61,7 @@ typedef struct {
     lda_device device;
     lda_sampler sampler;
     int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
-    uint32_t split;        /* butterfly: warps sharing a document group's token rows; 0: default */
+    uint32_t split;        /* butterfly: warps sharing a document group's token rows; 0: LDA_DEFAULT_SPLIT */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
@@ -71,6 +71,14 @@ void lda_params_default(lda_params *p);
 /* --model NAME sets theta_collapsed and update; lda_params_model names the pair. */
 void lda_params_set_model(lda_params *p, lda_model_kind model);
 lda_model_kind lda_params_model(const lda_params *p);
+
+/* Warps per document group for the butterfly sampler when --split is 0: measured fastest on
+ * an H100 for wiki43k (results/README.md); more warps in flight hide the φ loads' latency. */
+#define LDA_DEFAULT_SPLIT 32u
+
+/* The split a run actually uses: 1 for samplers other than butterfly and with θ collapsed
+ * (a document's tokens are then drawn in order), else split or the default. */
+uint32_t lda_effective_split(const lda_params *p);
 
 /* How θ is updated after the z draws: with θ collapsed θ is only an estimate for output
  * and evaluation, the mean; otherwise the update rule. */

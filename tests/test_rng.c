@@ -93,3 +93,24 @@ Test(rng, gamma_log_variate_is_finite_for_tiny_shapes)
         cr_assert(isfinite(lg), "log variate %g", lg);
     }
 }
+
+/* The single-precision draw the GPU uses, on the host. */
+static void check_gamma_float_moments(float shape)
+{
+    const int n = 400000;
+    double s = 0, s2 = 0;
+    for (int i = 0; i < n; i++) {
+        lda_rng r;
+        lda_rng_init(&r, 6, LDA_RNG_TEST, 1, (uint64_t)i);
+        double g = exp((double)lda_log_gamma_variate_float(&r, shape));
+        s += g;
+        s2 += g * g;
+    }
+    double mean = s / n, var = s2 / n - mean * mean;
+    double se_mean = sqrt(shape / n), se_var = sqrt((2.0 * shape * shape + 6 * shape) / n);
+    cr_assert(fabs(mean - shape) < 5 * se_mean, "shape %g: mean %g (se %g)", shape, mean, se_mean);
+    cr_assert(fabs(var - shape) < 6 * se_var, "shape %g: variance %g (se %g)", shape, var, se_var);
+}
+
+Test(rng, gamma_float_moments_small_shape) { check_gamma_float_moments(0.05f); }
+Test(rng, gamma_float_moments_large_shape) { check_gamma_float_moments(9.0f); }
