@@ -64,7 +64,7 @@ if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     ncu --metrics gpu__time_duration.sum --print-summary per-kernel "$bin/ldagpu" train "$corpus" -K 1024 -n 3 -e 0 \
         --device cuda -q -o /tmp/model-ncu > "$out/ncu.log" 2>&1
     note "ncu: exit $?"
-    grep -E "^  [a-z_]|gpu__time_duration" "$out/ncu.log" | paste - - | awk '{printf "  %-40s %s %s %s %s\n", $1, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$summary"
+    grep -E "^  [A-Za-z_].*\(|gpu__time_duration" "$out/ncu.log" | sed 's/(.*Context.*//; s/  */ /g' | head -60 | tee -a "$summary"
 fi
 
 if [ -n "${FIGURES:-}" ]; then
