@@ -34,7 +34,7 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p)
 {
     const size_t K = p->num_topics, V = L->vocab_size;
     size_t b = 0;
-    b += L->num_positions * sizeof(uint32_t) * 2;                           // words, z
+    b += L->num_positions * sizeof(uint32_t) * 3;                           // words, z, z_prev
     b += (L->num_warps + 1) * sizeof(size_t) + L->num_warps * sizeof(uint32_t); // warp offsets, lengths
     b += L->num_slots * (3 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
     b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
@@ -49,7 +49,7 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p)
 static void free_state(device_state &s)
 {
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_token_base, s.theta, s.phi,
-                    s.z, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials};
+                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
@@ -97,6 +97,7 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
+    CUDA_TRY(alloc_copy(&s.z_prev, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(alloc_copy(&s.n_mk, (const uint32_t *)NULL, L->num_slots * K));
     CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
@@ -110,11 +111,12 @@ fail:
     return -1;
 }
 
+// θ and φ from the counts (which the caller has made current).
 static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
-    if (cuda_count(s, err) || cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
+    if (cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
         return -1;
     if (p->freeze_phi)
         return 0;
@@ -128,7 +130,7 @@ static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
     else if (cuda_init_z(s, b->params.seed, err))
         return -1;
-    if (update_model(b, iteration, err))
+    if (cuda_count(s, err) || update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));
     return 0;
@@ -167,10 +169,11 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
     device_state &s = ((cuda_impl *)b->impl)->s;
     float z_ms = 0, update_ms = 0;
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
+    CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
     if (zsample(b, iteration, err))
         return -1;
     CUDA_TRY(cudaEventRecord(s.ev_sampled, s.stream));
-    if (update_model(b, iteration, err))
+    if (cuda_count_changes(s, b->params.theta_collapsed, err) || update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaEventRecord(s.ev_updated, s.stream));
     CUDA_TRY(cudaEventSynchronize(s.ev_updated));
@@ -239,7 +242,7 @@ fail:
 static int cuda_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
-    uint32_t *words = NULL, *slot_len = NULL;
+    uint32_t *words = NULL, *slot_len = NULL, *warp_len = NULL;
     size_t *warp_offset = NULL;
     int rc = -1;
     if (scored->num_slots != s.num_slots) {
@@ -250,8 +253,10 @@ static int cuda_score(lda_backend *b, const lda_layout *scored, double *sum_logl
     CUDA_TRY(alloc_copy(&words, scored->words, scored->num_positions));
     CUDA_TRY(alloc_copy(&warp_offset, scored->warp_offset, scored->num_warps + 1));
     CUDA_TRY(alloc_copy(&slot_len, scored->slot_len, scored->num_slots));
-    rc = cuda_loglik_sum(s, words, warp_offset, slot_len, sum_loglik, err);
+    CUDA_TRY(alloc_copy(&warp_len, scored->warp_len, scored->num_warps));
+    rc = cuda_loglik_sum(s, words, warp_offset, warp_len, slot_len, sum_loglik, err);
 fail:
+    cudaFree(warp_len);
     cudaFree(words);
     cudaFree(warp_offset);
     cudaFree(slot_len);

@@ -23,6 +23,7 @@ struct device_state {
     float *theta; // num_slots × K
     float *phi;   // V × K
     uint32_t *z;  // num_positions
+    uint32_t *z_prev; // z before the current draw, for the incremental count update
     uint32_t *n_mk, *n_wk, *n_k;
     // work space
     void *scratch;         // z-sampler tables
@@ -47,14 +48,17 @@ static inline size_t phi_chunks(uint32_t V)
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
 int cuda_count(const device_state &s, lda_error *err);
+// Brings the counts from z_prev's to z's by visiting only the tokens whose topic changed
+// (θ collapsed: n[m,k] is already current, the z-sampler kept it).
+int cuda_count_changes(const device_state &s, bool theta_collapsed, lda_error *err);
 int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
                       lda_error *err);
 int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
 int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
 // Σ log Σ_k θφ over the tokens of another layout with the same slots (device arrays).
-int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *slot_len,
-                    double *out, lda_error *err);
+int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
+                    const uint32_t *slot_len, double *out, lda_error *err);
 int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err);
 
 // Blocks of partial sums the log-likelihood kernels need (for sizing `partials`).

@@ -3,10 +3,12 @@
 // so the figures are deterministic.
 #include <cuda_runtime.h>
 #include <math.h>
+#include <string.h>
 
 #include "check.cuh"
 #include "device_state.cuh"
 #include "loglik.h"
+#include "zsample_butterfly.cuh"
 
 #define EVAL_THREADS 256
 #define JOINT_BLOCKS 2048
@@ -72,20 +74,73 @@ fail:
     return -1;
 }
 
-int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *slot_len,
-                    double *out, lda_error *err)
+// The same figure through the butterfly sampler's first pass (zsample_butterfly.cuh): each
+// token's Σ_k θ[m,k] φ[w,k] is exactly the total the z draw normalises by, formed with the
+// same transposed, coalesced loads, in double. One partial sum per warp.
+__global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) loglik_butterfly_kernel(zsample_args a,
+                                                                                            double *partial)
 {
-    loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
-                                                                           s.phi, s.K, s.partials);
-    LAUNCH_TRY();
-    return sum_partials(s, s.num_warps, out, err);
+    extern __shared__ __align__(16) unsigned char eval_smem[];
+    const uint32_t r = threadIdx.x % BFLY_W, warp_in_block = threadIdx.x / BFLY_W;
+    const size_t gw = blockIdx.x * (size_t)BUTTERFLY_WARPS_PER_BLOCK + warp_in_block;
+    const size_t q = gw / a.split;
+    if (q >= a.num_warps)
+        return;
+    double *totals = reinterpret_cast<double *>(eval_smem) + warp_in_block * (a.K / BFLY_W) * BFLY_W;
+    const size_t m = q * BFLY_W + r, group_base = q * BFLY_W * (size_t)a.K;
+    const uint32_t len = a.slot_len[m], rows = a.warp_len[q];
+    const uint32_t *warp_words = a.words + a.warp_offset[q];
+    double acc = 0.0;
+    for (uint32_t row = (uint32_t)(gw % a.split); row < rows; row += a.split) {
+        double remnant_total;
+        const double total = butterfly_block_totals<double, false>(
+            a, r, m, group_base, warp_words[(size_t)row * BFLY_W + r] * a.K, totals, &remnant_total);
+        if (row < len)
+            acc += log(total);
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        acc += __shfl_xor_sync(0xffffffffu, acc, o);
+    if (r == 0)
+        partial[gw] = acc;
+}
+
+int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
+                    const uint32_t *slot_len, double *out, lda_error *err)
+{
+    const size_t smem = (size_t)BUTTERFLY_WARPS_PER_BLOCK * (s.K / BFLY_W) * BFLY_W * sizeof(double);
+    if (smem > 48 * 1024) { // large K: one warp a token, lanes across topics
+        loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
+                                                                               s.phi, s.K, s.partials);
+        LAUNCH_TRY();
+        return sum_partials(s, s.num_warps, out, err);
+    }
+    {
+        zsample_args a;
+        memset(&a, 0, sizeof a);
+        a.words = words;
+        a.warp_offset = warp_offset;
+        a.warp_len = warp_len;
+        a.slot_len = slot_len;
+        a.theta = s.theta;
+        a.phi = s.phi;
+        a.K = s.K;
+        a.num_slots = s.num_slots;
+        a.num_warps = s.num_warps;
+        a.split = LDA_DEFAULT_SPLIT;
+        const size_t warps = s.num_warps * a.split;
+        CUDA_TRY(cudaMemsetAsync(s.partials, 0, warps * sizeof(double), s.stream));
+        loglik_butterfly_kernel<<<(unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK),
+                                  BUTTERFLY_WARPS_PER_BLOCK * 32, smem, s.stream>>>(a, s.partials);
+        LAUNCH_TRY();
+        return sum_partials(s, warps, out, err);
+    }
 fail:
     return -1;
 }
 
 int cuda_loglik_pred(const device_state &s, double *out, lda_error *err)
 {
-    if (cuda_loglik_sum(s, s.words, s.warp_offset, s.slot_len, out, err))
+    if (cuda_loglik_sum(s, s.words, s.warp_offset, s.warp_len, s.slot_len, out, err))
         return -1;
     *out /= (double)s.num_tokens;
     return 0;
@@ -138,5 +193,6 @@ size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32
     (void)num_slots;
     (void)V;
     (void)K;
-    return num_warps > JOINT_BLOCKS ? num_warps : JOINT_BLOCKS;
+    const size_t warps = num_warps * LDA_DEFAULT_SPLIT;
+    return warps > JOINT_BLOCKS ? warps : JOINT_BLOCKS;
 }

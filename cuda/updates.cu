@@ -88,6 +88,45 @@ fail:
     return -1;
 }
 
+// Only tokens whose topic changed touch the counts: after the first iterations most keep
+// theirs, and the full recount's memsets and atomics cost more than the draw's updates.
+__global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_prev, const uint32_t *z,
+                                     const size_t *warp_offset, const uint32_t *slot_len, size_t num_warps,
+                                     uint32_t K, bool theta_collapsed, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
+{
+    const uint32_t lane = threadIdx.x % 32;
+    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+        const size_t s = q * 32 + lane;
+        const uint32_t len = slot_len[s];
+        for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
+            const size_t pos = warp_offset[q] + (size_t)i * 32 + lane;
+            const uint32_t old_k = z_prev[pos], new_k = z[pos];
+            if (old_k == new_k)
+                continue;
+            const size_t w = (size_t)words[pos] * K;
+            if (!theta_collapsed) {
+                atomicSub(&n_mk[s * K + old_k], 1u);
+                atomicAdd(&n_mk[s * K + new_k], 1u);
+            }
+            atomicSub(&n_wk[w + old_k], 1u);
+            atomicAdd(&n_wk[w + new_k], 1u);
+            atomicSub(&n_k[old_k], 1u);
+            atomicAdd(&n_k[new_k], 1u);
+        }
+    }
+}
+
+int cuda_count_changes(const device_state &s, bool theta_collapsed, lda_error *err)
+{
+    const unsigned grid = (unsigned)(s.num_warps < 2048 ? s.num_warps : 2048);
+    count_changes_kernel<<<grid, 256, 0, s.stream>>>(s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps,
+                                                     s.K, theta_collapsed, s.n_mk, s.n_wk, s.n_k);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
 __device__ __forceinline__ float warp_max(float v)
 {
     for (int o = 16; o > 0; o >>= 1)

@@ -97,6 +97,8 @@ LDA_HD void lda_rng_init(lda_rng *r, uint64_t seed, uint32_t purpose, uint32_t i
     r->used = 4;
 }
 
+/* Hands out the words of each Philox block in order. The block is shifted rather than
+ * indexed by `used`: a run-time index would put the whole stream into GPU local memory. */
 LDA_HD uint32_t lda_rng_next(lda_rng *r)
 {
     if (r->used == 4) {
@@ -104,7 +106,12 @@ LDA_HD uint32_t lda_rng_next(lda_rng *r)
         r->ctr.v[0]++;
         r->used = 0;
     }
-    return r->out.v[r->used++];
+    uint32_t x = r->out.v[0];
+    r->out.v[0] = r->out.v[1];
+    r->out.v[1] = r->out.v[2];
+    r->out.v[2] = r->out.v[3];
+    r->used++;
+    return x;
 }
 
 /* Uniforms in [0,1): exact conversions, so host and device agree to the bit. */

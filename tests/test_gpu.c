@@ -353,6 +353,56 @@ Test(gpu, set_phi_freeze_and_score_agree_with_the_cpu)
     corpus_free(c);
 }
 
+/* The GPU keeps its counts up to date incrementally (only tokens whose topic changed):
+ * after several iterations they must still equal a recount of its own z, for every model. */
+static void counts_stay_exact(lda_model_kind model)
+{
+    require_gpu();
+    const uint32_t K = 24;
+    corpus *c = test_planted_corpus(5, 12, 300, 3, 70, 8, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, &err);
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = K;
+    p.device = LDA_DEVICE_CUDA;
+    lda_params_set_model(&p, model);
+    lda_backend *b = lda_backend_create(L, &p, &err);
+    cr_assert(b, "%s", err.msg);
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 6; it++)
+        cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+    const uint32_t V = L->vocab_size;
+    uint32_t *z = malloc(L->num_positions * 4), *mk = malloc(L->num_slots * K * 4), *wk = malloc(V * K * 4),
+             *nk = malloc(K * 4);
+    uint32_t *emk = calloc(L->num_slots * K, 4), *ewk = calloc(V * K, 4), *enk = calloc(K, 4);
+    cr_assert_eq(b->ops->fetch(b, NULL, NULL, z, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->fetch_counts(b, mk, wk, nk, &err), 0, "%s", err.msg);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            size_t pos = lda_layout_pos(L, s, i);
+            emk[s * K + z[pos]]++;
+            ewk[L->words[pos] * K + z[pos]]++;
+            enk[z[pos]]++;
+        }
+    cr_assert_eq(memcmp(mk, emk, L->num_slots * K * 4), 0, "n[m,k] drifted from z");
+    cr_assert_eq(memcmp(wk, ewk, V * K * 4), 0, "n[w,k] drifted from z");
+    cr_assert_eq(memcmp(nk, enk, K * 4), 0, "n[k] drifted from z");
+    free(z);
+    free(mk);
+    free(wk);
+    free(nk);
+    free(emk);
+    free(ewk);
+    free(enk);
+    lda_backend_destroy(b);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(gpu, counts_stay_exact_uncollapsed) { counts_stay_exact(LDA_MODEL_UNCOLLAPSED); }
+Test(gpu, counts_stay_exact_collapsed) { counts_stay_exact(LDA_MODEL_COLLAPSED); }
+
 static void gpu_gamma_moments(double shape)
 {
     require_gpu();
