@@ -76,13 +76,38 @@ LDA_HD float lda_standard_normal_float(lda_rng *r)
 #endif
 }
 
+/* Shape < 1: Ahrens & Dieter's GS algorithm (1974), in log space. Most entries of θ and φ
+ * have zero counts, so their shape is the prior (α, β < 1): GS needs two uniforms and two
+ * logarithms there, against a normal, three logarithms and a uniform for Marsaglia–Tsang
+ * with the U^(1/a) boost. */
+LDA_HD float lda_log_gamma_small_float(lda_rng *r, float shape)
+{
+    const float b = 1.0f + shape * 0.36787944117144233f; /* 1 + a/e */
+    for (;;) {
+        float p = b * lda_uniform_float(lda_rng_next(r));
+        float log_u = lda_logf_fast(lda_uniform_open0_float(lda_rng_next(r)));
+        if (p <= 1.0f) {
+            float log_x = lda_logf_fast(p) / shape; /* x = p^(1/a) */
+#if defined(__CUDA_ARCH__)
+            float x = __expf(log_x);
+#else
+            float x = expf(log_x);
+#endif
+            if (log_u <= -x)
+                return log_x;
+        } else {
+            float x = -lda_logf_fast((b - p) / shape);
+            float log_x = lda_logf_fast(x);
+            if (log_u <= (shape - 1.0f) * log_x)
+                return log_x;
+        }
+    }
+}
+
 LDA_HD float lda_log_gamma_variate_float(lda_rng *r, float shape)
 {
-    float log_boost = 0.0f;
-    if (shape < 1.0f) {
-        log_boost = lda_logf_fast(lda_uniform_open0_float(lda_rng_next(r))) / shape;
-        shape += 1.0f;
-    }
+    if (shape < 1.0f)
+        return lda_log_gamma_small_float(r, shape);
     const float d = shape - 1.0f / 3.0f;
     const float c = 1.0f / sqrtf(9.0f * d);
     for (;;) {
@@ -94,7 +119,7 @@ LDA_HD float lda_log_gamma_variate_float(lda_rng *r, float shape)
         float u = lda_uniform_open0_float(lda_rng_next(r));
         float x2 = x * x;
         if (u < 1.0f - 0.0331f * x2 * x2 || lda_logf_fast(u) < 0.5f * x2 + d * (1.0f - v + lda_logf_fast(v)))
-            return lda_logf_fast(d * v) + log_boost;
+            return lda_logf_fast(d * v);
     }
 }
 

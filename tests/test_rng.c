@@ -114,3 +114,6 @@ static void check_gamma_float_moments(float shape)
 
 Test(rng, gamma_float_moments_small_shape) { check_gamma_float_moments(0.05f); }
 Test(rng, gamma_float_moments_large_shape) { check_gamma_float_moments(9.0f); }
+Test(rng, gamma_float_moments_shape_near_one) { check_gamma_float_moments(0.9f); }
+Test(rng, gamma_float_moments_shape_one) { check_gamma_float_moments(1.0f); }
+Test(rng, gamma_float_moments_tiny_shape) { check_gamma_float_moments(0.01f); }
