@@ -137,9 +137,13 @@ int lda_cmd_infer(int argc, char **argv)
     corpus *c = NULL;
     lda_layout *L = NULL;
     float *phi = NULL, *theta = NULL;
-    int rc = -1;
+    int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
+    lda_atomic_file af = {0};
     if (lda_model_read(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
+    /* The output first: a path that cannot be written fails before the work. */
+    if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))
+        goto out;
     double t0 = now_seconds();
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)))
         goto out;
@@ -157,28 +161,26 @@ int lda_cmd_infer(int argc, char **argv)
         !(theta = lda_malloc_array(L->num_slots * (size_t)m.num_topics, sizeof *theta, "theta", &err)) ||
         lda_infer(L, &p, phi, ctx.iterations, theta, NULL, NULL, &err))
         goto out;
-    if (strcmp(ctx.output, "-") == 0) {
+    if (to_stdout) {
         if (write_theta(stdout, c, L, theta, m.num_topics) || fflush(stdout) != 0) {
             lda_error_fail(&err, "cannot write θ to stdout: %s", strerror(errno));
             goto out;
         }
     } else {
-        lda_atomic_file af;
-        if (lda_atomic_open(&af, ctx.output, &err))
-            goto out;
         if (write_theta(af.f, c, L, theta, m.num_topics)) {
             lda_error_fail(&err, "cannot write %s: %s", ctx.output, strerror(errno));
-            lda_atomic_abort(&af);
             goto out;
         }
         if (lda_atomic_commit(&af, &err))
             goto out;
     }
     fprintf(stderr, "ldagpu infer: θ of %zu documents (K=%u, %u sweeps) in %.2f s%s%s\n", c->num_input_docs,
-            m.num_topics, ctx.iterations, now_seconds() - t0, strcmp(ctx.output, "-") ? " written to " : "",
-            strcmp(ctx.output, "-") ? ctx.output : "");
+            m.num_topics, ctx.iterations, now_seconds() - t0, to_stdout ? "" : " written to ",
+            to_stdout ? "" : ctx.output);
     rc = 0;
 out:
+    if (af.f)
+        lda_atomic_abort(&af);
     free(phi);
     free(theta);
     lda_layout_free(L);

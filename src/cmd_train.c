@@ -161,9 +161,7 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         }
         return lda_parse_flag_value(where, v, &o->quiet, err);
     case OPT_HOLDOUT:
-        if (lda_parse_double(where, v, 0.0, 0, 1.0, &o->holdout, err))
-            return -1;
-        if (o->holdout >= 1.0) {
+        if (lda_parse_double(where, v, 0.0, 0, 1.0, &o->holdout, err) || o->holdout >= 1.0) {
             lda_error_input(err, "%s: expected a fraction in [0, 1), got '%s'", where, v);
             return -1;
         }

@@ -155,7 +155,7 @@ Test(heldout, completion_is_reproducible_for_any_thread_count)
 }
 
 /* Inference with φ = the planted topics recovers each document's planted mixture. */
-Test(heldout, inference_recovers_planted_mixtures)
+static void inference_recovers(lda_device device)
 {
     const size_t D = 400;
     double *mix = malloc(D * PLANTED * sizeof *mix);
@@ -166,6 +166,7 @@ Test(heldout, inference_recovers_planted_mixtures)
     cr_assert(L, "%s", err.msg);
     float *theta = malloc(L->num_slots * PLANTED * sizeof *theta);
     lda_params p = cpu_params(PLANTED, 2);
+    p.device = device;
     cr_assert_eq(lda_infer(L, &p, phi, 30, theta, NULL, NULL, &err), 0, "%s", err.msg);
     double l1_sum = 0, worst = 0;
     size_t major_right = 0;
@@ -194,6 +195,20 @@ Test(heldout, inference_recovers_planted_mixtures)
     lda_layout_free(L);
     corpus_free(c);
 }
+
+Test(heldout, inference_recovers_planted_mixtures) { inference_recovers(LDA_DEVICE_CPU); }
+
+#ifdef LDA_HAVE_CUDA
+#include "backend.h"
+
+Test(heldout_gpu, inference_recovers_planted_mixtures)
+{
+    char why[256];
+    if (lda_cuda_device_count(why, sizeof why) == 0)
+        cr_skip_test("no GPU here: %s", why);
+    inference_recovers(LDA_DEVICE_CUDA);
+}
+#endif
 
 Test(heldout, seeds_of_evaluations_differ)
 {

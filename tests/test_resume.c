@@ -74,19 +74,19 @@ static char *last_log_figures(const char *dir)
     return out;
 }
 
-static void resume_equals_uninterrupted(const char *update)
+static void resume_equals_uninterrupted(const char *update, const char *device)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
     snprintf(args, sizeof args,
-             "train '%s' -K 12 -n 6 -e 3 -s 5 --update %s --holdout 0.1 -j 2 --device cpu -o '%s/full' -q", c,
-             update, dir);
+             "train '%s' -K 12 -n 6 -e 3 -s 5 --update %s --holdout 0.1 -j 2 --device %s -o '%s/full' -q", c,
+             update, device, dir);
     run_ok(args);
     snprintf(args, sizeof args,
-             "train '%s' -K 12 -n 3 -e 3 -s 5 --update %s --holdout 0.1 -j 2 --device cpu -o '%s/part' -q", c,
-             update, dir);
+             "train '%s' -K 12 -n 3 -e 3 -s 5 --update %s --holdout 0.1 -j 2 --device %s -o '%s/part' -q", c,
+             update, device, dir);
     run_ok(args);
     /* Another thread count, and the settings the model already has may be repeated. */
-    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -e 3 -K 12 -s 5 -j 1 --device cpu -q", dir);
+    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -e 3 -K 12 -s 5 -j 1 --device %s -q", dir, device);
     run_ok(args);
     char full[1024], part[1024];
     snprintf(full, sizeof full, "%s/full", dir);
@@ -111,8 +111,8 @@ static void resume_equals_uninterrupted(const char *update)
     free(c);
 }
 
-Test(resume, equals_an_uninterrupted_run_draw) { resume_equals_uninterrupted("draw"); }
-Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("mean"); }
+Test(resume, equals_an_uninterrupted_run_draw) { resume_equals_uninterrupted("draw", "cpu"); }
+Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("mean", "cpu"); }
 
 Test(resume, refuses_conflicting_settings_and_another_corpus)
 {
@@ -251,17 +251,17 @@ static void stop_with(int sig)
 Test(resume, sigint_saves_a_checkpoint_and_the_model_and_exits_130) { stop_with(SIGINT); }
 Test(resume, sigterm_saves_a_checkpoint_and_the_model_and_exits_143) { stop_with(SIGTERM); }
 
-Test(resume, eval_repeats_the_training_logs_heldout_figure)
+static void eval_repeats_the_log(const char *device)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192], *out = NULL;
-    snprintf(args, sizeof args, "train '%s' -K 12 -n 5 -e 5 -s 9 --holdout 0.15 -j 2 --device cpu -o '%s/m' -q", c,
-             dir);
+    snprintf(args, sizeof args, "train '%s' -K 12 -n 5 -e 5 -s 9 --holdout 0.15 -j 2 --device %s -o '%s/m' -q", c,
+             device, dir);
     run_ok(args);
     char m[1024];
     snprintf(m, sizeof m, "%s/m", dir);
     char *figures = last_log_figures(m), *heldout = strrchr(figures, ',') + 1;
     cr_assert(strlen(heldout) > 3, "no held-out figure in the log: %s", figures);
-    snprintf(args, sizeof args, "eval '%s' '%s' --docs '%s/heldout.txt' -j 1 --device cpu", m, c, m);
+    snprintf(args, sizeof args, "eval '%s' '%s' --docs '%s/heldout.txt' -j 1 --device %s", m, c, m, device);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     char expect[128];
     snprintf(expect, sizeof expect, "loglik_per_token %s\n", heldout);
@@ -271,7 +271,7 @@ Test(resume, eval_repeats_the_training_logs_heldout_figure)
     cr_assert_float_eq(ppl, exp(-ll), 0.01 + 1e-6 * ppl);
     free(out);
     /* Another seed gives another (but close) figure. */
-    snprintf(args, sizeof args, "eval '%s' '%s' --docs '%s/heldout.txt' -s 2 --device cpu", m, c, m);
+    snprintf(args, sizeof args, "eval '%s' '%s' --docs '%s/heldout.txt' -s 2 --device %s", m, c, m, device);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     cr_assert(!strstr(out, expect), "%s", out);
     free(out);
@@ -301,3 +301,29 @@ Test(resume, eval_repeats_the_training_logs_heldout_figure)
     free(dir);
     free(c);
 }
+
+Test(resume, eval_repeats_the_training_logs_heldout_figure) { eval_repeats_the_log("cpu"); }
+
+/* The same on the GPU (skipped without one): byte-identical resume, eval equal to the log. */
+#ifdef LDA_HAVE_CUDA
+#include "backend.h"
+
+static void require_gpu(void)
+{
+    char why[256];
+    if (lda_cuda_device_count(why, sizeof why) == 0)
+        cr_skip_test("no GPU here: %s", why);
+}
+
+Test(resume_gpu, equals_an_uninterrupted_run_draw)
+{
+    require_gpu();
+    resume_equals_uninterrupted("draw", "cuda");
+}
+
+Test(resume_gpu, eval_repeats_the_training_logs_heldout_figure)
+{
+    require_gpu();
+    eval_repeats_the_log("cuda");
+}
+#endif
