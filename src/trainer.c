@@ -221,7 +221,9 @@ static int run_iterations(run *r, lda_error *err)
             return -1;
         if (lda_train_log_add(&r->log, &row, err))
             return -1;
-        if (ckpt && it % ckpt == 0 && !last && save_checkpoint(r, err))
+        if (last)
+            break;
+        if (ckpt && it % ckpt == 0 && save_checkpoint(r, err))
             return -1;
     }
     lda_train_log_finish(&r->log);
