@@ -39,7 +39,7 @@ else
 endif
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 
-.PHONY: all test asan demo clean deps check-criterion
+.PHONY: all ldagpu test asan demo clean deps check-criterion
 all: ldagpu
 
 ldagpu: $(BUILD)/ldagpu
@@ -76,7 +76,7 @@ check-criterion:
 	@test -f /usr/include/criterion/criterion.h || scripts/install-deps.sh --test
 
 test: $(BUILD)/test_ldagpu ldagpu
-	LDAGPU_BIN=$(CURDIR)/ldagpu LDAGPU_ROOT=$(CURDIR) $(BUILD)/test_ldagpu $(TEST_ARGS)
+	LDAGPU_BIN=$(CURDIR)/$(BUILD)/ldagpu LDAGPU_ROOT=$(CURDIR) $(BUILD)/test_ldagpu $(TEST_ARGS)
 
 # Sanitizer build: its own folder, CPU backend only (the CUDA runtime and ASan disagree on
 # the address space), tests run with leak checking on.

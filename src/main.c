@@ -15,7 +15,9 @@ typedef struct {
 
 static const command commands[] = {
     {"train", lda_cmd_train, "train a topic model on a corpus and write the model folder"},
-    {"topics", lda_cmd_topics, "print the top words of every topic of a model"},
+    {"topics", lda_cmd_topics, "print the top words of every topic of a model, and their coherence"},
+    {"infer", lda_cmd_infer, "topic proportions of new documents under a model"},
+    {"eval", lda_cmd_eval, "held-out log-likelihood and perplexity of documents under a model"},
     {"bench", lda_cmd_bench, "time training iterations over K values, samplers, precisions and models"},
     {NULL, NULL, NULL},
 };

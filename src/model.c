@@ -22,11 +22,25 @@ void lda_model_free(lda_model *m)
         free(m->vocab);
     }
     free(m->corpus_path);
+    free(m->vocab_path);
+    free(m->stopwords_path);
     free(m->phi);
     free(m->theta);
     free(m->topic_tokens);
     free(m->z);
     memset(m, 0, sizeof *m);
+}
+
+/* Values of the keys added within format version 1, for folders that lack them. */
+static void set_setting_defaults(lda_model *m)
+{
+    corpus_options defaults;
+    corpus_options_default(&defaults);
+    m->min_word_len = (uint32_t)defaults.min_word_len;
+    m->min_df = defaults.min_df;
+    m->max_df = defaults.max_df;
+    m->max_vocab = defaults.max_vocab;
+    m->holdout_iterations = 20;
 }
 
 int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
@@ -35,6 +49,7 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
 {
     const uint32_t K = params->num_topics, V = c->vocab_size;
     memset(m, 0, sizeof *m);
+    set_setting_defaults(m);
     m->num_topics = K;
     m->vocab_size = V;
     m->num_docs = c->num_input_docs;
@@ -71,7 +86,18 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
 
 /* ---- writing ---- */
 
-static int write_conf(const lda_model *m, const char *path, lda_error *err)
+/* The shortest %g form that reads back as the same double ("0.1", not "0.10000000000000001"). */
+static const char *shortest(double v, char buf[32])
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
 {
     lda_atomic_file af;
     if (lda_atomic_open(&af, path, err))
@@ -87,6 +113,20 @@ static int write_conf(const lda_model *m, const char *path, lda_error *err)
             lda_choice_name(lda_model_choices, lda_params_model(p)), lda_choice_name(lda_update_choices, p->update),
             lda_choice_name(lda_precision_choices, p->precision), lda_choice_name(lda_sampler_choices, p->sampler));
     fprintf(af.f, "corpus = %s\ncorpus_format = %s\n", m->corpus_path, corpus_format_name(m->format));
+    /* Added within format version 1: reading the corpus again, held-out documents, checksums. */
+    if (m->vocab_path)
+        fprintf(af.f, "vocab_file = %s\n", m->vocab_path);
+    if (m->stopwords_path)
+        fprintf(af.f, "stopwords = %s\n", m->stopwords_path);
+    char b1[32], b2[32];
+    fprintf(af.f, "min_word_length = %u\nmin_df = %llu\nmax_df = %s\nmax_vocab = %llu\n", m->min_word_len,
+            (unsigned long long)m->min_df, shortest(m->max_df, b1), (unsigned long long)m->max_vocab);
+    fprintf(af.f, "holdout = %s\nholdout_iterations = %u\nheldout_documents = %llu\n", shortest(m->holdout, b2),
+            m->holdout_iterations, (unsigned long long)m->heldout_docs);
+    if (m->corpus_checksum)
+        fprintf(af.f, "corpus_checksum = %016llx\n", (unsigned long long)m->corpus_checksum);
+    if (m->z_checksum)
+        fprintf(af.f, "z_checksum = %016llx\n", (unsigned long long)m->z_checksum);
     return lda_atomic_commit(&af, err);
 }
 
@@ -150,7 +190,7 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
         lda_matrix_write(paths[2], LDA_MATRIX_F32, m->num_docs, m->num_topics, m->theta, err) ||
         lda_matrix_write(paths[3], LDA_MATRIX_U32, m->num_topics, 1, m->topic_tokens, err) ||
         lda_matrix_write(paths[4], LDA_MATRIX_U32, m->num_tokens, 1, m->z, err) ||
-        write_topics(m, paths[5], top_words, err) || write_conf(m, paths[6], err))
+        write_topics(m, paths[5], top_words, err) || lda_model_write_conf(m, paths[6], err))
         goto out;
     rc = 0;
 out:
@@ -241,6 +281,41 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         }
         return 0;
     }
+    if (strcmp(key, "vocab_file") == 0 || strcmp(key, "stopwords") == 0) {
+        char **dst = key[0] == 'v' ? &m->vocab_path : &m->stopwords_path;
+        free(*dst);
+        if (!(*dst = strdup(value))) {
+            lda_error_fail(err, "out of memory");
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(key, "min_word_length") == 0)
+        return lda_parse_u32(where, value, 1, 1000, &m->min_word_len, err);
+    if (strcmp(key, "min_df") == 0)
+        return lda_parse_u64(where, value, 1, UINT64_MAX, &m->min_df, err);
+    if (strcmp(key, "max_df") == 0)
+        return lda_parse_double(where, value, 0, 1, 1.0, &m->max_df, err);
+    if (strcmp(key, "max_vocab") == 0)
+        return lda_parse_u64(where, value, 0, UINT32_MAX, &m->max_vocab, err);
+    if (strcmp(key, "holdout") == 0)
+        return lda_parse_double(where, value, 0, 0, 1.0, &m->holdout, err);
+    if (strcmp(key, "holdout_iterations") == 0)
+        return lda_parse_u32(where, value, 0, UINT32_MAX, &m->holdout_iterations, err);
+    if (strcmp(key, "heldout_documents") == 0)
+        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
+    if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0) {
+        uint64_t *dst = key[0] == 'c' ? &m->corpus_checksum : &m->z_checksum;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 16);
+        if (!*value || *end || errno) {
+            lda_error_input(err, "%s: expected 16 hexadecimal digits, got '%s'", where, value);
+            return -1;
+        }
+        *dst = v;
+        return 0;
+    }
     return 0; /* keys from newer versions of the same format are ignored */
 }
 
@@ -292,12 +367,25 @@ static int read_matrix_checked(const char *dir, const char *name, lda_matrix_typ
     return rc;
 }
 
-int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
+void lda_model_corpus_options(const lda_model *m, corpus_options *opt)
+{
+    corpus_options_default(opt);
+    opt->format = m->format;
+    opt->vocab_path = m->vocab_path;
+    opt->stopwords_path = m->stopwords_path;
+    opt->min_word_len = (int)m->min_word_len;
+    opt->min_df = (size_t)m->min_df;
+    opt->max_df = m->max_df;
+    opt->max_vocab = (size_t)m->max_vocab;
+}
+
+int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
 {
     memset(m, 0, sizeof *m);
     lda_params_default(&m->params);
+    set_setting_defaults(m);
     conf_ctx c = {m, 0};
-    char *conf = lda_path_join(dir, "model.conf", err), *vocab = NULL;
+    char *conf = lda_path_join(dir, "model.conf", err);
     int rc = -1;
     if (!conf)
         return -1;
@@ -308,6 +396,20 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
         goto out;
     }
     m->params.num_topics = m->num_topics;
+    rc = 0;
+out:
+    free(conf);
+    if (rc)
+        lda_model_free(m);
+    return rc;
+}
+
+int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
+{
+    char *vocab = NULL;
+    int rc = -1;
+    if (lda_model_read_conf(m, dir, err))
+        return -1;
     if (!(vocab = lda_path_join(dir, "vocab.txt", err)) || read_vocab(m, vocab, err) ||
         read_matrix_checked(dir, "phi.bin", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
         read_matrix_checked(dir, "topic_tokens.bin", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
@@ -318,7 +420,6 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
         goto out;
     rc = 0;
 out:
-    free(conf);
     free(vocab);
     if (rc)
         lda_model_free(m);

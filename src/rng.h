@@ -29,6 +29,7 @@ enum lda_rng_purpose {
     LDA_RNG_THETA = 3,  /* Gamma variates for θ[m,k] */
     LDA_RNG_PHI = 4,    /* Gamma variates for φ[w,k] */
     LDA_RNG_SPLIT = 5,  /* held-out document selection */
+    LDA_RNG_HELDOUT = 6, /* the seed of each held-out evaluation (heldout.h) */
     LDA_RNG_TEST = 15,  /* reserved for tests */
 };
 

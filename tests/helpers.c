@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "rng.h"
 
@@ -234,4 +238,65 @@ int test_same_bytes(const char *a, const char *b)
     if (fb)
         fclose(fb);
     return same;
+}
+
+pid_t test_spawn_ldagpu(const char *args, const char *log_path)
+{
+    const char *bin = getenv("LDAGPU_BIN");
+    char *cmd = NULL;
+    cr_assert(asprintf(&cmd, "exec '%s' %s > '%s' 2>&1", bin ? bin : "./ldagpu", args, log_path) > 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork failed");
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    free(cmd);
+    return pid;
+}
+
+int test_wait_ldagpu(pid_t pid)
+{
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+char *test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    for (size_t n; (n = fread(buf + len, 1, cap - len - 1, f)) > 0;) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+void test_wait_for_file(const char *path, pid_t pid, const char *log_path, double timeout_s)
+{
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    for (double waited = 0; waited < timeout_s; waited += 0.02) {
+        struct stat sb;
+        if (stat(path, &sb) == 0)
+            return;
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            char *log = test_read_file(log_path);
+            cr_assert_fail("ldagpu ended (status %d) before %s appeared: %s", status, path, log ? log : "");
+        }
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    cr_assert_fail("%s did not appear within %.0f s", path, timeout_s);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "corpus.h"
 
@@ -33,6 +34,18 @@ void test_rmdir(const char *dir);
 /* Runs the ldagpu binary ($LDAGPU_BIN) with a shell-quoted argument string; returns its
  * exit status and, when out is not NULL, its stdout+stderr (malloc'ed). */
 int test_run_ldagpu(const char *args, char **out);
+
+/* Starts the ldagpu binary in the background with a shell-quoted argument string, its
+ * stdout and stderr going to log_path; returns its pid. */
+pid_t test_spawn_ldagpu(const char *args, const char *log_path);
+/* Waits for a spawned ldagpu: its exit status, or 128 + the number of the signal that
+ * killed it. */
+int test_wait_ldagpu(pid_t pid);
+/* Polls until path exists; fails the test if the process pid ends first (showing
+ * log_path) or after timeout_s seconds. */
+void test_wait_for_file(const char *path, pid_t pid, const char *log_path, double timeout_s);
+/* A whole file as a string (malloc'ed), or NULL. */
+char *test_read_file(const char *path);
 
 /* The repository root ($LDAGPU_ROOT, else "."), for data/ and configs/. */
 const char *test_root(void);
