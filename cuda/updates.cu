@@ -90,10 +90,18 @@ fail:
 
 // Only tokens whose topic changed touch the counts: after the first iterations most keep
 // theirs, and the full recount's memsets and atomics cost more than the draw's updates.
+// n[k] (few, much-contended addresses) gathers its changes in shared memory first.
 __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_prev, const uint32_t *z,
                                      const size_t *warp_offset, const uint32_t *slot_len, size_t num_warps,
-                                     uint32_t K, bool theta_collapsed, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
+                                     uint32_t K, bool theta_collapsed, bool shared_topics, uint32_t *n_mk,
+                                     uint32_t *n_wk, uint32_t *n_k)
 {
+    extern __shared__ uint32_t topic_delta[]; // modulo 2^32: adding it to n[k] subtracts too
+    if (shared_topics)
+        for (uint32_t k = threadIdx.x; k < K; k += blockDim.x)
+            topic_delta[k] = 0;
+    __syncthreads();
+    uint32_t *delta = shared_topics ? topic_delta : n_k;
     const uint32_t lane = threadIdx.x % 32;
     for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
         const size_t s = q * 32 + lane;
@@ -110,17 +118,24 @@ __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_pr
             }
             atomicSub(&n_wk[w + old_k], 1u);
             atomicAdd(&n_wk[w + new_k], 1u);
-            atomicSub(&n_k[old_k], 1u);
-            atomicAdd(&n_k[new_k], 1u);
+            atomicSub(&delta[old_k], 1u);
+            atomicAdd(&delta[new_k], 1u);
         }
     }
+    __syncthreads();
+    if (shared_topics)
+        for (uint32_t k = threadIdx.x; k < K; k += blockDim.x)
+            if (topic_delta[k])
+                atomicAdd(&n_k[k], topic_delta[k]);
 }
 
 int cuda_count_changes(const device_state &s, bool theta_collapsed, lda_error *err)
 {
-    const unsigned grid = (unsigned)(s.num_warps < 2048 ? s.num_warps : 2048);
-    count_changes_kernel<<<grid, 256, 0, s.stream>>>(s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps,
-                                                     s.K, theta_collapsed, s.n_mk, s.n_wk, s.n_k);
+    const bool shared_topics = s.K * sizeof(uint32_t) <= 32 * 1024;
+    const unsigned grid = (unsigned)(s.num_warps < 528 ? s.num_warps : 528);
+    count_changes_kernel<<<grid, 256, shared_topics ? s.K * sizeof(uint32_t) : 0, s.stream>>>(
+        s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, theta_collapsed, shared_topics, s.n_mk,
+        s.n_wk, s.n_k);
     LAUNCH_TRY();
     return 0;
 fail:
@@ -141,16 +156,55 @@ __device__ __forceinline__ float warp_sum(float v)
     return v;
 }
 
-// One warp per document slot. Draw: log-Gamma variates in single precision (gamma.h; kept
-// in θ meanwhile), then exp(x - max) and the normalisation, all within the warp.
+// The draws of θ and φ split each Gamma(n + prior) variate into Gamma(prior) + Gamma(n),
+// independent, which has the same distribution. Most entries have n = 0: every lane draws
+// its Gamma(prior) part with the same cheap code (GS, prior < 1), and the few entries with
+// counts are queued per warp (ballot + prefix count into shared memory) and drawn 32 at a
+// time by Marsaglia–Tsang, so no warp runs both algorithms side by side. The count parts
+// come from their own streams (LDA_RNG_THETA_COUNT, LDA_RNG_PHI_COUNT).
+#define COUNT_QUEUE 64u // entries a warp queues before drawing 32 of them
+
+// Appends `index` (when `want`) to the warp's queue; returns the new length.
+__device__ __forceinline__ uint32_t warp_enqueue(uint32_t *queue, uint32_t length, bool want, uint32_t index)
+{
+    const uint32_t lane = threadIdx.x % 32, ballot = __ballot_sync(WARP_FULL, want);
+    if (want)
+        queue[length + __popc(ballot & ((1u << lane) - 1))] = index;
+    __syncwarp();
+    return length + __popc(ballot);
+}
+
+// Drains the first `count` queued θ entries of one document (count <= 32): row[k] becomes
+// log(exp(row[k]) + Gamma(n[k])). Returns the lane's largest new value.
+__device__ __forceinline__ float theta_drain(const uint32_t *queue, uint32_t count, const uint32_t *n, uint64_t base,
+                                             uint32_t K, uint64_t seed, uint32_t iteration, float *row)
+{
+    const uint32_t lane = threadIdx.x % 32;
+    float top = -INFINITY;
+    if (lane < count) {
+        const uint32_t k = queue[lane];
+        lda_rng rng;
+        lda_rng_init(&rng, seed, LDA_RNG_THETA_COUNT, iteration, base + k);
+        const float a = row[k], b = lda_log_gamma_variate_float(&rng, (float)n[k]);
+        const float hi = fmaxf(a, b);
+        row[k] = hi + log1pf(__expf(-fabsf(a - b)));
+        top = row[k];
+    }
+    return top;
+}
+
+// One warp per document slot. Draw: log variates (kept in θ meanwhile), then exp(x - max)
+// and the normalisation, all within the warp.
 __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len,
                              size_t num_slots, uint32_t K, double alpha, bool mean, uint64_t seed,
                              uint32_t iteration, float *theta)
 {
+    __shared__ uint32_t queues[8][COUNT_QUEUE];
     const size_t s = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
     const uint32_t lane = threadIdx.x % 32;
     if (s >= num_slots)
         return;
+    uint32_t *queue = queues[(threadIdx.x / 32) % 8];
     const uint32_t *n = n_mk + s * K;
     float *row = theta + s * K;
     const uint32_t doc = slot_doc[s];
@@ -165,15 +219,35 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
             row[k] = (float)((n[k] + alpha) / denom);
         return;
     }
+    const float alpha_f = (float)alpha;
+    const uint64_t base = (uint64_t)doc * K;
     float top = -INFINITY;
-    for (uint32_t k = lane; k < K; k += 32) {
-        lda_rng rng;
-        lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, (uint64_t)doc * K + k);
-        const float lg = lda_log_gamma_variate_float(&rng, (float)(alpha + n[k]));
-        row[k] = lg;
-        top = fmaxf(top, lg);
+    uint32_t queued = 0;
+    for (uint32_t k0 = 0; k0 < K; k0 += 32) { // warp-uniform loop: every lane joins the ballots
+        const uint32_t k = k0 + lane;
+        bool counted = false;
+        if (k < K) {
+            lda_rng rng;
+            lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, base + k);
+            const float lg = lda_log_gamma_variate_float(&rng, alpha_f);
+            row[k] = lg;
+            top = fmaxf(top, lg);
+            counted = n[k] > 0;
+        }
+        queued = warp_enqueue(queue, queued, counted, k);
+        if (queued >= 32) {
+            __syncwarp(); // row[] writes of other lanes are read by the drain
+            top = fmaxf(top, theta_drain(queue, 32, n, base, K, seed, iteration, row));
+            queued -= 32;
+            if (lane < queued)
+                queue[lane] = queue[32 + lane];
+            __syncwarp();
+        }
     }
+    __syncwarp();
+    top = fmaxf(top, theta_drain(queue, queued, n, base, K, seed, iteration, row));
     top = warp_max(top);
+    __syncwarp();
     float sum = 0.0f;
     for (uint32_t k = lane; k < K; k += 32) {
         const float e = __expf(row[k] - top);
@@ -198,22 +272,58 @@ fail:
 }
 
 // φ draw, pass 1: block = a chunk of PHI_CHUNK words; each thread owns topics k, k+256, ...
-// and sums its chunk's variates in double, in word order.
-__global__ void phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta, uint64_t seed,
-                                uint32_t iteration, float *phi, double *partial)
+// It draws the Gamma(β) parts of its entries, queuing those with counts per warp; the queued
+// Gamma(n) parts are added by whichever lane drains them; then each thread sums its columns
+// over the chunk's words, in word order (deterministic: no floating-point atomics).
+__device__ __forceinline__ void phi_drain(const uint32_t *queue, uint32_t count, const uint32_t *n_wk, uint64_t seed,
+                                          uint32_t iteration, float *phi)
 {
+    const uint32_t lane = threadIdx.x % 32;
+    if (lane < count) {
+        const uint32_t i = queue[lane];
+        lda_rng rng;
+        lda_rng_init(&rng, seed, LDA_RNG_PHI_COUNT, iteration, i);
+        phi[i] += __expf(lda_log_gamma_variate_float(&rng, (float)n_wk[i]));
+    }
+}
+
+__global__ void __launch_bounds__(256) phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta,
+                                                       uint64_t seed, uint32_t iteration, float *phi, double *partial)
+{
+    __shared__ uint32_t queues[8][COUNT_QUEUE];
+    uint32_t *queue = queues[threadIdx.x / 32];
+    const uint32_t lane = threadIdx.x % 32;
     const uint32_t chunk = blockIdx.x;
     const uint32_t w0 = chunk * PHI_CHUNK, w1 = min(w0 + PHI_CHUNK, V);
+    const float beta_f = (float)beta;
+    uint32_t queued = 0;
+    for (uint32_t k0 = threadIdx.x - lane; k0 < K; k0 += blockDim.x) { // warp-uniform
+        const uint32_t k = k0 + lane;
+        for (uint32_t w = w0; w < w1; w++) {
+            const uint32_t i = w * K + k; // V·K < 2^32 (the backend refuses more)
+            bool counted = false;
+            if (k < K) {
+                lda_rng rng;
+                lda_rng_init(&rng, seed, LDA_RNG_PHI, iteration, (uint64_t)i);
+                phi[i] = __expf(lda_log_gamma_variate_float(&rng, beta_f));
+                counted = n_wk[i] > 0;
+            }
+            queued = warp_enqueue(queue, queued, counted, i);
+            if (queued >= 32) {
+                phi_drain(queue, 32, n_wk, seed, iteration, phi);
+                queued -= 32;
+                if (lane < queued)
+                    queue[lane] = queue[32 + lane];
+                __syncwarp();
+            }
+        }
+    }
+    phi_drain(queue, queued, n_wk, seed, iteration, phi);
+    __syncthreads(); // the drains wrote entries of other threads' columns
     for (uint32_t k = threadIdx.x; k < K; k += blockDim.x) {
         double acc = 0.0;
-        for (uint32_t w = w0; w < w1; w++) {
-            const size_t i = (size_t)w * K + k;
-            lda_rng rng;
-            lda_rng_init(&rng, seed, LDA_RNG_PHI, iteration, (uint64_t)i);
-            const float g = __expf(lda_log_gamma_variate_float(&rng, (float)(beta + n_wk[i])));
-            phi[i] = g;
-            acc += g;
-        }
+        for (uint32_t w = w0; w < w1; w++)
+            acc += phi[(size_t)w * K + k];
         partial[(size_t)chunk * K + k] = acc;
     }
 }

@@ -158,13 +158,21 @@ __device__ __forceinline__ void butterfly_sample_rows(const zsample_args &a, REA
     }
 }
 
-// The kernels. Register budgets differ by precision (checked in the build's resource
-// report: no stack frame, so a_reg and c_warp stay in registers): the float kernel gets the
-// compiler's default, the double one room for 2 blocks of 4 warps per SM.
-template <bool COLLAPSED>
-__global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32) zsample_butterfly_float(zsample_args a, float *totals)
+// The kernels. Register budgets differ (checked in the build's resource report: no stack
+// frame, so a_reg and c_warp stay in registers): the float kernel with rows split over warps
+// gets the compiler's default (168 registers, 3 blocks an SM: occupancy hides latency);
+// with θ collapsed (one warp a group, few warps) and in double there is room for every load
+// of a block in flight at once (2 blocks an SM).
+static __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32) zsample_butterfly_float_split(zsample_args a,
+                                                                                                float *totals)
 {
-    butterfly_sample_rows<float, COLLAPSED>(a, totals);
+    butterfly_sample_rows<float, false>(a, totals);
+}
+
+static __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) zsample_butterfly_float_collapsed(zsample_args a,
+                                                                                                     float *totals)
+{
+    butterfly_sample_rows<float, true>(a, totals);
 }
 
 template <bool COLLAPSED>
@@ -176,7 +184,8 @@ __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) zsample_but
 
 template <typename REAL, bool COLLAPSED> struct butterfly_kernel;
 template <bool COLLAPSED> struct butterfly_kernel<float, COLLAPSED> {
-    static constexpr void (*fn)(zsample_args, float *) = zsample_butterfly_float<COLLAPSED>;
+    static constexpr void (*fn)(zsample_args, float *) =
+        COLLAPSED ? zsample_butterfly_float_collapsed : zsample_butterfly_float_split;
 };
 template <bool COLLAPSED> struct butterfly_kernel<double, COLLAPSED> {
     static constexpr void (*fn)(zsample_args, double *) = zsample_butterfly_double<COLLAPSED>;

@@ -427,8 +427,10 @@ Test(gpu, gamma_moments_unit_shape) { gpu_gamma_moments(1.0); }
 Test(gpu, gamma_moments_large_shape) { gpu_gamma_moments(12.0); }
 
 /* Dirichlet draws of θ and φ on the GPU: averaged over 300 iterations' streams, each
- * entry is within 5 standard errors of its Dirichlet mean; rows/columns sum to 1. */
-Test(gpu, dirichlet_draws_have_the_right_means, .timeout = 120)
+ * entry is within 5 standard errors of its Dirichlet mean; its sample variance, averaged
+ * over all entries relative to the Dirichlet variance m(1-m)/(A+1), is 1 within 10%;
+ * rows/columns sum to 1. */
+Test(gpu, dirichlet_draws_have_the_right_means_and_variances, .timeout = 120)
 {
     require_gpu();
     const uint32_t K = 6, draws = 300;
@@ -444,36 +446,51 @@ Test(gpu, dirichlet_draws_have_the_right_means, .timeout = 120)
     uint32_t *mk = malloc(L->num_slots * K * 4), *wk = malloc(V * K * 4), *nk = malloc(K * 4);
     float *theta = malloc(L->num_slots * K * 4), *phi = malloc(V * K * 4);
     double *ts = calloc(L->num_slots * K, 8), *ps = calloc(V * K, 8);
+    double *ts2 = calloc(L->num_slots * K, 8), *ps2 = calloc(V * K, 8);
     for (uint32_t it = 1; it <= draws; it++) {
         cr_assert_eq(b->ops->start(b, z, it, &err), 0, "%s", err.msg);
         cr_assert_eq(b->ops->fetch(b, theta, phi, NULL, &err), 0, "%s", err.msg);
-        for (size_t i = 0; i < L->num_slots * K; i++)
+        for (size_t i = 0; i < L->num_slots * K; i++) {
             ts[i] += theta[i];
-        for (size_t i = 0; i < (size_t)V * K; i++)
+            ts2[i] += (double)theta[i] * theta[i];
+        }
+        for (size_t i = 0; i < (size_t)V * K; i++) {
             ps[i] += phi[i];
+            ps2[i] += (double)phi[i] * phi[i];
+        }
     }
     cr_assert_eq(b->ops->fetch_counts(b, mk, wk, nk, &err), 0, "%s", err.msg);
     const double alpha = b->params.alpha, beta = b->params.beta;
+    double ratio_sum = 0;
+    size_t ratios = 0;
     for (size_t s = 0; s < c->num_docs; s++) {
         double row = 0;
         for (uint32_t k = 0; k < K; k++) {
-            double A = L->slot_len[s] + K * alpha, m = (mk[s * K + k] + alpha) / A;
-            double se = sqrt(m * (1 - m) / (A + 1) / draws);
-            cr_assert(fabs(ts[s * K + k] / draws - m) < 5 * se + 1e-6, "theta[%zu,%u]", s, k);
-            row += theta[s * K + k];
+            size_t i = s * K + k;
+            double A = L->slot_len[s] + K * alpha, m = (mk[i] + alpha) / A, var = m * (1 - m) / (A + 1);
+            cr_assert(fabs(ts[i] / draws - m) < 5 * sqrt(var / draws) + 1e-6, "theta[%zu,%u]", s, k);
+            ratio_sum += (ts2[i] / draws - (ts[i] / draws) * (ts[i] / draws)) / var;
+            ratios++;
+            row += theta[i];
         }
         cr_assert(fabs(row - 1) < 1e-5);
     }
+    cr_assert(fabs(ratio_sum / ratios - 1) < 0.1, "theta: sample/Dirichlet variance %.3f", ratio_sum / ratios);
+    ratio_sum = 0;
+    ratios = 0;
     for (uint32_t k = 0; k < K; k++) {
         double col = 0;
         for (uint32_t w = 0; w < V; w++) {
-            double A = nk[k] + V * beta, m = (wk[w * K + k] + beta) / A;
-            double se = sqrt(m * (1 - m) / (A + 1) / draws);
-            cr_assert(fabs(ps[w * K + k] / draws - m) < 5 * se + 1e-6, "phi[%u,%u]", w, k);
-            col += phi[w * K + k];
+            size_t i = (size_t)w * K + k;
+            double A = nk[k] + V * beta, m = (wk[i] + beta) / A, var = m * (1 - m) / (A + 1);
+            cr_assert(fabs(ps[i] / draws - m) < 5 * sqrt(var / draws) + 1e-6, "phi[%u,%u]", w, k);
+            ratio_sum += (ps2[i] / draws - (ps[i] / draws) * (ps[i] / draws)) / var;
+            ratios++;
+            col += phi[i];
         }
         cr_assert(fabs(col - 1) < 1e-4);
     }
+    cr_assert(fabs(ratio_sum / ratios - 1) < 0.1, "phi: sample/Dirichlet variance %.3f", ratio_sum / ratios);
     free(mk);
     free(wk);
     free(nk);
@@ -481,6 +498,8 @@ Test(gpu, dirichlet_draws_have_the_right_means, .timeout = 120)
     free(phi);
     free(ts);
     free(ps);
+    free(ts2);
+    free(ps2);
     free(z);
     lda_backend_destroy(b);
     lda_layout_free(L);
