@@ -162,7 +162,44 @@ __device__ __forceinline__ float warp_sum(float v)
 // counts are queued per warp (ballot + prefix count into shared memory) and drawn 32 at a
 // time by Marsaglia–Tsang, so no warp runs both algorithms side by side. The count parts
 // come from their own streams (LDA_RNG_THETA_COUNT, LDA_RNG_PHI_COUNT).
-#define COUNT_QUEUE 64u // entries a warp queues before drawing 32 of them
+#define COUNT_QUEUE 160u // entries a warp queues (up to 4 ballots of 32) before drawing 32 of them
+#define SIDE_BY_SIDE 4   // prior draws a thread computes at once
+
+// log Gamma(shape) for SIDE_BY_SIDE streams at once, the same values lda_log_gamma_variate_float
+// gives on each stream. With shape < 1 (GS) the first Philox block of each stream serves two
+// attempts, computed for all streams in straight-line code so the compiler overlaps their
+// latencies; a stream rejected twice (rare) continues on its own.
+__device__ __forceinline__ void log_gamma_side_by_side(uint64_t seed, uint32_t purpose, uint32_t iteration,
+                                                       const uint64_t (&index)[SIDE_BY_SIDE], float shape,
+                                                       float (&out)[SIDE_BY_SIDE])
+{
+    if (shape >= 1.0f) {
+#pragma unroll
+        for (int j = 0; j < SIDE_BY_SIDE; j++) {
+            lda_rng rng;
+            lda_rng_init(&rng, seed, purpose, iteration, index[j]);
+            out[j] = lda_log_gamma_variate_float(&rng, shape);
+        }
+        return;
+    }
+    lda_u32x4 w[SIDE_BY_SIDE];
+#pragma unroll
+    for (int j = 0; j < SIDE_BY_SIDE; j++)
+        w[j] = lda_philox(lda_rng_counter(purpose, iteration, index[j], 0), seed);
+#pragma unroll
+    for (int j = 0; j < SIDE_BY_SIDE; j++) {
+        float a, b;
+        const int ok_a = lda_gs_attempt(w[j].v[0], w[j].v[1], shape, &a);
+        const int ok_b = lda_gs_attempt(w[j].v[2], w[j].v[3], shape, &b);
+        out[j] = ok_a ? a : b;
+        if (!ok_a && !ok_b) {
+            lda_rng rng;
+            lda_rng_init(&rng, seed, purpose, iteration, index[j]);
+            rng.ctr.v[0] = 1; /* the stream's second block */
+            out[j] = lda_log_gamma_small_float(&rng, shape);
+        }
+    }
+}
 
 // Appends `index` (when `want`) to the warp's queue; returns the new length.
 __device__ __forceinline__ uint32_t warp_enqueue(uint32_t *queue, uint32_t length, bool want, uint32_t index)
@@ -223,24 +260,30 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
     const uint64_t base = (uint64_t)doc * K;
     float top = -INFINITY;
     uint32_t queued = 0;
-    for (uint32_t k0 = 0; k0 < K; k0 += 32) { // warp-uniform loop: every lane joins the ballots
-        const uint32_t k = k0 + lane;
-        bool counted = false;
-        if (k < K) {
-            lda_rng rng;
-            lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, base + k);
-            const float lg = lda_log_gamma_variate_float(&rng, alpha_f);
-            row[k] = lg;
-            top = fmaxf(top, lg);
-            counted = n[k] > 0;
+    for (uint32_t k0 = 0; k0 < K; k0 += 32 * SIDE_BY_SIDE) { // warp-uniform: every lane joins the ballots
+        uint64_t index[SIDE_BY_SIDE];
+        float lg[SIDE_BY_SIDE];
+#pragma unroll
+        for (int j = 0; j < SIDE_BY_SIDE; j++)
+            index[j] = base + min(k0 + 32 * j + lane, K - 1);
+        log_gamma_side_by_side(seed, LDA_RNG_THETA, iteration, index, alpha_f, lg);
+#pragma unroll
+        for (int j = 0; j < SIDE_BY_SIDE; j++) {
+            const uint32_t k = k0 + 32 * j + lane;
+            bool counted = false;
+            if (k < K) {
+                row[k] = lg[j];
+                top = fmaxf(top, lg[j]);
+                counted = n[k] > 0;
+            }
+            queued = warp_enqueue(queue, queued, counted, k);
         }
-        queued = warp_enqueue(queue, queued, counted, k);
-        if (queued >= 32) {
+        while (queued >= 32) {
             __syncwarp(); // row[] writes of other lanes are read by the drain
             top = fmaxf(top, theta_drain(queue, 32, n, base, K, seed, iteration, row));
             queued -= 32;
-            if (lane < queued)
-                queue[lane] = queue[32 + lane];
+            for (uint32_t q = lane; q < queued; q += 32)
+                queue[q] = queue[32 + q];
             __syncwarp();
         }
     }
@@ -287,7 +330,7 @@ __device__ __forceinline__ void phi_drain(const uint32_t *queue, uint32_t count,
     }
 }
 
-__global__ void __launch_bounds__(256) phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta,
+__global__ void __launch_bounds__(256, 2) phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta,
                                                        uint64_t seed, uint32_t iteration, float *phi, double *partial)
 {
     __shared__ uint32_t queues[8][COUNT_QUEUE];
@@ -298,22 +341,27 @@ __global__ void __launch_bounds__(256) phi_draw_kernel(const uint32_t *n_wk, uin
     const float beta_f = (float)beta;
     uint32_t queued = 0;
     for (uint32_t k0 = threadIdx.x - lane; k0 < K; k0 += blockDim.x) { // warp-uniform
-        const uint32_t k = k0 + lane;
-        for (uint32_t w = w0; w < w1; w++) {
-            const uint32_t i = w * K + k; // V·K < 2^32 (the backend refuses more)
-            bool counted = false;
-            if (k < K) {
-                lda_rng rng;
-                lda_rng_init(&rng, seed, LDA_RNG_PHI, iteration, (uint64_t)i);
-                phi[i] = __expf(lda_log_gamma_variate_float(&rng, beta_f));
-                counted = n_wk[i] > 0;
+        const uint32_t k = min(k0 + lane, K - 1);
+        for (uint32_t wb = w0; wb < w1; wb += SIDE_BY_SIDE) {
+            uint64_t index[SIDE_BY_SIDE];
+            float lg[SIDE_BY_SIDE];
+#pragma unroll
+            for (int j = 0; j < SIDE_BY_SIDE; j++)
+                index[j] = (uint64_t)min(wb + j, w1 - 1) * K + k; // V·K < 2^32 (the backend refuses more)
+            log_gamma_side_by_side(seed, LDA_RNG_PHI, iteration, index, beta_f, lg);
+#pragma unroll
+            for (int j = 0; j < SIDE_BY_SIDE; j++) {
+                const uint32_t i = (uint32_t)index[j];
+                const bool mine = k0 + lane < K && wb + j < w1;
+                if (mine)
+                    phi[i] = __expf(lg[j]);
+                queued = warp_enqueue(queue, queued, mine && n_wk[i] > 0, i);
             }
-            queued = warp_enqueue(queue, queued, counted, i);
-            if (queued >= 32) {
+            while (queued >= 32) {
                 phi_drain(queue, 32, n_wk, seed, iteration, phi);
                 queued -= 32;
-                if (lane < queued)
-                    queue[lane] = queue[32 + lane];
+                for (uint32_t q = lane; q < queued; q += 32)
+                    queue[q] = queue[32 + q];
                 __syncwarp();
             }
         }

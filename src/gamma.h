@@ -80,27 +80,34 @@ LDA_HD float lda_standard_normal_float(lda_rng *r)
  * have zero counts, so their shape is the prior (α, β < 1): GS needs two uniforms and two
  * logarithms there, against a normal, three logarithms and a uniform for Marsaglia–Tsang
  * with the U^(1/a) boost. */
-LDA_HD float lda_log_gamma_small_float(lda_rng *r, float shape)
+/* One GS attempt from two random words; returns 1 and *log_x when it accepts. */
+LDA_HD int lda_gs_attempt(uint32_t w0, uint32_t w1, float shape, float *log_x)
 {
     const float b = 1.0f + shape * 0.36787944117144233f; /* 1 + a/e */
-    for (;;) {
-        float p = b * lda_uniform_float(lda_rng_next(r));
-        float log_u = lda_logf_fast(lda_uniform_open0_float(lda_rng_next(r)));
-        if (p <= 1.0f) {
-            float log_x = lda_logf_fast(p) / shape; /* x = p^(1/a) */
+    float p = b * lda_uniform_float(w0);
+    float log_u = lda_logf_fast(lda_uniform_open0_float(w1));
+    if (p <= 1.0f) {
+        float lx = lda_logf_fast(p) / shape; /* x = p^(1/a) */
 #if defined(__CUDA_ARCH__)
-            float x = __expf(log_x);
+        float x = __expf(lx);
 #else
-            float x = expf(log_x);
+        float x = expf(lx);
 #endif
-            if (log_u <= -x)
-                return log_x;
-        } else {
-            float x = -lda_logf_fast((b - p) / shape);
-            float log_x = lda_logf_fast(x);
-            if (log_u <= (shape - 1.0f) * log_x)
-                return log_x;
-        }
+        *log_x = lx;
+        return log_u <= -x;
+    }
+    float x = -lda_logf_fast((b - p) / shape);
+    *log_x = lda_logf_fast(x);
+    return log_u <= (shape - 1.0f) * *log_x;
+}
+
+LDA_HD float lda_log_gamma_small_float(lda_rng *r, float shape)
+{
+    for (;;) {
+        uint32_t w0 = lda_rng_next(r), w1 = lda_rng_next(r);
+        float log_x;
+        if (lda_gs_attempt(w0, w1, shape, &log_x))
+            return log_x;
     }
 }
 
