@@ -74,5 +74,25 @@ if [ -n "${FIGURES:-}" ]; then
     note "paper figures ($FIGURES): exit $? in $(( $(date +%s) - start )) s"
 fi
 
+if [ "${TTQ:-0}" = 1 ]; then
+    start=$(date +%s)
+    LDAGPU="$PWD/$bin/ldagpu" sh scripts/time-to-quality.sh "$corpus" "$out/quality" 2>> "$out/quality.log"
+    note "time to quality: exit $? in $(( $(date +%s) - start )) s"
+    for f in "$out"/quality/*.csv; do
+        note "  $(basename "$f" .csv): $(awk -F, 'NR > 1 && $8 != "" { t = $3; j = $8; p = $7 } END { printf "%.3f s, joint %.4f, predictive %.4f", t, j, p }' "$f")"
+    done
+fi
+
+if [ "${HELDOUT:-0}" = 1 ]; then
+    for K in 64 1024; do
+        for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
+            "$bin/ldagpu" train "$corpus" -K $K -n 100 --model $model --holdout 0.1 -e 10 --device cuda -q \
+                -o /tmp/heldout-$K-$model > "$out/heldout-K$K-$model.log" 2>&1
+            cp /tmp/heldout-$K-$model/log.csv "$out/heldout-K$K-$model.csv"
+            note "held-out K=$K $model: exit $? — $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "loglik_heldout") c = i } NR > 1 && $c != "" { v = $c; t = $3 } END { printf "loglik_heldout %.4f after %.2f s of training", v, t }' "$out/heldout-K$K-$model.csv")"
+        done
+    done
+fi
+
 tar -czf "$final/gpu-check.tgz" -C "$out" .
 cp "$summary" "$final/summary.txt"

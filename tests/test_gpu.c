@@ -590,9 +590,8 @@ Test(gpu, cpu_and_gpu_reach_similar_loglik_on_wiki5k, .timeout = 300)
 Test(gpu, too_little_memory_is_a_clear_error)
 {
     require_gpu();
-    /* 100,000 short documents at K = 65,536: θ and n[m,k] alone are 2 x 24 GiB, and the
-     * butterfly's per-thread tables another 48 GiB. */
-    corpus *c = test_planted_corpus(4, 10, 100000, 3, 5, 1, NULL);
+    /* 300,000 short documents at K = 65,536: θ and n[m,k] alone are 2 x 73 GiB. */
+    corpus *c = test_planted_corpus(4, 10, 300000, 3, 5, 1, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     lda_params p;

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Plots OUTDIR/K<K>-<model>.csv from scripts/time-to-quality.sh: joint log-likelihood per
+# token against wall seconds of training, with the reference figures measured on the same
+# corpus (alpha = 50/K, beta = 0.01): exact collapsed Gibbs (GibbsLDA++, K=256, 100 iterations:
+# -8.934 at 4.24 s an iteration), CuLDA_CGS (H100, K=1024: -8.90 after 0.375 s) and WarpLDA
+# (2 CPU cores, K=1024: -9.924 after 20 s). Installs gnuplot when missing.
+# usage: scripts/plot-quality.sh OUTDIR
+set -eu
+out=${1:?usage: scripts/plot-quality.sh OUTDIR}
+here=$(cd "$(dirname "$0")/.." && pwd)
+command -v gnuplot >/dev/null 2>&1 || "$here/scripts/install-deps.sh" --plots
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for K in 1024 256; do
+    list=""
+    for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
+        f="$out/K$K-$model.csv"
+        [ -f "$f" ] || continue
+        # train_seconds (col 3) and loglik_joint (col 8) of evaluated iterations after the start
+        awk -F, 'NR > 2 && $8 != "" { print $3, $8 }' "$f" > "$tmp/$K-$model.dat"
+        list="$list\"$tmp/$K-$model.dat\" using 1:2 with linespoints title \"$model\", "
+    done
+    [ -n "$list" ] || continue
+    if [ $K = 1024 ]; then
+        refs='-8.90 with lines dt 2 lc rgb "black" title "CuLDA\_CGS, H100: -8.90 after 0.375 s", -9.924 with lines dt 3 lc rgb "gray40" title "WarpLDA, 2 cores: -9.924 after 20 s"'
+        extra='set arrow from 0.375, graph 0 to 0.375, graph 1 nohead dt 2 lc rgb "black"
+set arrow from 0.19, graph 0 to 0.19, graph 1 nohead dt 4 lc rgb "red"
+set label "target: 0.19 s" at 0.19, graph 0.05 offset 0.5,0 tc rgb "red"'
+    else
+        refs='-8.934 with lines dt 2 lc rgb "black" title "exact collapsed Gibbs (GibbsLDA++), 100 iterations: -8.934", -8.979 with lines dt 3 lc rgb "red" title "within 0.5% of -8.934"'
+        extra=''
+    fi
+    gnuplot <<GP
+set terminal pngcairo size 1000,650 font ",11"
+set output "$out/quality-K$K.png"
+set title "wiki43k, K=$K: joint log-likelihood per token against training time (alpha = 50/K, beta = 0.01)"
+set xlabel "seconds of training (evaluations excluded)"
+set ylabel "log p(w, z) / N"
+set key bottom right
+set grid
+set logscale x
+$extra
+plot $list $refs
+GP
+done
+ls "$out"/*.png
