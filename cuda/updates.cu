@@ -156,92 +156,16 @@ __device__ __forceinline__ float warp_sum(float v)
     return v;
 }
 
-// The draws of θ and φ split each Gamma(n + prior) variate into Gamma(prior) + Gamma(n),
-// independent, which has the same distribution. Most entries have n = 0: every lane draws
-// its Gamma(prior) part with the same cheap code (GS, prior < 1), and the few entries with
-// counts are queued per warp (ballot + prefix count into shared memory) and drawn 32 at a
-// time by Marsaglia–Tsang, so no warp runs both algorithms side by side. The count parts
-// come from their own streams (LDA_RNG_THETA_COUNT, LDA_RNG_PHI_COUNT).
-#define COUNT_QUEUE 160u // entries a warp queues (up to 4 ballots of 32) before drawing 32 of them
-#define SIDE_BY_SIDE 4   // prior draws a thread computes at once
-
-// log Gamma(shape) for SIDE_BY_SIDE streams at once, the same values lda_log_gamma_variate_float
-// gives on each stream. With shape < 1 (GS) the first Philox block of each stream serves two
-// attempts, computed for all streams in straight-line code so the compiler overlaps their
-// latencies; a stream rejected twice (rare) continues on its own.
-__device__ __forceinline__ void log_gamma_side_by_side(uint64_t seed, uint32_t purpose, uint32_t iteration,
-                                                       const uint64_t (&index)[SIDE_BY_SIDE], float shape,
-                                                       float (&out)[SIDE_BY_SIDE])
-{
-    if (shape >= 1.0f) {
-#pragma unroll
-        for (int j = 0; j < SIDE_BY_SIDE; j++) {
-            lda_rng rng;
-            lda_rng_init(&rng, seed, purpose, iteration, index[j]);
-            out[j] = lda_log_gamma_variate_float(&rng, shape);
-        }
-        return;
-    }
-    lda_u32x4 w[SIDE_BY_SIDE];
-#pragma unroll
-    for (int j = 0; j < SIDE_BY_SIDE; j++)
-        w[j] = lda_philox(lda_rng_counter(purpose, iteration, index[j], 0), seed);
-#pragma unroll
-    for (int j = 0; j < SIDE_BY_SIDE; j++) {
-        float a, b;
-        const int ok_a = lda_gs_attempt(w[j].v[0], w[j].v[1], shape, &a);
-        const int ok_b = lda_gs_attempt(w[j].v[2], w[j].v[3], shape, &b);
-        out[j] = ok_a ? a : b;
-        if (!ok_a && !ok_b) {
-            lda_rng rng;
-            lda_rng_init(&rng, seed, purpose, iteration, index[j]);
-            rng.ctr.v[0] = 1; /* the stream's second block */
-            out[j] = lda_log_gamma_small_float(&rng, shape);
-        }
-    }
-}
-
-// Appends `index` (when `want`) to the warp's queue; returns the new length.
-__device__ __forceinline__ uint32_t warp_enqueue(uint32_t *queue, uint32_t length, bool want, uint32_t index)
-{
-    const uint32_t lane = threadIdx.x % 32, ballot = __ballot_sync(WARP_FULL, want);
-    if (want)
-        queue[length + __popc(ballot & ((1u << lane) - 1))] = index;
-    __syncwarp();
-    return length + __popc(ballot);
-}
-
-// Drains the first `count` queued θ entries of one document (count <= 32): row[k] becomes
-// log(exp(row[k]) + Gamma(n[k])). Returns the lane's largest new value.
-__device__ __forceinline__ float theta_drain(const uint32_t *queue, uint32_t count, const uint32_t *n, uint64_t base,
-                                             uint32_t K, uint64_t seed, uint32_t iteration, float *row)
-{
-    const uint32_t lane = threadIdx.x % 32;
-    float top = -INFINITY;
-    if (lane < count) {
-        const uint32_t k = queue[lane];
-        lda_rng rng;
-        lda_rng_init(&rng, seed, LDA_RNG_THETA_COUNT, iteration, base + k);
-        const float a = row[k], b = lda_log_gamma_variate_float(&rng, (float)n[k]);
-        const float hi = fmaxf(a, b);
-        row[k] = hi + log1pf(__expf(-fabsf(a - b)));
-        top = row[k];
-    }
-    return top;
-}
-
-// One warp per document slot. Draw: log variates (kept in θ meanwhile), then exp(x - max)
-// and the normalisation, all within the warp.
+// One warp per document slot. Draw: log-Gamma variates in single precision (gamma.h; kept
+// in θ meanwhile), then exp(x - max) and the normalisation, all within the warp.
 __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len,
                              size_t num_slots, uint32_t K, double alpha, bool mean, uint64_t seed,
                              uint32_t iteration, float *theta)
 {
-    __shared__ uint32_t queues[8][COUNT_QUEUE];
     const size_t s = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
     const uint32_t lane = threadIdx.x % 32;
     if (s >= num_slots)
         return;
-    uint32_t *queue = queues[(threadIdx.x / 32) % 8];
     const uint32_t *n = n_mk + s * K;
     float *row = theta + s * K;
     const uint32_t doc = slot_doc[s];
@@ -257,40 +181,15 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         return;
     }
     const float alpha_f = (float)alpha;
-    const uint64_t base = (uint64_t)doc * K;
     float top = -INFINITY;
-    uint32_t queued = 0;
-    for (uint32_t k0 = 0; k0 < K; k0 += 32 * SIDE_BY_SIDE) { // warp-uniform: every lane joins the ballots
-        uint64_t index[SIDE_BY_SIDE];
-        float lg[SIDE_BY_SIDE];
-#pragma unroll
-        for (int j = 0; j < SIDE_BY_SIDE; j++)
-            index[j] = base + min(k0 + 32 * j + lane, K - 1);
-        log_gamma_side_by_side(seed, LDA_RNG_THETA, iteration, index, alpha_f, lg);
-#pragma unroll
-        for (int j = 0; j < SIDE_BY_SIDE; j++) {
-            const uint32_t k = k0 + 32 * j + lane;
-            bool counted = false;
-            if (k < K) {
-                row[k] = lg[j];
-                top = fmaxf(top, lg[j]);
-                counted = n[k] > 0;
-            }
-            queued = warp_enqueue(queue, queued, counted, k);
-        }
-        while (queued >= 32) {
-            __syncwarp(); // row[] writes of other lanes are read by the drain
-            top = fmaxf(top, theta_drain(queue, 32, n, base, K, seed, iteration, row));
-            queued -= 32;
-            for (uint32_t q = lane; q < queued; q += 32)
-                queue[q] = queue[32 + q];
-            __syncwarp();
-        }
+    for (uint32_t k = lane; k < K; k += 32) {
+        lda_rng rng;
+        lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, (uint64_t)doc * K + k);
+        const float lg = lda_log_gamma_variate_float(&rng, (float)n[k] + alpha_f);
+        row[k] = lg;
+        top = fmaxf(top, lg);
     }
-    __syncwarp();
-    top = fmaxf(top, theta_drain(queue, queued, n, base, K, seed, iteration, row));
     top = warp_max(top);
-    __syncwarp();
     float sum = 0.0f;
     for (uint32_t k = lane; k < K; k += 32) {
         const float e = __expf(row[k] - top);
@@ -315,63 +214,23 @@ fail:
 }
 
 // φ draw, pass 1: block = a chunk of PHI_CHUNK words; each thread owns topics k, k+256, ...
-// It draws the Gamma(β) parts of its entries, queuing those with counts per warp; the queued
-// Gamma(n) parts are added by whichever lane drains them; then each thread sums its columns
-// over the chunk's words, in word order (deterministic: no floating-point atomics).
-__device__ __forceinline__ void phi_drain(const uint32_t *queue, uint32_t count, const uint32_t *n_wk, uint64_t seed,
-                                          uint32_t iteration, float *phi)
+// and sums its chunk's variates in double, in word order.
+__global__ void phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta, uint64_t seed,
+                                uint32_t iteration, float *phi, double *partial)
 {
-    const uint32_t lane = threadIdx.x % 32;
-    if (lane < count) {
-        const uint32_t i = queue[lane];
-        lda_rng rng;
-        lda_rng_init(&rng, seed, LDA_RNG_PHI_COUNT, iteration, i);
-        phi[i] += __expf(lda_log_gamma_variate_float(&rng, (float)n_wk[i]));
-    }
-}
-
-__global__ void __launch_bounds__(256, 2) phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta,
-                                                       uint64_t seed, uint32_t iteration, float *phi, double *partial)
-{
-    __shared__ uint32_t queues[8][COUNT_QUEUE];
-    uint32_t *queue = queues[threadIdx.x / 32];
-    const uint32_t lane = threadIdx.x % 32;
     const uint32_t chunk = blockIdx.x;
     const uint32_t w0 = chunk * PHI_CHUNK, w1 = min(w0 + PHI_CHUNK, V);
     const float beta_f = (float)beta;
-    uint32_t queued = 0;
-    for (uint32_t k0 = threadIdx.x - lane; k0 < K; k0 += blockDim.x) { // warp-uniform
-        const uint32_t k = min(k0 + lane, K - 1);
-        for (uint32_t wb = w0; wb < w1; wb += SIDE_BY_SIDE) {
-            uint64_t index[SIDE_BY_SIDE];
-            float lg[SIDE_BY_SIDE];
-#pragma unroll
-            for (int j = 0; j < SIDE_BY_SIDE; j++)
-                index[j] = (uint64_t)min(wb + j, w1 - 1) * K + k; // V·K < 2^32 (the backend refuses more)
-            log_gamma_side_by_side(seed, LDA_RNG_PHI, iteration, index, beta_f, lg);
-#pragma unroll
-            for (int j = 0; j < SIDE_BY_SIDE; j++) {
-                const uint32_t i = (uint32_t)index[j];
-                const bool mine = k0 + lane < K && wb + j < w1;
-                if (mine)
-                    phi[i] = __expf(lg[j]);
-                queued = warp_enqueue(queue, queued, mine && n_wk[i] > 0, i);
-            }
-            while (queued >= 32) {
-                phi_drain(queue, 32, n_wk, seed, iteration, phi);
-                queued -= 32;
-                for (uint32_t q = lane; q < queued; q += 32)
-                    queue[q] = queue[32 + q];
-                __syncwarp();
-            }
-        }
-    }
-    phi_drain(queue, queued, n_wk, seed, iteration, phi);
-    __syncthreads(); // the drains wrote entries of other threads' columns
     for (uint32_t k = threadIdx.x; k < K; k += blockDim.x) {
         double acc = 0.0;
-        for (uint32_t w = w0; w < w1; w++)
-            acc += phi[(size_t)w * K + k];
+        for (uint32_t w = w0; w < w1; w++) {
+            const size_t i = (size_t)w * K + k;
+            lda_rng rng;
+            lda_rng_init(&rng, seed, LDA_RNG_PHI, iteration, (uint64_t)i);
+            const float g = __expf(lda_log_gamma_variate_float(&rng, (float)n_wk[i] + beta_f));
+            phi[i] = g;
+            acc += g;
+        }
         partial[(size_t)chunk * K + k] = acc;
     }
 }

@@ -30,8 +30,6 @@ enum lda_rng_purpose {
     LDA_RNG_PHI = 4,    /* Gamma variates for φ[w,k] */
     LDA_RNG_SPLIT = 5,  /* held-out document selection */
     LDA_RNG_HELDOUT = 6, /* the seed of each held-out evaluation (heldout.h) */
-    LDA_RNG_THETA_COUNT = 7, /* GPU: the Gamma(n) part of θ[m,k]'s Gamma(n + α) (cuda/updates.cu) */
-    LDA_RNG_PHI_COUNT = 8,   /* GPU: the Gamma(n) part of φ[w,k]'s Gamma(n + β) */
     LDA_RNG_TEST = 15,  /* reserved for tests */
 };
 
