@@ -18,7 +18,7 @@ series() {
 
 plot() { # png title plotlist
     gnuplot <<GP
-set terminal pngcairo size 1000,650 font ",11"
+set terminal pngcairo size 1000,650 font ",11" noenhanced
 set output "$1"
 set title "$2"
 set xlabel "K (topics)"

@@ -31,7 +31,7 @@ set label "target: 0.19 s" at 0.19, graph 0.05 offset 0.5,0 tc rgb "red"'
         extra=''
     fi
     gnuplot <<GP
-set terminal pngcairo size 1000,650 font ",11"
+set terminal pngcairo size 1000,650 font ",11" noenhanced
 set output "$out/quality-K$K.png"
 set title "wiki43k, K=$K: joint log-likelihood per token against training time (alpha = 50/K, beta = 0.01)"
 set xlabel "seconds of training (evaluations excluded)"
