@@ -181,24 +181,25 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         return;
     }
     const float alpha_f = (float)alpha;
-    float top = -INFINITY;
+    // Pass 1: the log-variates, with a running maximum and the sum of exp(x - maximum)
+    // rescaled as the maximum grows; pass 2 writes exp(x - max) / sum.
+    float top = -INFINITY, sum = 0.0f;
     for (uint32_t k = lane; k < K; k += 32) {
         lda_rng rng;
         lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, (uint64_t)doc * K + k);
         const float lg = lda_log_gamma_variate_float(&rng, (float)n[k] + alpha_f);
         row[k] = lg;
-        top = fmaxf(top, lg);
+        if (lg > top) {
+            sum = sum * __expf(top - lg) + 1.0f;
+            top = lg;
+        } else {
+            sum += __expf(lg - top);
+        }
     }
-    top = warp_max(top);
-    float sum = 0.0f;
-    for (uint32_t k = lane; k < K; k += 32) {
-        const float e = __expf(row[k] - top);
-        row[k] = e;
-        sum += e;
-    }
-    const float scale = 1.0f / warp_sum(sum);
+    const float warp_top = warp_max(top);
+    const float scale = 1.0f / warp_sum(top == -INFINITY ? 0.0f : sum * __expf(top - warp_top));
     for (uint32_t k = lane; k < K; k += 32)
-        row[k] *= scale;
+        row[k] = __expf(row[k] - warp_top) * scale;
 }
 
 int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
@@ -235,16 +236,26 @@ __global__ void phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, do
     }
 }
 
-// Pass 2: column totals, chunks added in order (the CPU adds them in the same order).
-__global__ void phi_scale_kernel(const double *partial, size_t chunks, uint32_t K, double *scale)
+// Pass 2: column totals. One block a topic: each thread adds a fixed subset of the chunks,
+// then a fixed tree adds the threads' sums, so the totals are the same on every run.
+#define SCALE_THREADS 128
+__global__ void __launch_bounds__(SCALE_THREADS) phi_scale_kernel(const double *partial, size_t chunks, uint32_t K,
+                                                                  double *scale)
 {
-    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= K)
-        return;
+    __shared__ double sums[SCALE_THREADS];
+    const uint32_t k = blockIdx.x;
     double total = 0.0;
-    for (size_t c = 0; c < chunks; c++)
+    for (size_t c = threadIdx.x; c < chunks; c += SCALE_THREADS)
         total += partial[c * K + k];
-    scale[k] = total > 0.0 ? 1.0 / total : 0.0;
+    sums[threadIdx.x] = total;
+    __syncthreads();
+    for (uint32_t half = SCALE_THREADS / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            sums[threadIdx.x] += sums[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        scale[k] = sums[0] > 0.0 ? 1.0 / sums[0] : 0.0;
 }
 
 // Pass 3: normalise; a column that underflowed entirely becomes uniform. (V·K < 2^32:
@@ -278,7 +289,7 @@ int cuda_update_phi(const device_state &s, double beta, lda_update update, uint6
     phi_draw_kernel<<<(unsigned)phi_chunks(s.V), 256, 0, s.stream>>>(s.n_wk, s.V, s.K, beta, seed, iteration,
                                                                        s.phi, s.phi_partial);
     LAUNCH_TRY();
-    phi_scale_kernel<<<(s.K + 255) / 256, 256, 0, s.stream>>>(s.phi_partial, phi_chunks(s.V), s.K, s.phi_scale);
+    phi_scale_kernel<<<s.K, SCALE_THREADS, 0, s.stream>>>(s.phi_partial, phi_chunks(s.V), s.K, s.phi_scale);
     LAUNCH_TRY();
     phi_normalise_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.phi, s.V, s.K, s.phi_scale);
     LAUNCH_TRY();
