@@ -192,7 +192,7 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         if (lg > top) {
             sum = sum * __expf(top - lg) + 1.0f;
             top = lg;
-        } else {
+        } else if (lg > -INFINITY) { /* -inf - -inf would be NaN */
             sum += __expf(lg - top);
         }
     }

@@ -84,7 +84,7 @@ LDA_HD float lda_standard_normal_float(lda_rng *r)
 LDA_HD int lda_gs_attempt(uint32_t w0, uint32_t w1, float shape, float *log_x)
 {
     const float b = 1.0f + shape * 0.36787944117144233f; /* 1 + a/e */
-    float p = b * lda_uniform_float(w0);
+    float p = b * lda_uniform_open0_float(w0); /* p > 0: a zero word must not give log x = -inf */
     float log_u = lda_logf_fast(lda_uniform_open0_float(w1));
     if (p <= 1.0f) {
         float lx = lda_logf_fast(p) / shape; /* x = p^(1/a) */
