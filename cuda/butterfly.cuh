@@ -8,12 +8,14 @@
 // a_reg[W-1] is the lane's own block total. `row(d, value)` is called as each row becomes
 // final (the stored-table sampler writes it to memory; the register sampler ignores it).
 //
-// butterfly_search_registers: Algorithm 10 when every lane's column of the table it needs
-// is in its registers (the table of "its" block, which may differ from lane to lane: entry
-// (d, r) belongs to the lane whose tree it is part of, and was built from that lane's
-// block). Each step fetches the tree node with one __shfl_xor_sync by `flip` (errata 7:
-// a different flip on each lane is legal) and either adds it to lowValue or subtracts it
-// from highValue, most significant bit first (errata 3). Returns the offset in the block.
+// butterfly_search: Algorithm 10. `entry(d, mask)` is the table entry this lane holds in
+// row d for the tree it serves at that step; each step passes it on with one
+// __shfl_xor_sync by `flip` (errata 7: a different flip on each lane is legal) and either
+// adds the node to lowValue or subtracts it from highValue, most significant bit first
+// (errata 3). Returns the offset in the block. butterfly_search_registers is the case where
+// every lane's column of the table it needs is in its registers (the table of "its" block,
+// which may differ from lane to lane: entry (d, r) belongs to the lane whose tree it is part
+// of, and was built from that lane's block).
 #ifndef LDA_BUTTERFLY_CUH
 #define LDA_BUTTERFLY_CUH
 
@@ -42,9 +44,8 @@ __device__ __forceinline__ void butterfly_steps(REAL (&a_reg)[BFLY_W], uint32_t 
     }
 }
 
-template <typename REAL>
-__device__ __forceinline__ uint32_t butterfly_search_registers(const REAL (&table)[BFLY_W], uint32_t r, REAL target,
-                                                               REAL low, REAL high)
+template <typename REAL, typename EntryFn>
+__device__ __forceinline__ uint32_t butterfly_search(uint32_t r, REAL target, REAL low, REAL high, EntryFn entry)
 {
     uint32_t flip = 0;
 #pragma unroll
@@ -55,7 +56,7 @@ __device__ __forceinline__ uint32_t butterfly_search_registers(const REAL (&tabl
 #pragma unroll
         for (uint32_t i = 0; i < BFLY_W / (2 * bit); i++) {
             const uint32_t d = (bit - 1) + 2 * bit * i;
-            const REAL t = __shfl_xor_sync(BFLY_FULL, table[d], flip);
+            const REAL t = __shfl_xor_sync(BFLY_FULL, (REAL)entry(d, mask), flip);
             if (((r ^ d) & mask) == 0)
                 y = t;
         }
@@ -69,6 +70,13 @@ __device__ __forceinline__ uint32_t butterfly_search_registers(const REAL (&tabl
         }
     }
     return flip ^ r;
+}
+
+template <typename REAL>
+__device__ __forceinline__ uint32_t butterfly_search_registers(const REAL (&table)[BFLY_W], uint32_t r, REAL target,
+                                                               REAL low, REAL high)
+{
+    return butterfly_search(r, target, low, high, [&](uint32_t d, uint32_t) { return table[d]; });
 }
 
 #endif

@@ -92,31 +92,11 @@ __device__ __forceinline__ uint32_t stored_search(uint32_t K, uint32_t r, REAL t
     if (K >= BFLY_W) { // every lane joins: the shuffles need all 32
         REAL low = block_base > 0 ? pt[(size_t)(block_base - 1) * T] : (REAL)0;
         REAL high = pt[(size_t)(block_base + BFLY_W - 1) * T];
-        uint32_t flip = 0;
-#pragma unroll
-        for (uint32_t b = 0; b < BFLY_LOG_W; b++) {
-            const uint32_t bit = (BFLY_W / 2) >> b; // most significant bit first (errata 3)
-            const uint32_t mask = ((BFLY_W - 1) * (2 * bit)) & (BFLY_W - 1);
-            REAL y = 0;
-#pragma unroll
-            for (uint32_t i = 0; i < BFLY_W / (2 * bit); i++) {
-                const uint32_t d = (bit - 1) + 2 * bit * i;
-                const uint32_t him = (d & mask) + (r & ~mask);
-                const uint32_t his_block_base = __shfl_sync(BFLY_FULL, block_base, him);
-                const REAL t = __shfl_xor_sync(BFLY_FULL, pt[(size_t)(his_block_base + d) * T], flip);
-                if (((r ^ d) & mask) == 0)
-                    y = t;
-            }
-            const REAL compare = (r & bit) ? high - y : low + y;
-            if (target < compare) {
-                high = compare;
-                flip ^= bit & r;
-            } else {
-                low = compare;
-                flip ^= bit & ~r;
-            }
-        }
-        result = block_base + (flip ^ r);
+        // Algorithm 10: the node of row d this lane serves lies in the block lane `him` chose.
+        result = block_base + butterfly_search(r, target, low, high, [&](uint32_t d, uint32_t mask) {
+                     const uint32_t him = (d & mask) + (r & ~mask);
+                     return pt[(size_t)(__shfl_sync(BFLY_FULL, block_base, him) + d) * T];
+                 });
     }
     if (block_base > 0 && target < pt[(size_t)(block_base - 1) * T]) { // in the remnant after all
         for (uint32_t i = 0; i < R; i++)

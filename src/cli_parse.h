@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "corpus.h"
 #include "error.h"
 #include "params.h"
 
@@ -23,6 +24,11 @@ int lda_parse_u32_list(const char *where, const char *text, uint32_t min, uint32
 /* A comma-separated list of names from a choice table; *out is malloc'ed. */
 int lda_parse_choice_list(const char *where, const char *text, const lda_choice *table, int **out, size_t *count,
                           lda_error *err);
+
+/* The options several commands share, parsed one way everywhere. */
+int lda_parse_threads(const char *where, const char *text, int *out, lda_error *err);
+int lda_parse_device(const char *where, const char *text, lda_device *out, lda_error *err);
+int lda_parse_corpus_format(const char *where, const char *text, corpus_format *out, lda_error *err);
 
 /* A name from a choice table. */
 int lda_parse_choice(const char *where, const char *text, const lda_choice *table, int *out, lda_error *err);

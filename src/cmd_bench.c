@@ -66,8 +66,6 @@ typedef struct {
 static int apply_bench_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
 {
     bench_ctx *c = vctx;
-    int choice;
-    uint32_t u32;
     switch (index) {
     case OPT_TOPICS:
         free(c->topics);
@@ -96,26 +94,16 @@ static int apply_bench_option(void *vctx, int index, const char *v, const char *
     case OPT_REPEATS:
         return lda_parse_u32(where, v, 1, 1000, &c->repeats, err);
     case OPT_DEVICE:
-        if (lda_parse_choice(where, v, lda_device_choices, &choice, err))
-            return -1;
-        c->base.device = (lda_device)choice;
-        return 0;
+        return lda_parse_device(where, v, &c->base.device, err);
     case OPT_THREADS:
-        if (lda_parse_u32(where, v, 1, 4096, &u32, err))
-            return -1;
-        c->base.threads = (int)u32;
-        return 0;
+        return lda_parse_threads(where, v, &c->base.threads, err);
     case OPT_SEED:
         return lda_parse_u64(where, v, 0, UINT64_MAX, &c->base.seed, err);
     case OPT_OUTPUT:
         c->output = v;
         return 0;
     case OPT_FORMAT:
-        if (corpus_format_parse(v, &c->corpus.format)) {
-            lda_error_input(err, "%s: expected auto, text, uci or ldac, got '%s'", where, v);
-            return -1;
-        }
-        return 0;
+        return lda_parse_corpus_format(where, v, &c->corpus.format, err);
     case OPT_VOCAB:
         c->corpus.vocab_path = v;
         return 0;

@@ -56,8 +56,6 @@ typedef struct {
 static int apply_eval_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
 {
     eval_ctx *c = vctx;
-    int choice;
-    uint32_t u32;
     switch (index) {
     case OPT_DOCS:
         c->docs = v;
@@ -69,21 +67,11 @@ static int apply_eval_option(void *vctx, int index, const char *v, const char *w
         c->seed_given = 1;
         return lda_parse_u64(where, v, 0, UINT64_MAX, &c->seed, err);
     case OPT_DEVICE:
-        if (lda_parse_choice(where, v, lda_device_choices, &choice, err))
-            return -1;
-        c->device = (lda_device)choice;
-        return 0;
+        return lda_parse_device(where, v, &c->device, err);
     case OPT_THREADS:
-        if (lda_parse_u32(where, v, 1, 4096, &u32, err))
-            return -1;
-        c->threads = (int)u32;
-        return 0;
+        return lda_parse_threads(where, v, &c->threads, err);
     case OPT_FORMAT:
-        if (corpus_format_parse(v, &c->format)) {
-            lda_error_input(err, "%s: expected auto, text, uci or ldac, got '%s'", where, v);
-            return -1;
-        }
-        return 0;
+        return lda_parse_corpus_format(where, v, &c->format, err);
     case OPT_VOCAB:
         c->vocab = v;
         return 0;

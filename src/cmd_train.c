@@ -110,10 +110,7 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         p->precision = (lda_precision)choice;
         return 0;
     case OPT_DEVICE:
-        if (lda_parse_choice(where, v, lda_device_choices, &choice, err))
-            return -1;
-        p->device = (lda_device)choice;
-        return 0;
+        return lda_parse_device(where, v, &p->device, err);
     case OPT_SAMPLER:
         if (lda_parse_choice(where, v, lda_sampler_choices, &choice, err))
             return -1;
@@ -127,18 +124,11 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
     case OPT_SPLIT:
         return lda_parse_u32(where, v, 0, 1024, &p->split, err);
     case OPT_THREADS:
-        if (lda_parse_u32(where, v, 1, 4096, &u32, err))
-            return -1;
-        p->threads = (int)u32;
-        return 0;
+        return lda_parse_threads(where, v, &p->threads, err);
     case OPT_EVAL_EVERY:
         return lda_parse_u32(where, v, 0, UINT32_MAX, &p->eval_every, err);
     case OPT_FORMAT:
-        if (corpus_format_parse(v, &co->format)) {
-            lda_error_input(err, "%s: expected auto, text, uci or ldac, got '%s'", where, v);
-            return -1;
-        }
-        return 0;
+        return lda_parse_corpus_format(where, v, &co->format, err);
     case OPT_VOCAB:
         co->vocab_path = v;
         return 0;

@@ -300,3 +300,13 @@ void test_wait_for_file(const char *path, pid_t pid, const char *log_path, doubl
     waitpid(pid, NULL, 0);
     cr_assert_fail("%s did not appear within %.0f s", path, timeout_s);
 }
+
+void test_expect_failure(const char *args, int status, const char *needle)
+{
+    char *out = NULL;
+    int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, status, "ldagpu %s: exit %d (expected %d), output: %s", args, rc, status, out);
+    cr_assert(strstr(out, needle), "ldagpu %s: '%s' not in: %s", args, needle, out);
+    cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
+    free(out);
+}

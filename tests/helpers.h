@@ -47,6 +47,9 @@ void test_wait_for_file(const char *path, pid_t pid, const char *log_path, doubl
 /* A whole file as a string (malloc'ed), or NULL. */
 char *test_read_file(const char *path);
 
+/* Runs ldagpu with args and asserts: exit status `status`, output one line containing needle. */
+void test_expect_failure(const char *args, int status, const char *needle);
+
 /* The repository root ($LDAGPU_ROOT, else "."), for data/ and configs/. */
 const char *test_root(void);
 

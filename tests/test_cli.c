@@ -14,16 +14,6 @@ static char *corpus_path(void)
     return p;
 }
 
-static void expect_failure(const char *args, int status, const char *needle)
-{
-    char *out = NULL;
-    int rc = test_run_ldagpu(args, &out);
-    cr_assert_eq(rc, status, "ldagpu %s: exit %d (expected %d), output: %s", args, rc, status, out);
-    cr_assert(strstr(out, needle), "ldagpu %s: '%s' not in: %s", args, needle, out);
-    cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
-    free(out);
-}
-
 Test(cli, help_lists_every_option_with_defaults)
 {
     char *out = NULL;
@@ -43,20 +33,20 @@ Test(cli, bad_values_are_clear_errors)
 {
     char *c = corpus_path(), args[1024];
     snprintf(args, sizeof args, "train '%s' -K 0", c);
-    expect_failure(args, 2, "-K/--topics: expected an integer from 1");
+    test_expect_failure(args, 2, "-K/--topics: expected an integer from 1");
     snprintf(args, sizeof args, "train '%s' --alpha -1", c);
-    expect_failure(args, 2, "--alpha: expected a number > 0, got '-1'");
+    test_expect_failure(args, 2, "--alpha: expected a number > 0, got '-1'");
     snprintf(args, sizeof args, "train '%s' -b abc", c);
-    expect_failure(args, 2, "--beta");
+    test_expect_failure(args, 2, "--beta");
     snprintf(args, sizeof args, "train '%s' --update sideways", c);
-    expect_failure(args, 2, "expected one of draw|mean");
+    test_expect_failure(args, 2, "expected one of draw|mean");
     snprintf(args, sizeof args, "train '%s' --no-such-flag", c);
-    expect_failure(args, 2, "unknown option '--no-such-flag'");
+    test_expect_failure(args, 2, "unknown option '--no-such-flag'");
     snprintf(args, sizeof args, "train '%s' -K", c);
-    expect_failure(args, 2, "needs a value");
-    expect_failure("train /nonexistent/corpus.txt -K 4", 2, "/nonexistent/corpus.txt");
-    expect_failure("train", 2, "no corpus given");
-    expect_failure("frobnicate", 2, "unknown command 'frobnicate'");
+    test_expect_failure(args, 2, "needs a value");
+    test_expect_failure("train /nonexistent/corpus.txt -K 4", 2, "/nonexistent/corpus.txt");
+    test_expect_failure("train", 2, "no corpus given");
+    test_expect_failure("frobnicate", 2, "unknown command 'frobnicate'");
     free(c);
 }
 
@@ -88,10 +78,10 @@ Test(cli, config_presets_and_flags_override_them)
 
     char *bad = test_write_file(dir, "bad.conf", "topics = 7\n\ncolour = blue\n");
     snprintf(args, sizeof args, "train '%s' -c '%s'", c, bad);
-    expect_failure(args, 2, "bad.conf:3: unknown setting 'colour'");
+    test_expect_failure(args, 2, "bad.conf:3: unknown setting 'colour'");
     char *bad2 = test_write_file(dir, "bad2.conf", "topics = many\n");
     snprintf(args, sizeof args, "train '%s' -c '%s'", c, bad2);
-    expect_failure(args, 2, "bad2.conf:1: topics: expected an integer");
+    test_expect_failure(args, 2, "bad2.conf:1: topics: expected an integer");
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -133,7 +123,7 @@ Test(cli, same_seed_gives_identical_model_with_one_and_two_threads, .timeout = 1
     cr_assert_eq(lines, 12, "one line per topic: %s", out);
     cr_assert(strncmp(out, "topic    0", 10) == 0, "%s", out);
     free(out);
-    expect_failure("topics /nonexistent-model", 2, "/nonexistent-model/model.conf");
+    test_expect_failure("topics /nonexistent-model", 2, "/nonexistent-model/model.conf");
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -181,9 +171,9 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
     fclose(f);
     cr_assert_eq(rows, 6, "3 K values x 2 models");
     snprintf(args, sizeof args, "bench '%s' -K 4:2", c);
-    expect_failure(args, 2, "ends before it starts");
+    test_expect_failure(args, 2, "ends before it starts");
     snprintf(args, sizeof args, "bench '%s' --samplers fastest", c);
-    expect_failure(args, 2, "expected one of butterfly|butterfly-stored|transpose|naive");
+    test_expect_failure(args, 2, "expected one of butterfly|butterfly-stored|transpose|naive");
     test_rmdir(dir);
     free(dir);
     free(c);

@@ -157,53 +157,43 @@ Test(infer_cli, recovers_the_planted_mixtures_of_new_documents)
     free(dir);
 }
 
-static void expect_failure(const char *args, int status, const char *needle)
-{
-    char *out = NULL;
-    int rc = test_run_ldagpu(args, &out);
-    cr_assert_eq(rc, status, "ldagpu %s: exit %d (expected %d), output: %s", args, rc, status, out);
-    cr_assert(strstr(out, needle), "ldagpu %s: '%s' not in: %s", args, needle, out);
-    cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
-    free(out);
-}
-
 Test(infer_cli, bad_values_and_usage_are_clear_errors)
 {
     char *dir = test_tmpdir(), args[8192];
     char *c = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     snprintf(args, sizeof args, "train '%s' --holdout 1", c);
-    expect_failure(args, 2, "--holdout: expected a fraction in [0, 1), got '1'");
+    test_expect_failure(args, 2, "--holdout: expected a fraction in [0, 1), got '1'");
     snprintf(args, sizeof args, "train '%s' --holdout -0.1", c);
-    expect_failure(args, 2, "--holdout: expected a fraction in [0, 1), got '-0.1'");
+    test_expect_failure(args, 2, "--holdout: expected a fraction in [0, 1), got '-0.1'");
     snprintf(args, sizeof args, "train '%s' --holdout-iterations 0", c);
-    expect_failure(args, 2, "--holdout-iterations: expected an integer from 1");
+    test_expect_failure(args, 2, "--holdout-iterations: expected an integer from 1");
     snprintf(args, sizeof args, "train '%s' --checkpoint-every often", c);
-    expect_failure(args, 2, "--checkpoint-every: expected an integer");
-    expect_failure("train --resume", 2, "needs a value");
+    test_expect_failure(args, 2, "--checkpoint-every: expected an integer");
+    test_expect_failure("train --resume", 2, "needs a value");
 
     snprintf(args, sizeof args, "train '%s' -K 4 -n 1 -e 0 --device cpu -o '%s/m' -q", c, dir);
     cr_assert_eq(test_run_ldagpu(args, NULL), 0);
-    expect_failure("infer", 2, "expected a model folder and a corpus");
+    test_expect_failure("infer", 2, "expected a model folder and a corpus");
     snprintf(args, sizeof args, "infer '%s/m'", dir);
-    expect_failure(args, 2, "expected a model folder and a corpus");
+    test_expect_failure(args, 2, "expected a model folder and a corpus");
     snprintf(args, sizeof args, "infer '%s/m' '%s' -n 0", dir, c);
-    expect_failure(args, 2, "-n/--iterations: expected an integer from 1");
+    test_expect_failure(args, 2, "-n/--iterations: expected an integer from 1");
     snprintf(args, sizeof args, "infer '%s/nope' '%s'", dir, c);
-    expect_failure(args, 2, "nope/model.conf");
+    test_expect_failure(args, 2, "nope/model.conf");
     snprintf(args, sizeof args, "infer '%s/m' '%s/missing.txt'", dir, dir);
-    expect_failure(args, 2, "missing.txt");
+    test_expect_failure(args, 2, "missing.txt");
     snprintf(args, sizeof args, "infer '%s/m' '%s' -o '%s/no/such/dir/theta.tsv' -n 1", dir, c, dir);
-    expect_failure(args, 1, "no/such/dir/theta.tsv");
+    test_expect_failure(args, 1, "no/such/dir/theta.tsv");
 
     char *list = test_write_file(dir, "docs.txt", "3\n# a comment\n\n2000\n");
     snprintf(args, sizeof args, "eval '%s/m' '%s' --docs '%s'", dir, c, list);
-    expect_failure(args, 2, "docs.txt:4: expected a document index from 0 to 1999");
+    test_expect_failure(args, 2, "docs.txt:4: expected a document index from 0 to 1999");
     snprintf(args, sizeof args, "eval '%s/m' '%s' --docs '%s/none.txt'", dir, c, dir);
-    expect_failure(args, 2, "none.txt");
+    test_expect_failure(args, 2, "none.txt");
     snprintf(args, sizeof args, "eval '%s/m' '%s' --seed -3", dir, c);
-    expect_failure(args, 2, "-s/--seed: expected an integer");
-    expect_failure("eval", 2, "expected a model folder and a corpus");
+    test_expect_failure(args, 2, "-s/--seed: expected an integer");
+    test_expect_failure("eval", 2, "expected a model folder and a corpus");
     test_rmdir(dir);
     free(dir);
     free(c);
