@@ -45,6 +45,24 @@ corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, cons
     return c;
 }
 
+corpus *test_repeated_word_corpus(uint32_t num_docs, uint32_t len, uint32_t V, uint32_t word)
+{
+    uint32_t *words = malloc(len * sizeof *words), *lengths = malloc(num_docs * sizeof *lengths);
+    const uint32_t **docs = malloc(num_docs * sizeof *docs);
+    cr_assert(words && lengths && docs);
+    for (uint32_t i = 0; i < len; i++)
+        words[i] = word;
+    for (uint32_t d = 0; d < num_docs; d++) {
+        docs[d] = words;
+        lengths[d] = len;
+    }
+    corpus *c = test_corpus_from_docs(num_docs, docs, lengths, V);
+    free(words);
+    free(lengths);
+    free(docs);
+    return c;
+}
+
 /* Uniform double in [0,1) from the test stream. */
 static double test_uniform(lda_rng *r)
 {

@@ -13,6 +13,10 @@
 corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,
                               uint32_t vocab_size);
 
+/* num_docs documents each of `len` copies of word `word` (vocabulary V): every token then
+ * has the same topic distribution, so its draws are independent samples of it. */
+corpus *test_repeated_word_corpus(uint32_t num_docs, uint32_t len, uint32_t V, uint32_t word);
+
 /* Planted topics: num_topics topics over disjoint blocks of words_per_topic words (word
  * "tKwJ"); each document mixes two topics (one dominant); lengths vary between min_len
  * and max_len. planted_mix (optional, num_docs × num_topics) gets each document's true

@@ -172,17 +172,8 @@ EXACTNESS_TESTS(naive_collapsed, LDA_SAMPLER_NAIVE, 0, 1)
 static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K)
 {
     require_gpu();
-    const uint32_t V = 3, docs = 32, len = 31250;
-    uint32_t *words = malloc(len * sizeof *words);
-    const uint32_t *doc_words[32];
-    uint32_t lengths[32];
-    for (uint32_t i = 0; i < len; i++)
-        words[i] = 2;
-    for (uint32_t d = 0; d < docs; d++) {
-        doc_words[d] = words;
-        lengths[d] = len;
-    }
-    corpus *c = test_corpus_from_docs(docs, doc_words, lengths, V);
+    const uint32_t V = 3;
+    corpus *c = test_repeated_word_corpus(32, 31250, V, 2); /* 10^6 tokens */
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
@@ -221,7 +212,6 @@ static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K
     free(prob);
     free(theta);
     free(phi);
-    free(words);
     lda_layout_free(L);
     corpus_free(c);
 }

@@ -62,17 +62,8 @@ Test(search, target_never_reaches_the_total)
  * a[k] = θ[k] φ[w,k], so 10^6 tokens give 10^6 independent draws from it. */
 static void chi2_of_cpu_draws(lda_precision precision)
 {
-    const uint32_t K = 50, V = 3, docs = 32, len = 31250; /* 32 * 31250 = 10^6 */
-    uint32_t *words = calloc(len, sizeof *words);
-    const uint32_t *doc_words[32];
-    uint32_t lengths[32];
-    for (uint32_t i = 0; i < len; i++)
-        words[i] = 1;
-    for (uint32_t d = 0; d < docs; d++) {
-        doc_words[d] = words;
-        lengths[d] = len;
-    }
-    corpus *c = test_corpus_from_docs(docs, doc_words, lengths, V);
+    const uint32_t K = 50, V = 3;
+    corpus *c = test_repeated_word_corpus(32, 31250, V, 1); /* 10^6 tokens */
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     cr_assert(L, "%s", err.msg);
@@ -110,7 +101,6 @@ static void chi2_of_cpu_draws(lda_precision precision)
     free(z);
     free(theta);
     free(phi);
-    free(words);
     lda_layout_free(L);
     corpus_free(c);
 }
