@@ -174,5 +174,7 @@ void lda_options_print_help(const lda_command_spec *spec, FILE *out)
         if (o->default_text)
             fprintf(out, " (default: %s)", o->default_text);
         fputc('\n', out);
+        for (const lda_choice *c = o->choices; c && c->name; c++)
+            fprintf(out, "  %-32s   %-16s %s\n", "", c->name, c->help);
     }
 }

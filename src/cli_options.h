@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "params.h"
 
 typedef struct {
     const char *name;     /* long name, also the config key */
@@ -14,6 +15,7 @@ typedef struct {
     const char *arg;      /* argument placeholder, NULL for a flag */
     const char *help;
     const char *default_text; /* shown as "(default: ...)"; NULL for none */
+    const lda_choice *choices; /* a named choice: --help lists the table's names and help */
 } lda_option_spec;
 
 /* Applies option `index` of the table with its argument (NULL for a flag given on the
