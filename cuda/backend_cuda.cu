@@ -57,10 +57,14 @@ static void free_state(device_state &s)
         cudaStreamDestroy(s.stream);
     if (s.ev_start)
         cudaEventDestroy(s.ev_start);
-    if (s.ev_sampled)
-        cudaEventDestroy(s.ev_sampled);
     if (s.ev_updated)
         cudaEventDestroy(s.ev_updated);
+    if (s.ev_parts) {
+        for (uint32_t i = 0; i < 2 * s.refresh; i++)
+            if (s.ev_parts[i])
+                cudaEventDestroy(s.ev_parts[i]);
+        free(s.ev_parts);
+    }
     memset(&s, 0, sizeof s);
 }
 
@@ -85,8 +89,14 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     s.partials_count = cuda_eval_partials(L->num_warps, L->num_slots, s.V, s.K);
     CUDA_TRY(cudaStreamCreate(&s.stream));
     CUDA_TRY(cudaEventCreate(&s.ev_start));
-    CUDA_TRY(cudaEventCreate(&s.ev_sampled));
     CUDA_TRY(cudaEventCreate(&s.ev_updated));
+    s.refresh = p->refresh;
+    if (!(s.ev_parts = (cudaEvent_t *)calloc(2 * (size_t)s.refresh, sizeof *s.ev_parts))) {
+        lda_error_fail(err, "out of memory");
+        goto fail;
+    }
+    for (uint32_t i = 0; i < 2 * s.refresh; i++)
+        CUDA_TRY(cudaEventCreate(&s.ev_parts[i]));
     CUDA_TRY(alloc_copy(&s.words, L->words, L->num_positions));
     CUDA_TRY(alloc_copy(&s.warp_offset, L->warp_offset, L->num_warps + 1));
     CUDA_TRY(alloc_copy(&s.warp_len, L->warp_len, L->num_warps));
@@ -111,16 +121,24 @@ fail:
     return -1;
 }
 
-// θ and φ from the counts (which the caller has made current).
+// φ from the counts (which the caller has made current), from the stream `phi_stream`.
+static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const lda_params *p = &b->params;
+    if (p->freeze_phi)
+        return 0;
+    return cuda_update_phi(s, p->beta, p->update, p->seed, phi_stream, err);
+}
+
+// θ and φ as at the end of `iteration` (params.h, lda_phi_stream).
 static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
     if (cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
         return -1;
-    if (p->freeze_phi)
-        return 0;
-    return cuda_update_phi(s, p->beta, p->update, p->seed, iteration, err);
+    return update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err);
 }
 
 static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
@@ -138,7 +156,7 @@ fail:
     return -1;
 }
 
-static int zsample(lda_backend *b, uint32_t iteration, lda_error *err)
+static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     zsample_args a;
@@ -161,24 +179,45 @@ static int zsample(lda_backend *b, uint32_t iteration, lda_error *err)
     a.seed = b->params.seed;
     a.iteration = iteration;
     a.split = b->params.split;
+    a.part = (uint16_t)part;
+    a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
     return zsample_launch(b->params.sampler, b->params.precision, a, s.stream, err);
 }
 
+// One iteration: z in --refresh parts, each followed by the count update for its tokens
+// and (but after the last) φ; then θ and φ. z_prev keeps the topics the iteration began
+// with; the parts touch disjoint tokens, so each part's count update reads it as it was.
 static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
+    const uint32_t R = b->params.refresh;
     float z_ms = 0, update_ms = 0;
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
     CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
-    if (zsample(b, iteration, err))
-        return -1;
-    CUDA_TRY(cudaEventRecord(s.ev_sampled, s.stream));
-    if (cuda_count_changes(s, b->params.theta_collapsed, err) || update_model(b, iteration, err))
+    for (uint32_t part = 0; part < R; part++) {
+        CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
+        if (zsample(b, iteration, part, err))
+            return -1;
+        CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
+        if (cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
+            return -1;
+        if (part + 1 < R && update_phi(b, lda_phi_stream(iteration, part, R), err))
+            return -1;
+    }
+    if (update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaEventRecord(s.ev_updated, s.stream));
     CUDA_TRY(cudaEventSynchronize(s.ev_updated));
-    CUDA_TRY(cudaEventElapsedTime(&z_ms, s.ev_start, s.ev_sampled));
-    CUDA_TRY(cudaEventElapsedTime(&update_ms, s.ev_sampled, s.ev_updated));
+    for (uint32_t part = 0; part < R; part++) { // z: the draws alone; updates: the rest
+        float ms = 0;
+        CUDA_TRY(cudaEventElapsedTime(&ms, s.ev_parts[2 * part], s.ev_parts[2 * part + 1]));
+        z_ms += ms;
+    }
+    {
+        float total_ms = 0;
+        CUDA_TRY(cudaEventElapsedTime(&total_ms, s.ev_start, s.ev_updated));
+        update_ms = total_ms - z_ms;
+    }
     if (timing) {
         timing->z_seconds = z_ms * 1e-3;
         timing->update_seconds = update_ms * 1e-3;
@@ -282,6 +321,10 @@ static int check_fits(const lda_layout *L, const lda_params *p, const cudaDevice
     if (p->theta_collapsed && !zsample_supports_collapsed(p->sampler)) {
         lda_error_input(err, "--sampler %s supports --model uncollapsed and mean-for-mode only",
                         lda_choice_name(lda_sampler_choices, p->sampler));
+        return -1;
+    }
+    if (p->refresh > 1 && p->sampler != LDA_SAMPLER_BUTTERFLY) {
+        lda_error_input(err, "--refresh is implemented by --sampler butterfly only");
         return -1;
     }
     if ((uint64_t)L->vocab_size * p->num_topics >= (1ull << 32)) {

@@ -35,7 +35,9 @@ struct device_state {
     size_t num_slots, num_warps, num_positions, num_tokens;
     uint32_t V, K;
     cudaStream_t stream;
-    cudaEvent_t ev_start, ev_sampled, ev_updated;
+    cudaEvent_t ev_start, ev_updated;
+    cudaEvent_t *ev_parts; // each of the --refresh parts' z draw begins and ends (2R events)
+    uint32_t refresh;
 };
 
 #define PHI_CHUNK 64u // words per block in the φ update: matches LDA_PHI_CHUNK on the CPU
@@ -48,13 +50,16 @@ static inline size_t phi_chunks(uint32_t V)
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
 int cuda_count(const device_state &s, lda_error *err);
-// Brings the counts from z_prev's to z's by visiting only the tokens whose topic changed
-// (θ collapsed: n[m,k] is already current, the z-sampler kept it).
-int cuda_count_changes(const device_state &s, bool theta_collapsed, lda_error *err);
+// Brings the counts from z_prev's to z's by visiting only the tokens whose topic changed,
+// in the document groups q with q mod part_count = part (θ collapsed: n[m,k] is already
+// current, the z-sampler kept it).
+int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
+                       lda_error *err);
 int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
                       lda_error *err);
 int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
+
 int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
 // Σ log Σ_k θφ over the tokens of another layout with the same slots (device arrays).
 int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,

@@ -93,8 +93,8 @@ fail:
 // n[k] (few, much-contended addresses) gathers its changes in shared memory first.
 __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_prev, const uint32_t *z,
                                      const size_t *warp_offset, const uint32_t *slot_len, size_t num_warps,
-                                     uint32_t K, bool theta_collapsed, bool shared_topics, uint32_t *n_mk,
-                                     uint32_t *n_wk, uint32_t *n_k)
+                                     uint32_t part, uint32_t part_count, uint32_t K, bool theta_collapsed,
+                                     bool shared_topics, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
 {
     extern __shared__ uint32_t topic_delta[]; // modulo 2^32: adding it to n[k] subtracts too
     if (shared_topics)
@@ -103,7 +103,7 @@ __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_pr
     __syncthreads();
     uint32_t *delta = shared_topics ? topic_delta : n_k;
     const uint32_t lane = threadIdx.x % 32;
-    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+    for (size_t q = part + (size_t)blockIdx.x * part_count; q < num_warps; q += (size_t)gridDim.x * part_count) {
         const size_t s = q * 32 + lane;
         const uint32_t len = slot_len[s];
         for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
@@ -129,13 +129,17 @@ __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_pr
                 atomicAdd(&n_k[k], topic_delta[k]);
 }
 
-int cuda_count_changes(const device_state &s, bool theta_collapsed, lda_error *err)
+int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
+                       lda_error *err)
 {
+    if (part >= s.num_warps)
+        return 0; // a part with no document groups
     const bool shared_topics = s.K * sizeof(uint32_t) <= 32 * 1024;
-    const unsigned grid = (unsigned)(s.num_warps < 528 ? s.num_warps : 528);
+    const size_t groups = (s.num_warps - part + part_count - 1) / part_count;
+    const unsigned grid = (unsigned)(groups < 528 ? groups : 528);
     count_changes_kernel<<<grid, 256, shared_topics ? s.K * sizeof(uint32_t) : 0, s.stream>>>(
-        s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, theta_collapsed, shared_topics, s.n_mk,
-        s.n_wk, s.n_k);
+        s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps, part, part_count, s.K, theta_collapsed,
+        shared_topics, s.n_mk, s.n_wk, s.n_k);
     LAUNCH_TRY();
     return 0;
 fail:

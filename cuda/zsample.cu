@@ -63,7 +63,8 @@ static int launch_butterfly(const zsample_args &a, cudaStream_t stream, lda_erro
 {
     const size_t smem = (size_t)BUTTERFLY_WARPS_PER_BLOCK * (a.K / BFLY_W) * BFLY_W * sizeof(REAL);
     const bool in_smem = smem <= max_smem_per_block();
-    const size_t warps = a.num_warps * effective_split(a);
+    const size_t groups = (a.num_warps - a.part + a.part_count - 1) / a.part_count; // in this part
+    const size_t warps = groups * effective_split(a);
     const unsigned blocks = (unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK);
     if (in_smem && smem > 48 * 1024)
         CUDA_TRY(cudaFuncSetAttribute(butterfly_kernel<REAL, COLLAPSED>::fn,
@@ -112,9 +113,20 @@ fail:
     return -1;
 }
 
-int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, cudaStream_t stream,
+int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &given, cudaStream_t stream,
                    lda_error *err)
 {
+    zsample_args a = given;
+    if (a.part_count == 0) { // all document groups at once
+        a.part = 0;
+        a.part_count = 1;
+    }
+    if (a.part_count > 1 && sampler != LDA_SAMPLER_BUTTERFLY) {
+        lda_error_input(err, "--refresh is implemented by --sampler butterfly only");
+        return -1;
+    }
+    if (a.part >= a.num_warps)
+        return 0; // a part with no document groups
     if (a.theta_collapsed && !zsample_supports_collapsed(sampler)) {
         lda_error_input(err, "--sampler %s draws with θ given; θ-collapsed models need butterfly or naive",
                         lda_choice_name(lda_sampler_choices, sampler));

@@ -34,12 +34,19 @@ struct zsample_args {
     uint32_t *z;
     void *scratch; // per-thread tables, zsample_scratch_bytes() of them
     uint32_t K;
+    uint16_t part, part_count; // --refresh (butterfly): only document groups q with q mod part_count = part; 0: all
     size_t num_slots;
     size_t num_warps;
     uint64_t seed;
     uint32_t iteration;
     uint32_t split; // warps sharing a document group's token rows (butterfly, θ given); 0: auto
 };
+
+// Measured on the H100: one more field, making the struct 136 bytes instead of 128, made the
+// butterfly z kernel 5x slower with the same instruction mix and memory requests (latency-
+// bound: Nsight Compute shows 4x the L1TEX stall per instruction). The PTX differs only in
+// taking the parameter's address; the cause below that was not pinned down. Keep it at 128.
+static_assert(sizeof(zsample_args) <= 128, "zsample_args must stay within 128 bytes");
 
 // Whether the sampler implements θ-collapsed weights.
 bool zsample_supports_collapsed(lda_sampler sampler);

@@ -120,7 +120,7 @@ __device__ __forceinline__ void butterfly_sample_rows(const zsample_args &a, REA
     const uint32_t r = threadIdx.x % BFLY_W, warp_in_block = threadIdx.x / BFLY_W;
     const size_t gw = blockIdx.x * (size_t)BUTTERFLY_WARPS_PER_BLOCK + warp_in_block;
     const uint32_t split = COLLAPSED ? 1 : a.split;
-    const size_t q = gw / split;
+    const size_t q = gw / split * a.part_count + a.part; // the group, within this part (--refresh)
     if (q >= a.num_warps) // whole warps leave together
         return;
     const uint32_t first_row = (uint32_t)(gw % split);

@@ -28,7 +28,7 @@ grep -E "chi-squared|wiki5k K=32" "$out/tests.log" | tee -a "$summary"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --target-processes all --error-exitcode 99 \
-            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|butterfly_collapsed_float_exact|butterfly_stored_float_exact|transpose_float_exact|naive_collapsed_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float|planted_topics_collapsed|counts_stay_exact_uncollapsed|counts_stay_exact_collapsed|set_phi_freeze_and_score_agree_with_the_cpu)' \
+            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|butterfly_collapsed_float_exact|butterfly_stored_float_exact|transpose_float_exact|naive_collapsed_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float|planted_topics_collapsed|counts_stay_exact_uncollapsed|counts_stay_exact_collapsed|counts_stay_exact_collapsed_refreshed|planted_topics_uncollapsed_refreshed|set_phi_freeze_and_score_agree_with_the_cpu)' \
             > "$out/sanitizer-$tool.log" 2>&1
         note "compute-sanitizer $tool: exit $? — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | sort | uniq -c | tr '\n' ' ') $(grep Synthesis "$out/sanitizer-$tool.log")"
     done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Plots OUTDIR/K<K>-<model>.csv from scripts/time-to-quality.sh: joint log-likelihood per
+# Plots OUTDIR/K<K>-<variant>.csv from scripts/time-to-quality.sh (dashed: --refresh variants): joint log-likelihood per
 # token against wall seconds of training, with the reference figures measured on the same
 # corpus (alpha = 50/K, beta = 0.01): exact collapsed Gibbs (GibbsLDA++, K=256, 100 iterations:
 # -8.934 at 4.24 s an iteration), CuLDA_CGS (H100, K=1024: -8.90 after 0.375 s) and WarpLDA
@@ -13,12 +13,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for K in 1024 256; do
     list=""
+    colour=0
     for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
-        f="$out/K$K-$model.csv"
-        [ -f "$f" ] || continue
-        # train_seconds (col 3) and loglik_joint (col 8) of evaluated iterations after the start
-        awk -F, 'NR > 2 && $8 != "" { print $3, $8 }' "$f" > "$tmp/$K-$model.dat"
-        list="$list\"$tmp/$K-$model.dat\" using 1:2 with linespoints title \"$model\", "
+        colour=$((colour + 1))
+        for f in "$out/K$K-$model.csv" "$out/K$K-$model"-r*.csv; do
+            [ -f "$f" ] || continue
+            name=$(basename "$f" .csv)
+            name=${name#K$K-}
+            case $name in *-r[0-9]*) style="dt 2 pt 6" ;; *) style="dt 1 pt 7" ;; esac
+            # train_seconds (col 3) and loglik_joint (col 8) of evaluated iterations after the start
+            awk -F, 'NR > 2 && $8 != "" { print $3, $8 }' "$f" > "$tmp/$K-$name.dat"
+            list="$list\"$tmp/$K-$name.dat\" using 1:2 with linespoints lc $colour $style title \"$name\", "
+        done
     done
     [ -n "$list" ] || continue
     if [ $K = 1024 ]; then

@@ -26,19 +26,29 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err)
+/* The counts from z, then φ from them with the random stream of `phi_stream` (params.h). */
+static int recount_and_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_layout *L = b->layout;
     const lda_params *p = &b->params;
-    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err) ||
-        lda_cpu_update_theta(st->pool, L, st->n_mk, p->num_topics, p->alpha, lda_theta_update(p), p->seed,
-                             iteration, st->theta, err))
+    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err))
         return -1;
     if (p->freeze_phi)
         return 0;
     return lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,
-                              p->seed, iteration, st->phi, err);
+                              p->seed, phi_stream, st->phi, err);
+}
+
+/* The state at the end of `iteration`: counts, φ as after its last part, and θ. */
+static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    if (recount_and_update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err))
+        return -1;
+    return lda_cpu_update_theta(st->pool, b->layout, st->n_mk, p->num_topics, p->alpha, lda_theta_update(p),
+                                p->seed, iteration, st->theta, err);
 }
 
 static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
@@ -59,17 +69,24 @@ static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timi
 {
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
-    double t0 = now_seconds();
     lda_zdraw in = {st->theta, p->theta_collapsed ? st->n_mk : NULL, (float)p->alpha, st->phi, p->num_topics,
-                    p->precision, p->seed, iteration};
-    if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
-        return -1;
-    double t1 = now_seconds();
-    if (recount_and_update(b, iteration, err))
-        return -1;
+                    p->precision, p->seed, iteration, 0, p->refresh};
+    double z_seconds = 0, update_seconds = 0;
+    for (uint32_t part = 0; part < p->refresh; part++) {
+        double t0 = now_seconds();
+        in.part = part;
+        if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
+            return -1;
+        double t1 = now_seconds();
+        if (part + 1 < p->refresh ? recount_and_update_phi(b, lda_phi_stream(iteration, part, p->refresh), err)
+                                  : recount_and_update(b, iteration, err))
+            return -1;
+        z_seconds += t1 - t0;
+        update_seconds += now_seconds() - t1;
+    }
     if (timing) {
-        timing->z_seconds = t1 - t0;
-        timing->update_seconds = now_seconds() - t1;
+        timing->z_seconds = z_seconds;
+        timing->update_seconds = update_seconds;
     }
     return 0;
 }

@@ -17,7 +17,7 @@
 #include "layout.h"
 
 enum {
-    OPT_TOPICS, OPT_SAMPLERS, OPT_PRECISIONS, OPT_MODELS, OPT_SPLITS, OPT_ITERATIONS, OPT_WARMUP, OPT_REPEATS,
+    OPT_TOPICS, OPT_SAMPLERS, OPT_PRECISIONS, OPT_MODELS, OPT_SPLITS, OPT_REFRESH, OPT_ITERATIONS, OPT_WARMUP, OPT_REPEATS,
     OPT_DEVICE, OPT_THREADS, OPT_SEED, OPT_OUTPUT, OPT_FORMAT, OPT_VOCAB, OPT_HELP,
 };
 
@@ -29,6 +29,7 @@ static const lda_option_spec bench_options[] = {
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},
     [OPT_SPLITS] = {"splits", 0, "LIST", "butterfly warps per document group (0: default); other samplers run once",
                     "0"},
+    [OPT_REFRESH] = {"refresh", 0, "R", "z drawn in R parts an iteration, φ updated after each (see train)", "1"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "timed iterations per repeat", "5"},
     [OPT_WARMUP] = {"warmup", 'w', "N", "untimed iterations before each point", "2"},
     [OPT_REPEATS] = {"repeats", 'r', "N", "timed repeats per point (median and spread)", "3"},
@@ -88,6 +89,8 @@ static int apply_bench_option(void *vctx, int index, const char *v, const char *
         free(c->splits);
         c->splits = NULL;
         return lda_parse_u32_list(where, v, 0, 1024, &c->splits, &c->num_splits, err);
+    case OPT_REFRESH:
+        return lda_parse_u32(where, v, 1, 256, &c->base.refresh, err);
     case OPT_ITERATIONS:
         return lda_parse_u32(where, v, 1, 100000, &c->iterations, err);
     case OPT_WARMUP:
@@ -181,7 +184,7 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
     fprintf(stderr, "ldagpu bench: %s: %zu documents, %zu tokens, V=%u\n", corpus_path, corp->num_docs,
             corp->num_tokens, corp->vocab_size);
     fprintf(out, "K,sampler,precision,model,split,device,ms_median,ms_min,ms_max,z_ms,update_ms,z_share,"
-                 "tokens_per_s,repeats,iterations\n");
+                 "tokens_per_s,repeats,iterations,refresh\n");
     for (size_t ik = 0; ik < c->num_topics; ik++)
         for (size_t is = 0; is < c->num_samplers; is++)
             for (size_t ip = 0; ip < c->num_precisions; ip++)
@@ -218,12 +221,13 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
                                um = median(t.update_ms, c->repeats);
                         const char *dev = lda_choice_name(lda_device_choices, device);
                         const uint32_t split = device == LDA_DEVICE_CPU ? 0 : lda_effective_split(&p); /* CPU: n/a */
-                        fprintf(out, "%u,%s,%s,%s,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.0f,%u,%u\n", p.num_topics,
+                        fprintf(out, "%u,%s,%s,%s,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.0f,%u,%u,%u\n", p.num_topics,
                                 lda_choice_name(lda_sampler_choices, p.sampler),
                                 lda_choice_name(lda_precision_choices, p.precision),
                                 lda_choice_name(lda_model_choices, (int)c->models[im]), split, dev, ms,
                                 lo, hi, zm, um,
-                                zm / (zm + um), corp->num_tokens / (ms * 1e-3), c->repeats, c->iterations);
+                                zm / (zm + um), corp->num_tokens / (ms * 1e-3), c->repeats, c->iterations,
+                                p.refresh);
                         fflush(out);
                         fprintf(stderr, "K=%5u %-16s %-6s %-15s split %2u: %9.3f ms/iteration (z %.3f, update %.3f)\n",
                                 p.num_topics, lda_choice_name(lda_sampler_choices, p.sampler),

@@ -12,7 +12,7 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
     OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_TOP, OPT_QUIET, OPT_HOLDOUT,
     OPT_HOLDOUT_ITERATIONS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP, OPT_COUNT
 };
@@ -31,6 +31,8 @@ static const lda_option_spec train_options[] = {
     [OPT_SAMPLER] = {"sampler", 0, "NAME", "GPU z-sampling kernel", "butterfly", lda_sampler_choices},
     [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update too)", "uncollapsed", lda_model_choices},
     [OPT_SPLIT] = {"split", 0, "N", "butterfly: warps sharing a document group's token rows (0: default)", "0 (32)"},
+    [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
+                     "1"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},
@@ -123,6 +125,8 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         return 0;
     case OPT_SPLIT:
         return lda_parse_u32(where, v, 0, 1024, &p->split, err);
+    case OPT_REFRESH:
+        return lda_parse_u32(where, v, 1, 256, &p->refresh, err);
     case OPT_THREADS:
         return lda_parse_threads(where, v, &p->threads, err);
     case OPT_EVAL_EVERY:
@@ -231,6 +235,9 @@ static int same_setting(int index, const lda_train_options *u, const lda_train_o
     case OPT_PRECISION:
         snprintf(buf, size, "%s", lda_choice_name(lda_precision_choices, b->precision));
         return a->precision == b->precision;
+    case OPT_REFRESH:
+        snprintf(buf, size, "%u", b->refresh);
+        return a->refresh == b->refresh;
     case OPT_MODEL:
         snprintf(buf, size, "%s", lda_choice_name(lda_model_choices, lda_params_model(b)));
         return lda_params_model(a) == lda_params_model(b);
@@ -278,6 +285,7 @@ static int merge_resume(train_ctx *ctx, const lda_resume_state *st, const char *
     r.params.update = m->params.update;
     r.params.theta_collapsed = m->params.theta_collapsed;
     r.params.precision = m->params.precision;
+    r.params.refresh = m->params.refresh;
     r.params.split = u->params.split; /* the draws do not depend on it */
     r.params.sampler = ctx->given[OPT_SAMPLER] ? u->params.sampler : m->params.sampler;
     r.params.device = u->params.device;

@@ -112,6 +112,7 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
     fprintf(af.f, "model = %s\nupdate = %s\nprecision = %s\nsampler = %s\n",
             lda_choice_name(lda_model_choices, lda_params_model(p)), lda_choice_name(lda_update_choices, p->update),
             lda_choice_name(lda_precision_choices, p->precision), lda_choice_name(lda_sampler_choices, p->sampler));
+    fprintf(af.f, "refresh = %u\n", p->refresh);
     fprintf(af.f, "corpus = %s\ncorpus_format = %s\n", m->corpus_path, corpus_format_name(m->format));
     /* Added within format version 1: reading the corpus again, held-out documents, checksums. */
     if (m->vocab_path)
@@ -260,6 +261,8 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         m->params.sampler = (lda_sampler)choice;
         return 0;
     }
+    if (strcmp(key, "refresh") == 0) /* added within format version 1: absent means 1 */
+        return lda_parse_u32(where, value, 1, 256, &m->params.refresh, err);
     if (strcmp(key, "precision") == 0) {
         if (lda_parse_choice(where, value, lda_precision_choices, &choice, err))
             return -1;

@@ -92,6 +92,7 @@ void lda_params_default(lda_params *p)
     p->sampler = LDA_SAMPLER_BUTTERFLY;
     p->threads = 0;
     p->eval_every = 10;
+    p->refresh = 1;
 }
 
 uint32_t lda_effective_split(const lda_params *p)

@@ -62,12 +62,27 @@ typedef struct {
     lda_sampler sampler;
     int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
     uint32_t split;        /* butterfly: warps sharing a document group's token rows; 0: LDA_DEFAULT_SPLIT */
+    uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;
 
 void lda_params_default(lda_params *p);
+
+/* --refresh R: an iteration draws z in R parts, part c being the warps q with q mod R = c
+ * (so every part has documents of every length), and after each part the counts and φ are
+ * brought up to date, so later parts see the earlier parts' draws. With collapsed φ this
+ * shrinks the staleness of the word counts R-fold; with drawn φ it is still a Gibbs sampler
+ * (a different scan order over the same conditionals). θ is updated once, at the end: a
+ * document's counts only change in its own part. φ after part c of iteration i is drawn
+ * from the random stream of "iteration" lda_phi_stream(i, c, R): the last part's is i, as
+ * with R = 1 (so the φ a run starts or resumes from does not depend on R), the earlier
+ * parts' come from the upper half of the 32-bit range, which iterations never reach. */
+static inline uint32_t lda_phi_stream(uint32_t iteration, uint32_t part, uint32_t refresh)
+{
+    return part + 1 == refresh ? iteration : 0x80000000u + iteration * (refresh - 1) + part;
+}
 /* --model NAME sets theta_collapsed and update; lda_params_model names the pair. */
 void lda_params_set_model(lda_params *p, lda_model_kind model);
 lda_model_kind lda_params_model(const lda_params *p);

@@ -14,6 +14,7 @@ typedef struct {
     const lda_zdraw *in;
     uint32_t *z;
     void *scratch; /* threads × TOKENS_AT_ONCE × K REALs */
+    size_t part_count;
 } zdraw_ctx;
 
 #define REAL float
@@ -31,12 +32,15 @@ typedef struct {
 int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
 {
     const int dbl = in->precision == LDA_PRECISION_DOUBLE;
-    zdraw_ctx c = {L, in, z, NULL};
+    zdraw_ctx c = {L, in, z, NULL, in->part_count ? in->part_count : 1};
+    if (in->part >= L->num_warps)
+        return 0; /* a part with no warps */
     c.scratch = lda_malloc_array((size_t)lda_pool_threads(pool) * TOKENS_AT_ONCE * in->K,
                                  dbl ? sizeof(double) : sizeof(float), "prefix sums", err);
     if (!c.scratch)
         return -1;
-    lda_pool_run(pool, L->num_warps, dbl ? sample_warp_double : sample_warp_float, &c);
+    lda_pool_run(pool, (L->num_warps - in->part + c.part_count - 1) / c.part_count,
+                 dbl ? sample_warp_double : sample_warp_float, &c);
     free(c.scratch);
     return 0;
 }

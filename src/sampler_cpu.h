@@ -29,6 +29,8 @@ typedef struct {
     lda_precision precision;
     uint64_t seed;
     uint32_t iteration;
+    /* --refresh: only the warps q with q mod part_count = part are drawn (0 parts: all). */
+    uint32_t part, part_count;
 } lda_zdraw;
 
 /* Writes z at every real token position (with θ collapsed z must hold the previous topics).

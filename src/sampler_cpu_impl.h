@@ -68,6 +68,7 @@ static void CAT(sample_doc_collapsed_, SUFFIX)(const zdraw_ctx *c, size_t s, REA
 static void CAT(sample_warp_, SUFFIX)(void *vctx, size_t q, int worker)
 {
     const zdraw_ctx *c = vctx;
+    q = q * c->part_count + c->in->part; /* the task's warp within this part */
     REAL *p = (REAL *)c->scratch + (size_t)worker * TOKENS_AT_ONCE * c->in->K;
     for (uint32_t r = 0; r < LDA_WARP; r++) {
         if (c->in->n_mk)

@@ -376,10 +376,10 @@ int lda_train(const lda_train_options *o, lda_error *err)
                 (unsigned long long)r.b->params.seed);
     else
         fprintf(stderr, "ldagpu: training K=%u on %s: model %s, alpha %g, beta %g, %u iterations, precision %s, "
-                        "seed %llu\n",
+                        "refresh %u, seed %llu\n",
                 r.b->params.num_topics, r.b->description, lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
                 r.b->params.alpha, r.b->params.beta, o->params.iterations,
-                lda_choice_name(lda_precision_choices, r.b->params.precision),
+                lda_choice_name(lda_precision_choices, r.b->params.precision), r.b->params.refresh,
                 (unsigned long long)r.b->params.seed);
     if (start_completion(&r, err))
         goto out;

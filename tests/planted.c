@@ -49,6 +49,15 @@ void planted_recovery_model(lda_device device, lda_model_kind model, lda_precisi
     run_planted(device, &p, precision, sampler);
 }
 
+void planted_recovery_refreshed(lda_device device, lda_model_kind model, uint32_t refresh)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, model);
+    p.refresh = refresh;
+    run_planted(device, &p, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY);
+}
+
 static void run_planted(lda_device device, const lda_params *model, lda_precision precision, lda_sampler sampler)
 {
     corpus *c = test_planted_corpus(PLANTED, WORDS_PER_TOPIC, 1000, 40, 90, 12, NULL);

@@ -10,5 +10,7 @@
 void planted_recovery(lda_device device, lda_update update, lda_precision precision, lda_sampler sampler);
 /* The same for a model version (--model). */
 void planted_recovery_model(lda_device device, lda_model_kind model, lda_precision precision, lda_sampler sampler);
+/* The same for a model version drawn in `refresh` parts an iteration (--refresh). */
+void planted_recovery_refreshed(lda_device device, lda_model_kind model, uint32_t refresh);
 
 #endif

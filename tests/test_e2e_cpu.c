@@ -12,6 +12,7 @@
 Test(e2e_cpu, planted_topics_recovered_draw) { planted_recovery(LDA_DEVICE_CPU, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
 Test(e2e_cpu, planted_topics_recovered_mean) { planted_recovery(LDA_DEVICE_CPU, LDA_UPDATE_MEAN, LDA_PRECISION_DOUBLE, LDA_SAMPLER_BUTTERFLY); }
 Test(e2e_cpu, planted_topics_recovered_theta_collapsed) { planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
+Test(e2e_cpu, planted_topics_recovered_collapsed_refreshed) { planted_recovery_refreshed(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, 4); }
 Test(e2e_cpu, planted_topics_recovered_collapsed) { planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
 
 /* Same seed, 1 thread and 3 threads: identical θ, φ and z after a few iterations. */

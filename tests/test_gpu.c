@@ -79,7 +79,7 @@ typedef struct {
 static void describe(const variant *v, lda_precision precision, uint32_t K, char *buf, size_t size)
 {
     snprintf(buf, size, "%s%s split %u %s K=%u", sampler_name(v->sampler), v->collapsed ? " θ-collapsed" : "",
-             v->split, precision ? "double" : "float", K);
+             v->split, lda_choice_name(lda_precision_choices, precision), K);
 }
 
 /* Small integer weights (θ in 1..3 or counts + α with α = 1; φ in 0..4 with zeros): every
@@ -110,7 +110,8 @@ static void exactness(const variant *v, lda_precision precision, uint32_t K)
         }
     lda_pool *pool = lda_pool_create(2, &err);
     for (int d = 0; d < 2; d++) {
-        lda_zdraw in = {theta, v->collapsed ? n[d] : NULL, 1.0f, phi, K, precision, 31, 2};
+        lda_zdraw in = {.theta = theta, .n_mk = v->collapsed ? n[d] : NULL, .alpha = 1.0f, .phi = phi, .K = K,
+                        .precision = precision, .seed = 31, .iteration = 2};
         int rc = d == 0 ? lda_cpu_sample_z(pool, L, &in, z[0], &err)
                         : lda_cuda_sample_z_given(L, &in, v->sampler, v->split, z[1], &err);
         cr_assert_eq(rc, 0, "%s", err.msg);
@@ -191,7 +192,7 @@ static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K
     for (uint32_t k = 0; k < K; k++)
         prob[k] /= total;
     uint32_t *z = calloc(L->num_positions, sizeof *z);
-    lda_zdraw in = {theta, NULL, 0.0f, phi, K, precision, 4242, 1};
+    lda_zdraw in = {.theta = theta, .phi = phi, .K = K, .precision = precision, .seed = 4242, .iteration = 1};
     cr_assert_eq(lda_cuda_sample_z_given(L, &in, sampler, 0, z, &err), 0, "%s", err.msg);
     uint64_t *counts = calloc(K, sizeof *counts), zero_drawn = 0;
     for (size_t s = 0; s < L->num_slots; s++)
@@ -205,7 +206,7 @@ static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K
     double dof, stat = test_chi2_stat(counts, prob, K, 1000000, &dof);
     double p = test_chi2_sf(stat, dof);
     cr_log_info("%s %s K=%u: chi-squared %.1f, %.0f dof, p = %.3f", sampler_name(sampler),
-                precision ? "double" : "float", K, stat, dof, p);
+                lda_choice_name(lda_precision_choices, precision), K, stat, dof, p);
     cr_assert(p > 0.001, "%s K=%u: chi-squared %.1f on %.0f dof, p = %g < 0.001", sampler_name(sampler), K, stat, dof, p);
     free(counts);
     free(z);
@@ -345,7 +346,7 @@ Test(gpu, set_phi_freeze_and_score_agree_with_the_cpu)
 
 /* The GPU keeps its counts up to date incrementally (only tokens whose topic changed):
  * after several iterations they must still equal a recount of its own z, for every model. */
-static void counts_stay_exact(lda_model_kind model)
+static void counts_stay_exact(lda_model_kind model, uint32_t refresh)
 {
     require_gpu();
     const uint32_t K = 24;
@@ -357,6 +358,7 @@ static void counts_stay_exact(lda_model_kind model)
     p.num_topics = K;
     p.device = LDA_DEVICE_CUDA;
     lda_params_set_model(&p, model);
+    p.refresh = refresh;
     lda_backend *b = lda_backend_create(L, &p, &err);
     cr_assert(b, "%s", err.msg);
     cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
@@ -390,8 +392,10 @@ static void counts_stay_exact(lda_model_kind model)
     corpus_free(c);
 }
 
-Test(gpu, counts_stay_exact_uncollapsed) { counts_stay_exact(LDA_MODEL_UNCOLLAPSED); }
-Test(gpu, counts_stay_exact_collapsed) { counts_stay_exact(LDA_MODEL_COLLAPSED); }
+Test(gpu, counts_stay_exact_uncollapsed) { counts_stay_exact(LDA_MODEL_UNCOLLAPSED, 1); }
+Test(gpu, counts_stay_exact_collapsed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 1); }
+Test(gpu, counts_stay_exact_refreshed) { counts_stay_exact(LDA_MODEL_MEAN_FOR_MODE, 3); }
+Test(gpu, counts_stay_exact_collapsed_refreshed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 4); }
 
 static void gpu_gamma_moments(double shape)
 {
@@ -499,6 +503,8 @@ Test(gpu, dirichlet_draws_have_the_right_means_and_variances, .timeout = 120)
 Test(gpu, planted_topics_butterfly_float) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
 Test(gpu, planted_topics_butterfly_double) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_DOUBLE, LDA_SAMPLER_BUTTERFLY); }
 Test(gpu, planted_topics_butterfly_mean) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_MEAN, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
+Test(gpu, planted_topics_uncollapsed_refreshed) { require_gpu(); planted_recovery_refreshed(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 4); }
+Test(gpu, planted_topics_collapsed_refreshed) { require_gpu(); planted_recovery_refreshed(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, 4); }
 Test(gpu, planted_topics_naive) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_NAIVE); }
 Test(gpu, planted_topics_transpose) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_TRANSPOSE); }
 Test(gpu, planted_topics_butterfly_stored) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY_STORED); }

@@ -74,16 +74,17 @@ static char *last_log_figures(const char *dir)
     return out;
 }
 
-static void resume_equals_uninterrupted(const char *update, const char *device)
+/* model: the training options that pick the model (--update, --model, --refresh). */
+static void resume_equals_uninterrupted(const char *model, const char *device)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
     snprintf(args, sizeof args,
-             "train '%s' -K 12 -n 6 -e 3 -s 5 --update %s --holdout 0.1 -j 2 --device %s -o '%s/full' -q", c,
-             update, device, dir);
+             "train '%s' -K 12 -n 6 -e 3 -s 5 %s --holdout 0.1 -j 2 --device %s -o '%s/full' -q", c,
+             model, device, dir);
     run_ok(args);
     snprintf(args, sizeof args,
-             "train '%s' -K 12 -n 3 -e 3 -s 5 --update %s --holdout 0.1 -j 2 --device %s -o '%s/part' -q", c,
-             update, device, dir);
+             "train '%s' -K 12 -n 3 -e 3 -s 5 %s --holdout 0.1 -j 2 --device %s -o '%s/part' -q", c,
+             model, device, dir);
     run_ok(args);
     /* Another thread count, and the settings the model already has may be repeated. */
     snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -e 3 -K 12 -s 5 -j 1 --device %s -q", dir, device);
@@ -111,8 +112,13 @@ static void resume_equals_uninterrupted(const char *update, const char *device)
     free(c);
 }
 
-Test(resume, equals_an_uninterrupted_run_draw) { resume_equals_uninterrupted("draw", "cpu"); }
-Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("mean", "cpu"); }
+Test(resume, equals_an_uninterrupted_run_draw) { resume_equals_uninterrupted("--update draw", "cpu"); }
+Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("--update mean", "cpu"); }
+/* φ drawn between the parts of an iteration: the resumed run must start from the last part's φ. */
+Test(resume, equals_an_uninterrupted_run_refreshed)
+{
+    resume_equals_uninterrupted("--model theta-collapsed --refresh 3", "cpu");
+}
 
 Test(resume, refuses_conflicting_settings_and_another_corpus)
 {
@@ -318,7 +324,13 @@ static void require_gpu(void)
 Test(resume_gpu, equals_an_uninterrupted_run_draw)
 {
     require_gpu();
-    resume_equals_uninterrupted("draw", "cuda");
+    resume_equals_uninterrupted("--update draw", "cuda");
+}
+
+Test(resume_gpu, equals_an_uninterrupted_run_refreshed)
+{
+    require_gpu();
+    resume_equals_uninterrupted("--model theta-collapsed --refresh 3", "cuda");
 }
 
 Test(resume_gpu, eval_repeats_the_training_logs_heldout_figure)

@@ -83,7 +83,7 @@ static void chi2_of_cpu_draws(lda_precision precision)
     uint32_t *z = calloc(L->num_positions, sizeof *z);
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool);
-    lda_zdraw in = {theta, NULL, 0.0f, phi, K, precision, 77, 1};
+    lda_zdraw in = {.theta = theta, .phi = phi, .K = K, .precision = precision, .seed = 77, .iteration = 1};
     cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
     uint64_t counts[50] = {0};
     for (size_t s = 0; s < L->num_slots; s++)
@@ -134,7 +134,7 @@ Test(sampler_cpu, collapsed_draws_keep_the_counts_consistent)
             n[s * K + k]++;
         }
     lda_pool *pool = lda_pool_create(2, &err);
-    lda_zdraw in = {NULL, n, 0.5f, phi, K, LDA_PRECISION_FLOAT, 3, 1};
+    lda_zdraw in = {.n_mk = n, .alpha = 0.5f, .phi = phi, .K = K, .precision = LDA_PRECISION_FLOAT, .seed = 3, .iteration = 1};
     cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
     size_t changed = 0;
     for (size_t s = 0; s < L->num_slots; s++) {
