@@ -132,10 +132,10 @@ __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_pr
 int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
                        lda_error *err)
 {
-    if (part >= s.num_warps)
+    const size_t groups = lda_part_warps(s.num_warps, part, part_count);
+    if (groups == 0)
         return 0; // a part with no document groups
     const bool shared_topics = s.K * sizeof(uint32_t) <= 32 * 1024;
-    const size_t groups = (s.num_warps - part + part_count - 1) / part_count;
     const unsigned grid = (unsigned)(groups < 528 ? groups : 528);
     count_changes_kernel<<<grid, 256, shared_topics ? s.K * sizeof(uint32_t) : 0, s.stream>>>(
         s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps, part, part_count, s.K, theta_collapsed,

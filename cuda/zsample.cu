@@ -63,8 +63,7 @@ static int launch_butterfly(const zsample_args &a, cudaStream_t stream, lda_erro
 {
     const size_t smem = (size_t)BUTTERFLY_WARPS_PER_BLOCK * (a.K / BFLY_W) * BFLY_W * sizeof(REAL);
     const bool in_smem = smem <= max_smem_per_block();
-    const size_t groups = (a.num_warps - a.part + a.part_count - 1) / a.part_count; // in this part
-    const size_t warps = groups * effective_split(a);
+    const size_t warps = lda_part_warps(a.num_warps, a.part, a.part_count) * effective_split(a);
     const unsigned blocks = (unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK);
     if (in_smem && smem > 48 * 1024)
         CUDA_TRY(cudaFuncSetAttribute(butterfly_kernel<REAL, COLLAPSED>::fn,
@@ -125,7 +124,7 @@ int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_a
         lda_error_input(err, "--refresh is implemented by --sampler butterfly only");
         return -1;
     }
-    if (a.part >= a.num_warps)
+    if (lda_part_warps(a.num_warps, a.part, a.part_count) == 0)
         return 0; // a part with no document groups
     if (a.theta_collapsed && !zsample_supports_collapsed(sampler)) {
         lda_error_input(err, "--sampler %s draws with θ given; θ-collapsed models need butterfly or naive",

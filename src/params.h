@@ -79,6 +79,12 @@ void lda_params_default(lda_params *p);
  * from the random stream of "iteration" lda_phi_stream(i, c, R): the last part's is i, as
  * with R = 1 (so the φ a run starts or resumes from does not depend on R), the earlier
  * parts' come from the upper half of the 32-bit range, which iterations never reach. */
+/* Warps (document groups) in part `part` of `parts`: those q < num_warps with q mod parts = part. */
+static inline size_t lda_part_warps(size_t num_warps, uint32_t part, uint32_t parts)
+{
+    return part < num_warps ? (num_warps - part + parts - 1) / parts : 0;
+}
+
 static inline uint32_t lda_phi_stream(uint32_t iteration, uint32_t part, uint32_t refresh)
 {
     return part + 1 == refresh ? iteration : 0x80000000u + iteration * (refresh - 1) + part;

@@ -33,14 +33,14 @@ int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, u
 {
     const int dbl = in->precision == LDA_PRECISION_DOUBLE;
     zdraw_ctx c = {L, in, z, NULL, in->part_count ? in->part_count : 1};
-    if (in->part >= L->num_warps)
+    const size_t warps = lda_part_warps(L->num_warps, in->part, (uint32_t)c.part_count);
+    if (warps == 0)
         return 0; /* a part with no warps */
     c.scratch = lda_malloc_array((size_t)lda_pool_threads(pool) * TOKENS_AT_ONCE * in->K,
                                  dbl ? sizeof(double) : sizeof(float), "prefix sums", err);
     if (!c.scratch)
         return -1;
-    lda_pool_run(pool, (L->num_warps - in->part + c.part_count - 1) / c.part_count,
-                 dbl ? sample_warp_double : sample_warp_float, &c);
+    lda_pool_run(pool, warps, dbl ? sample_warp_double : sample_warp_float, &c);
     free(c.scratch);
     return 0;
 }
