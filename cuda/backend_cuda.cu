@@ -115,6 +115,9 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.phi_scale, (const double *)NULL, K));
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
     CUDA_TRY(cudaMalloc(&s.scratch, zsample_scratch_bytes(p->sampler, p->precision, L->num_slots, s.K)));
+    s.fused_counts = zsample_can_fuse(p->sampler, p->precision, p->split, p->theta_collapsed, s.K,
+                                      lda_part_warps(s.num_warps, 0, p->refresh));
+    s.fused_theta_mean = s.fused_counts && p->update == LDA_UPDATE_MEAN;
     return 0;
 fail:
     free_state(s);
@@ -131,14 +134,29 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
     return cuda_update_phi(s, p->beta, p->update, p->seed, phi_stream, err);
 }
 
-// θ and φ as at the end of `iteration` (params.h, lda_phi_stream).
+// θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
+// that the z kernel forms itself is left for ensure_theta.
 static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
-    if (cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
+    if (s.fused_theta_mean)
+        s.theta_stale = true;
+    else if (cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
         return -1;
     return update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err);
+}
+
+// θ for those who read it (evaluation, fetch, scoring): the mean of the current counts.
+static int ensure_theta(lda_backend *b, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (!s.theta_stale)
+        return 0;
+    if (cuda_update_theta(s, b->params.alpha, LDA_UPDATE_MEAN, b->params.seed, 0, err))
+        return -1;
+    s.theta_stale = false;
+    return 0;
 }
 
 static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
@@ -178,10 +196,11 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.num_warps = s.num_warps;
     a.seed = b->params.seed;
     a.iteration = iteration;
-    a.split = b->params.split;
+    a.split = b->params.split || s.fused_counts ? b->params.split : LDA_DEFAULT_SPLIT; // 0 would stage θ
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
-    return zsample_launch(b->params.sampler, b->params.precision, a, s.stream, err);
+    zsample_fused f = {s.n_wk, s.n_k, b->params.alpha, s.fused_theta_mean};
+    return zsample_launch(b->params.sampler, b->params.precision, a, s.fused_counts ? &f : NULL, s.stream, err);
 }
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
@@ -193,13 +212,14 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
     const uint32_t R = b->params.refresh;
     float z_ms = 0, update_ms = 0;
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
-    CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
+    if (!s.fused_counts)
+        CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
     for (uint32_t part = 0; part < R; part++) {
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
         if (zsample(b, iteration, part, err))
             return -1;
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
-        if (cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
+        if (!s.fused_counts && cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
             return -1;
         if (part + 1 < R && update_phi(b, lda_phi_stream(iteration, part, R), err))
             return -1;
@@ -230,7 +250,7 @@ fail:
 static int cuda_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
-    if (cuda_loglik_pred(s, &out->loglik_pred, err) ||
+    if (ensure_theta(b, err) || cuda_loglik_pred(s, &out->loglik_pred, err) ||
         cuda_loglik_joint(s, b->params.alpha, b->params.beta, &out->loglik_joint, err))
         return -1;
     return 0;
@@ -240,6 +260,8 @@ static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const size_t K = s.K;
+    if (theta && ensure_theta(b, err))
+        return -1;
     if (theta)
         CUDA_TRY(cudaMemcpyAsync(theta, s.theta, s.num_slots * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
     if (phi)
@@ -284,6 +306,8 @@ static int cuda_score(lda_backend *b, const lda_layout *scored, double *sum_logl
     uint32_t *words = NULL, *slot_len = NULL, *warp_len = NULL;
     size_t *warp_offset = NULL;
     int rc = -1;
+    if (ensure_theta(b, err))
+        return -1;
     if (scored->num_slots != s.num_slots) {
         lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
                        s.num_slots);

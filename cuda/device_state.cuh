@@ -38,6 +38,9 @@ struct device_state {
     cudaEvent_t ev_start, ev_updated;
     cudaEvent_t *ev_parts; // each of the --refresh parts' z draw begins and ends (2R events)
     uint32_t refresh;
+    // The default z kernel keeps the counts current itself (zsample_fused), and with
+    // mean-for-mode forms θ from them too: θ is then computed only when asked for.
+    bool fused_counts, fused_theta_mean, theta_stale;
 };
 
 #define PHI_CHUNK 64u // words per block in the φ update: matches LDA_PHI_CHUNK on the CPU

@@ -87,14 +87,15 @@ __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) loglik_butt
     if (q >= a.num_warps)
         return;
     double *totals = reinterpret_cast<double *>(eval_smem) + warp_in_block * (a.K / BFLY_W) * BFLY_W;
-    const size_t m = q * BFLY_W + r, group_base = q * BFLY_W * (size_t)a.K;
+    const size_t m = q * BFLY_W + r;
+    const group_weights g = {a.theta + q * BFLY_W * (size_t)a.K, NULL, 0.0f};
     const uint32_t len = a.slot_len[m], rows = a.warp_len[q];
     const uint32_t *warp_words = a.words + a.warp_offset[q];
     double acc = 0.0;
     for (uint32_t row = (uint32_t)(gw % a.split); row < rows; row += a.split) {
         double remnant_total;
         const double total = butterfly_block_totals<double, false>(
-            a, r, m, group_base, warp_words[(size_t)row * BFLY_W + r] * a.K, totals, &remnant_total);
+            a, g, r, warp_words[(size_t)row * BFLY_W + r] * a.K, totals, &remnant_total);
         if (row < len)
             acc += log(total);
     }

@@ -58,7 +58,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.seed = in->seed;
     a.iteration = in->iteration;
     a.split = split;
-    if (zsample_launch(sampler, in->precision, a, 0, err))
+    if (zsample_launch(sampler, in->precision, a, NULL, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
@@ -77,6 +77,12 @@ fail:
     cudaFree(z);
     cudaFree(scratch);
     return rc;
+}
+
+extern "C" int lda_cuda_z_kernel_fused(const lda_params *p, const lda_layout *L)
+{
+    return zsample_can_fuse(p->sampler, p->precision, p->split, p->theta_collapsed, p->num_topics,
+                            lda_part_warps(L->num_warps, 0, p->refresh));
 }
 
 __global__ void philox_kernel(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n)

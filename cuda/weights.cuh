@@ -6,12 +6,20 @@
 
 #include "zsample.cuh"
 
+// From explicit arrays: `theta` and `n_mk` may point into a document group's rows (global
+// memory or a copy in shared memory), `index` is then relative to them.
+template <typename REAL, bool COLLAPSED>
+__device__ __forceinline__ REAL doc_weight_at(const float *theta, const uint32_t *n_mk, float alpha, size_t index)
+{
+    if (COLLAPSED)
+        return (REAL)n_mk[index] + (REAL)alpha;
+    return (REAL)theta[index];
+}
+
 template <typename REAL, bool COLLAPSED>
 __device__ __forceinline__ REAL doc_weight(const zsample_args &a, size_t index)
 {
-    if (COLLAPSED)
-        return (REAL)a.n_mk[index] + (REAL)a.alpha;
-    return (REAL)a.theta[index];
+    return doc_weight_at<REAL, COLLAPSED>(a.theta, a.n_mk, a.alpha, index);
 }
 
 #endif

@@ -21,11 +21,12 @@ static size_t real_size(lda_precision precision)
     return precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
 }
 
-// Shared memory for the butterfly's block totals in one block of warps, and the most a
-// block may have; above it the totals go to global scratch.
+// Shared memory for the butterfly's block totals in one block of warps (θ read from global
+// memory); above the most a block may have, the totals go to global scratch.
 static size_t butterfly_smem_bytes(lda_precision precision, uint32_t K)
 {
-    return (size_t)BUTTERFLY_WARPS_PER_BLOCK * (K / BFLY_W) * BFLY_W * real_size(precision);
+    return precision == LDA_PRECISION_DOUBLE ? butterfly_smem_layout<double>(K, BUTTERFLY_WARPS_PER_BLOCK, false)
+                                             : butterfly_smem_layout<float>(K, BUTTERFLY_WARPS_PER_BLOCK, false);
 }
 
 static size_t max_smem_per_block(void)
@@ -58,10 +59,57 @@ size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_
     }
 }
 
-template <typename REAL, bool COLLAPSED>
-static int launch_butterfly(const zsample_args &a, cudaStream_t stream, lda_error *err)
+// The default (split 0, θ given): one block a document group, θ staged in shared memory.
+template <typename REAL> static size_t staged_smem_bytes(uint32_t K)
 {
-    const size_t smem = (size_t)BUTTERFLY_WARPS_PER_BLOCK * (a.K / BFLY_W) * BFLY_W * sizeof(REAL);
+    return butterfly_smem_layout<REAL>(K, butterfly_staged_kernel<REAL>::warps, true);
+}
+
+// θ given, split 0, and one group's θ fits in shared memory.
+static bool can_stage(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K)
+{
+    if (sampler != LDA_SAMPLER_BUTTERFLY || split != 0 || theta_collapsed)
+        return false;
+    return (precision == LDA_PRECISION_DOUBLE ? staged_smem_bytes<double>(K) : staged_smem_bytes<float>(K)) <=
+           max_smem_per_block();
+}
+
+bool zsample_can_fuse(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K,
+                      size_t groups)
+{
+    return groups >= ZSAMPLE_FUSED_MIN_GROUPS && can_stage(sampler, precision, split, theta_collapsed, K);
+}
+
+template <typename REAL>
+static int launch_butterfly_staged(const zsample_args &a, const zsample_fused &fused, cudaStream_t stream,
+                                   lda_error *err)
+{
+    const uint32_t warps = butterfly_staged_kernel<REAL>::warps;
+    const size_t smem = butterfly_smem_layout<REAL>(a.K, warps, true);
+    if (smem > 48 * 1024)
+        CUDA_TRY(cudaFuncSetAttribute(butterfly_staged_kernel<REAL>::fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)smem));
+    butterfly_staged_kernel<REAL>::fn<<<(unsigned)lda_part_warps(a.num_warps, a.part, a.part_count), warps * 32, smem,
+                                        stream>>>(a, fused);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+template <typename REAL> static lda_precision precision_of(void)
+{
+    return sizeof(REAL) == sizeof(double) ? LDA_PRECISION_DOUBLE : LDA_PRECISION_FLOAT;
+}
+
+template <typename REAL, bool COLLAPSED>
+static int launch_butterfly(const zsample_args &a, const zsample_fused *fused, cudaStream_t stream, lda_error *err)
+{
+    if (fused)
+        return launch_butterfly_staged<REAL>(a, *fused, stream, err);
+    if (!COLLAPSED && can_stage(LDA_SAMPLER_BUTTERFLY, precision_of<REAL>(), a.split, false, a.K))
+        return launch_butterfly_staged<REAL>(a, zsample_fused{}, stream, err);
+    const size_t smem = butterfly_smem_layout<REAL>(a.K, BUTTERFLY_WARPS_PER_BLOCK, false);
     const bool in_smem = smem <= max_smem_per_block();
     const size_t warps = lda_part_warps(a.num_warps, a.part, a.part_count) * effective_split(a);
     const unsigned blocks = (unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK);
@@ -82,14 +130,16 @@ fail:
     return -1;
 }
 
-template <typename REAL> static int launch(lda_sampler sampler, const zsample_args &a, cudaStream_t stream, lda_error *err)
+template <typename REAL>
+static int launch(lda_sampler sampler, const zsample_args &a, const zsample_fused *fused, cudaStream_t stream,
+                  lda_error *err)
 {
     const unsigned threads = 128;
     const unsigned blocks = (unsigned)((a.num_slots + threads - 1) / threads);
     switch (sampler) {
     case LDA_SAMPLER_BUTTERFLY:
-        return a.theta_collapsed ? launch_butterfly<REAL, true>(a, stream, err)
-                                 : launch_butterfly<REAL, false>(a, stream, err);
+        return a.theta_collapsed ? launch_butterfly<REAL, true>(a, NULL, stream, err)
+                                 : launch_butterfly<REAL, false>(a, fused, stream, err);
     case LDA_SAMPLER_BUTTERFLY_STORED:
         zsample_butterfly_stored_kernel<REAL><<<blocks, threads, 0, stream>>>(a);
         break;
@@ -112,8 +162,8 @@ fail:
     return -1;
 }
 
-int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &given, cudaStream_t stream,
-                   lda_error *err)
+int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &given, const zsample_fused *fused,
+                   cudaStream_t stream, lda_error *err)
 {
     zsample_args a = given;
     if (a.part_count == 0) { // all document groups at once
@@ -131,6 +181,10 @@ int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_a
                         lda_choice_name(lda_sampler_choices, sampler));
         return -1;
     }
-    return precision == LDA_PRECISION_DOUBLE ? launch<double>(sampler, a, stream, err)
-                                             : launch<float>(sampler, a, stream, err);
+    if (fused && !can_stage(sampler, precision, a.split, a.theta_collapsed, a.K)) {
+        lda_error_fail(err, "internal error: fused z draw asked where the staged kernel does not run");
+        return -1;
+    }
+    return precision == LDA_PRECISION_DOUBLE ? launch<double>(sampler, a, fused, stream, err)
+                                             : launch<float>(sampler, a, fused, stream, err);
 }

@@ -48,6 +48,33 @@ struct zsample_args {
 // taking the parameter's address; the cause below that was not pinned down. Keep it at 128.
 static_assert(sizeof(zsample_args) <= 128, "zsample_args must stay within 128 bytes");
 
+// What the default butterfly kernel (one block a document group, θ staged in shared memory;
+// zsample_butterfly.cuh) can do in the same pass besides drawing z. It is kept out of
+// zsample_args (see above). Both leave the draws unchanged.
+//  - theta_mean: θ staged is formed from n_mk as the mean update forms it, θ[m,k] =
+//    (n[m,k] + α) / (len_m + Kα) in double, rounded to float (mean-for-mode): no θ update
+//    kernel an iteration, and a.theta is not read.
+//  - n_wk, n_k non-NULL: the counts n[m,k] (a.n_mk), n[w,k] and n[k] are brought from the
+//    topics z held on entry to the ones drawn, token by token where they differ: no count
+//    update kernel, and no copy of z to compare against.
+struct zsample_fused {
+    uint32_t *n_wk, *n_k;
+    double alpha;
+    int theta_mean;
+};
+
+// Whether a run should draw with the staged kernel and zsample_fused: the butterfly sampler,
+// split 0 (auto), θ given, one group's θ fitting in shared memory, and at least
+// ZSAMPLE_FUSED_MIN_GROUPS document groups a launch. The staged kernel runs one block (one
+// group) an SM at K = 1024, so with few groups most SMs would sit idle in the last wave:
+// measured on wiki43k, K = 1024, --refresh 8 (171 groups a part), mean-for-mode took 9.4 ms
+// an iteration staged against 5.3 ms with 32 warps a group reading θ from global memory.
+// 512 groups are about four waves of an H100's 132 SMs. (zsample_launch with split 0 and
+// no `fused` stages θ regardless; the backend passes an explicit split when it does not fuse.)
+#define ZSAMPLE_FUSED_MIN_GROUPS 512u
+bool zsample_can_fuse(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K,
+                      size_t groups);
+
 // Whether the sampler implements θ-collapsed weights.
 bool zsample_supports_collapsed(lda_sampler sampler);
 
@@ -55,7 +82,8 @@ bool zsample_supports_collapsed(lda_sampler sampler);
 size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K);
 
 // Launches the sampler on `stream`; returns -1 with err filled on a launch failure.
-int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, cudaStream_t stream,
-                   lda_error *err);
+// fused: NULL, or what the kernel does besides (zsample_can_fuse must hold).
+int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, const zsample_fused *fused,
+                   cudaStream_t stream, lda_error *err);
 
 #endif

@@ -3,14 +3,15 @@
 # with `ldagpu bench`, on a GPU:
 #   fig10  K = 16, 48, ..., 240; the four model versions x naive / butterfly
 #   fig11  K = 4, 8, ..., 1024;  naive / transpose / butterfly-stored / butterfly (split 1,
-#          the paper's one-warp loop, and the default split); float (11a) and double (11b)
+#          the paper's one-warp loop; split 32, θ read through L1/L2; and the default, θ staged
+#          in shared memory); float (11a) and double (11b)
 #   fig12  every K from 480 to 544; transpose / butterfly-stored / butterfly (split 1); float, double
 # usage: scripts/paper-figures.sh [--full] [--only fig10|fig11|fig12] CORPUS OUTDIR
 # Writes OUTDIR/figNN.csv (and OUTDIR/figNN.log), then the PNG plots when gnuplot is there
 # (scripts/plot-figures.sh; on a machine without it, copy the CSVs and plot elsewhere).
 # The reduced mode (default) fits one 10-minute call on an H100 for wiki43k: fewer K points
 # in fig11 (every 48th) and fewer iterations per point; --full runs every K of the paper
-# (fig11: 256 K values x 5 samplers x 2 precisions; about 25 minutes on an H100).
+# (fig11: 256 K values x 6 sampler variants x 2 precisions; about 25 minutes on an H100).
 set -eu
 full=0
 only=""
@@ -41,7 +42,7 @@ run() { # name, bench arguments...
 
 run fig10 -K 16:240:32 --samplers naive,butterfly --splits 1 \
     --models uncollapsed,mean-for-mode,theta-collapsed,collapsed
-run fig11 -K "$k11" --samplers naive,transpose,butterfly-stored,butterfly --splits 1,0 --precisions float,double
+run fig11 -K "$k11" --samplers naive,transpose,butterfly-stored,butterfly --splits 1,32,0 --precisions float,double
 run fig12 -K 480:544:1 --samplers transpose,butterfly-stored,butterfly --splits 1 --precisions float,double
 
 if command -v gnuplot >/dev/null 2>&1; then

@@ -30,7 +30,7 @@ static const lda_option_spec train_options[] = {
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train", "auto", lda_device_choices},
     [OPT_SAMPLER] = {"sampler", 0, "NAME", "GPU z-sampling kernel", "butterfly", lda_sampler_choices},
     [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update too)", "uncollapsed", lda_model_choices},
-    [OPT_SPLIT] = {"split", 0, "N", "butterfly: warps sharing a document group's token rows (0: default)", "0 (32)"},
+    [OPT_SPLIT] = {"split", 0, "N", "butterfly: warps sharing a document group's token rows (0: the sampler's choice)", "0"},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
                      "1"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},

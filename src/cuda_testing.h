@@ -25,6 +25,10 @@ extern "C" {
 int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                             uint32_t *z, lda_error *err);
 
+/* Whether a CUDA run with these parameters draws z with the kernel that stages θ in shared
+ * memory and keeps the counts (and, mean-for-mode, θ) current itself (zsample.cuh). */
+int lda_cuda_z_kernel_fused(const lda_params *p, const lda_layout *L);
+
 /* curand's Philox4x32-10 on the device for n counters under one seed. */
 int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n, lda_error *err);
 

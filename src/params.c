@@ -99,7 +99,7 @@ uint32_t lda_effective_split(const lda_params *p)
 {
     if (p->sampler != LDA_SAMPLER_BUTTERFLY || p->theta_collapsed)
         return 1;
-    return p->split ? p->split : LDA_DEFAULT_SPLIT;
+    return p->split;
 }
 
 lda_update lda_theta_update(const lda_params *p)

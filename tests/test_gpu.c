@@ -397,6 +397,60 @@ Test(gpu, counts_stay_exact_collapsed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 
 Test(gpu, counts_stay_exact_refreshed) { counts_stay_exact(LDA_MODEL_MEAN_FOR_MODE, 3); }
 Test(gpu, counts_stay_exact_collapsed_refreshed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 4); }
 
+/* The default z kernel (split 0, enough document groups) stages θ in shared memory, keeps the
+ * counts current itself and, for mean-for-mode, forms θ from them; with --split 32 the same
+ * draws come from the kernel that reads θ from global memory, followed by the count and θ
+ * update kernels. Same arithmetic, so after several iterations z, the counts, θ and φ must be
+ * byte-identical. The corpus has just enough short documents for the fused kernel in every
+ * --refresh part (ZSAMPLE_FUSED_MIN_GROUPS = 512 groups of 32). */
+static void fused_equals_unfused(lda_model_kind model, uint32_t refresh, lda_precision precision, uint32_t K)
+{
+    require_gpu();
+    corpus *c = test_planted_corpus(5, 12, (size_t)512 * 32 * refresh, 3, 15, 8, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, &err);
+    const uint32_t V = L->vocab_size;
+    const size_t sizes[6] = {L->num_positions * 4, L->num_slots * K * 4, (size_t)V * K * 4, K * 4,
+                             L->num_slots * K * 4, (size_t)V * K * 4};
+    static const char *names[6] = {"z", "n[m,k]", "n[w,k]", "n[k]", "theta", "phi"};
+    void *got[2][6];
+    for (int run = 0; run < 2; run++) {
+        lda_params p;
+        lda_params_default(&p);
+        p.num_topics = K;
+        p.device = LDA_DEVICE_CUDA;
+        p.precision = precision;
+        lda_params_set_model(&p, model);
+        p.refresh = refresh;
+        p.split = run == 0 ? 0 : 32;
+        cr_assert_eq(lda_cuda_z_kernel_fused(&p, L), run == 0, "split %u: fused kernel %s", p.split,
+                     run == 0 ? "not used" : "used");
+        for (int i = 0; i < 6; i++)
+            got[run][i] = malloc(sizes[i]);
+        lda_backend *b = lda_backend_create(L, &p, &err);
+        cr_assert(b, "%s", err.msg);
+        cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+        for (uint32_t it = 1; it <= 6; it++)
+            cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(b->ops->fetch_counts(b, got[run][1], got[run][2], got[run][3], &err), 0, "%s", err.msg);
+        cr_assert_eq(b->ops->fetch(b, got[run][4], got[run][5], got[run][0], &err), 0, "%s", err.msg);
+        lda_backend_destroy(b);
+    }
+    for (int i = 0; i < 6; i++) {
+        cr_assert_eq(memcmp(got[0][i], got[1][i], sizes[i]), 0, "%s differs between the fused and unfused kernels",
+                     names[i]);
+        free(got[0][i]);
+        free(got[1][i]);
+    }
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(gpu, fused_equals_unfused_mean_for_mode) { fused_equals_unfused(LDA_MODEL_MEAN_FOR_MODE, 1, LDA_PRECISION_FLOAT, 24); }
+Test(gpu, fused_equals_unfused_mean_for_mode_remnant) { fused_equals_unfused(LDA_MODEL_MEAN_FOR_MODE, 1, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, fused_equals_unfused_uncollapsed_double) { fused_equals_unfused(LDA_MODEL_UNCOLLAPSED, 1, LDA_PRECISION_DOUBLE, 64); }
+Test(gpu, fused_equals_unfused_refreshed) { fused_equals_unfused(LDA_MODEL_MEAN_FOR_MODE, 3, LDA_PRECISION_FLOAT, 40); }
+
 static void gpu_gamma_moments(double shape)
 {
     require_gpu();
