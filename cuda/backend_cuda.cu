@@ -196,7 +196,7 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.num_warps = s.num_warps;
     a.seed = b->params.seed;
     a.iteration = iteration;
-    a.split = b->params.split || s.fused_counts ? b->params.split : LDA_DEFAULT_SPLIT; // 0 would stage θ
+    a.split = b->params.split;
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
     zsample_fused f = {s.n_wk, s.n_k, b->params.alpha, s.fused_theta_mean};

@@ -58,8 +58,12 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.seed = in->seed;
     a.iteration = in->iteration;
     a.split = split;
-    if (zsample_launch(sampler, in->precision, a, NULL, 0, err))
-        goto fail;
+    { // split 0: the default's kernel, θ staged, wherever it can run (nothing else fused)
+        const zsample_fused staged = {NULL, NULL, 0.0, 0};
+        const bool stage = zsample_can_stage(sampler, in->precision, split, collapsed, K);
+        if (zsample_launch(sampler, in->precision, a, stage ? &staged : NULL, 0, err))
+            goto fail;
+    }
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
     if (collapsed)

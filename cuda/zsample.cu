@@ -65,8 +65,7 @@ template <typename REAL> static size_t staged_smem_bytes(uint32_t K)
     return butterfly_smem_layout<REAL>(K, butterfly_staged_kernel<REAL>::warps, true);
 }
 
-// θ given, split 0, and one group's θ fits in shared memory.
-static bool can_stage(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K)
+bool zsample_can_stage(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K)
 {
     if (sampler != LDA_SAMPLER_BUTTERFLY || split != 0 || theta_collapsed)
         return false;
@@ -77,7 +76,7 @@ static bool can_stage(lda_sampler sampler, lda_precision precision, uint32_t spl
 bool zsample_can_fuse(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K,
                       size_t groups)
 {
-    return groups >= ZSAMPLE_FUSED_MIN_GROUPS && can_stage(sampler, precision, split, theta_collapsed, K);
+    return groups >= ZSAMPLE_FUSED_MIN_GROUPS && zsample_can_stage(sampler, precision, split, theta_collapsed, K);
 }
 
 template <typename REAL>
@@ -97,18 +96,11 @@ fail:
     return -1;
 }
 
-template <typename REAL> static lda_precision precision_of(void)
-{
-    return sizeof(REAL) == sizeof(double) ? LDA_PRECISION_DOUBLE : LDA_PRECISION_FLOAT;
-}
-
 template <typename REAL, bool COLLAPSED>
 static int launch_butterfly(const zsample_args &a, const zsample_fused *fused, cudaStream_t stream, lda_error *err)
 {
     if (fused)
         return launch_butterfly_staged<REAL>(a, *fused, stream, err);
-    if (!COLLAPSED && can_stage(LDA_SAMPLER_BUTTERFLY, precision_of<REAL>(), a.split, false, a.K))
-        return launch_butterfly_staged<REAL>(a, zsample_fused{}, stream, err);
     const size_t smem = butterfly_smem_layout<REAL>(a.K, BUTTERFLY_WARPS_PER_BLOCK, false);
     const bool in_smem = smem <= max_smem_per_block();
     const size_t warps = lda_part_warps(a.num_warps, a.part, a.part_count) * effective_split(a);
@@ -181,7 +173,7 @@ int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_a
                         lda_choice_name(lda_sampler_choices, sampler));
         return -1;
     }
-    if (fused && !can_stage(sampler, precision, a.split, a.theta_collapsed, a.K)) {
+    if (fused && !zsample_can_stage(sampler, precision, a.split, a.theta_collapsed, a.K)) {
         lda_error_fail(err, "internal error: fused z draw asked where the staged kernel does not run");
         return -1;
     }

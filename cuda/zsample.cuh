@@ -63,14 +63,17 @@ struct zsample_fused {
     int theta_mean;
 };
 
-// Whether a run should draw with the staged kernel and zsample_fused: the butterfly sampler,
-// split 0 (auto), θ given, one group's θ fitting in shared memory, and at least
-// ZSAMPLE_FUSED_MIN_GROUPS document groups a launch. The staged kernel runs one block (one
+// Whether the staged kernel can run: the butterfly sampler, split 0 (auto), θ given, and one
+// group's θ fitting in shared memory. zsample_launch runs it when given a zsample_fused (an
+// empty one: θ staged, nothing else fused).
+bool zsample_can_stage(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K);
+
+// Whether a run should draw with the staged kernel and zsample_fused: zsample_can_stage, and
+// at least ZSAMPLE_FUSED_MIN_GROUPS document groups a launch. The staged kernel runs one block (one
 // group) an SM at K = 1024, so with few groups most SMs would sit idle in the last wave:
 // measured on wiki43k, K = 1024, --refresh 8 (171 groups a part), mean-for-mode took 9.4 ms
 // an iteration staged against 5.3 ms with 32 warps a group reading θ from global memory.
-// 512 groups are about four waves of an H100's 132 SMs. (zsample_launch with split 0 and
-// no `fused` stages θ regardless; the backend passes an explicit split when it does not fuse.)
+// 512 groups are about four waves of an H100's 132 SMs.
 #define ZSAMPLE_FUSED_MIN_GROUPS 512u
 bool zsample_can_fuse(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K,
                       size_t groups);
@@ -82,7 +85,8 @@ bool zsample_supports_collapsed(lda_sampler sampler);
 size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K);
 
 // Launches the sampler on `stream`; returns -1 with err filled on a launch failure.
-// fused: NULL, or what the kernel does besides (zsample_can_fuse must hold).
+// fused: NULL (θ read from global memory; split 0 means LDA_DEFAULT_SPLIT warps a group), or
+// the staged kernel and what it does besides (zsample_can_stage must hold).
 int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, const zsample_fused *fused,
                    cudaStream_t stream, lda_error *err);
 

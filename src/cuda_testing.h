@@ -21,7 +21,8 @@ extern "C" {
  * (lda_zdraw): θ given, or θ collapsed with in->n_mk (then z holds the previous topics on
  * entry, and the counts as the draws leave them are copied back into in->n_mk). z at layout
  * positions; positions past a document's end are left as they were. split: butterfly
- * warps per document group (0: default). */
+ * warps per document group (0: the default's kernel, θ of a group staged in shared memory,
+ * where it fits; otherwise 32 warps). */
 int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                             uint32_t *z, lda_error *err);
 
