@@ -25,7 +25,7 @@ LDLIBS   += -lz -lm -pthread
 NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror \
             -Xptxas -warn-spills --resource-usage
 
-LIB_SRC  := $(filter-out src/main.c src/backend_cuda_absent.c,$(wildcard src/*.c))
+LIB_SRC  := $(filter-out src/cli/main.c src/backend/backend_cuda_absent.c,$(wildcard src/*/*.c))
 CUDA_SRC := $(wildcard cuda/*.cu)
 TEST_SRC := $(wildcard tests/*.c)
 
@@ -35,7 +35,7 @@ ifeq ($(CUDA),1)
   LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
   CFLAGS  += -DLDA_HAVE_CUDA=1
 else
-  LIB_OBJ += $(BUILD)/src/backend_cuda_absent.o
+  LIB_OBJ += $(BUILD)/src/backend/backend_cuda_absent.o
 endif
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 
@@ -45,7 +45,7 @@ all: ldagpu
 ldagpu: $(BUILD)/ldagpu
 	cp $< $@
 
-$(BUILD)/ldagpu: $(BUILD)/src/main.o $(LIB_OBJ)
+$(BUILD)/ldagpu: $(BUILD)/src/cli/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/src/%.o: src/%.c | $(BUILD)/gen/stopwords_data.c
@@ -56,7 +56,7 @@ $(BUILD)/tests/%.o: tests/%.c | check-criterion
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -MMD -MP -c -o $@ $<
 
-$(BUILD)/cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/*.h)
+$(BUILD)/cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $< 2> $(basename $@).resources || { cat $(basename $@).resources; exit 1; }
 	@grep -E 'Used|spill|stack' $(basename $@).resources | sed 's/^/  /' | head -40 || true

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "check.cuh"
 #include "device_state.cuh"
 #include "zsample.cuh"

@@ -8,7 +8,7 @@
 
 #include <cuda_runtime.h>
 
-#include "error.h"
+#include "core/error.h"
 
 #define CUDA_TRY(call)                                                                                   \
     do {                                                                                                 \

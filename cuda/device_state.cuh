@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout.h"
-#include "params.h"
+#include "backend/layout.h"
+#include "core/params.h"
 
 struct device_state {
     // corpus layout (read-only)

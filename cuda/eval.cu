@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check.cuh"
+#include "core/loglik.h"
 #include "device_state.cuh"
-#include "loglik.h"
 #include "zsample_butterfly.cuh"
 
 #define EVAL_THREADS 256

@@ -4,8 +4,8 @@
 #ifndef LDA_REAL_CUH
 #define LDA_REAL_CUH
 
-#include "rng.h"
-#include "search.h"
+#include "core/rng.h"
+#include "core/search.h"
 
 template <typename REAL> __device__ __forceinline__ REAL uniform_from_bits(uint32_t bits);
 template <> __device__ __forceinline__ float uniform_from_bits<float>(uint32_t bits)

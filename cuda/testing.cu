@@ -2,9 +2,9 @@
 #include <cuda_runtime.h>
 #include <string.h>
 
+#include "backend/cuda_testing.h"
 #include "check.cuh"
-#include "cuda_testing.h"
-#include "gamma.h"
+#include "core/gamma.h"
 #include "zsample.cuh"
 
 template <typename T> static cudaError_t upload(T **dst, const T *src, size_t count)

@@ -5,9 +5,9 @@
 #include <cuda_runtime.h>
 
 #include "check.cuh"
+#include "core/gamma.h"
+#include "core/rng.h"
 #include "device_state.cuh"
-#include "gamma.h"
-#include "rng.h"
 
 #define WARP_FULL 0xffffffffu
 

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "params.h"
+#include "core/error.h"
+#include "core/params.h"
 
 struct zsample_args {
     const uint32_t *words;

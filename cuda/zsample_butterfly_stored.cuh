@@ -32,8 +32,8 @@
 #define LDA_ZSAMPLE_BUTTERFLY_STORED_CUH
 
 #include "butterfly.cuh"
-#include "theta_cache.cuh"
 #include "real.cuh"
+#include "theta_cache.cuh"
 #include "zsample.cuh"
 
 // Algorithm 8: the butterfly-patterned table of one token row; returns the total.

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rng.h"
+#include "core/rng.h"
 
 corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,
                               uint32_t vocab_size)

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "corpus.h"
+#include "corpus/corpus.h"
 
 /* A corpus built in memory: doc d has lengths[d] tokens drawn from word ids given by fill(). */
 corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,

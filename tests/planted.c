@@ -4,10 +4,10 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "backend/layout.h"
 #include "helpers.h"
-#include "layout.h"
-#include "topwords.h"
+#include "model/topwords.h"
 
 /* 8 planted topics, learned with 12: Gibbs samplers (the uncollapsed one especially) can
  * settle with two planted topics merged when K equals the planted count; a few spare

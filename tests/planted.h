@@ -2,7 +2,7 @@
 #ifndef LDA_TEST_PLANTED_H
 #define LDA_TEST_PLANTED_H
 
-#include "params.h"
+#include "core/params.h"
 
 /* Trains 12 topics on a synthetic corpus of 8 well-separated planted topics with the given
  * device, update, precision and sampler; asserts that every planted topic is recovered

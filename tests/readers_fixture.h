@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "corpus.h"
+#include "corpus/corpus_read.h"
 
 typedef struct {
     char s[512];

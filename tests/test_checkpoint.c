@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "checksum.h"
 #include "helpers.h"
-#include "matrix_file.h"
+#include "model/checkpoint.h"
+#include "model/matrix_file.h"
+#include "model/checksum.h"
 
 /* A state's settings with z all equal to `topic`, at `iterations`. */
 static void fake_state(lda_model *m, uint32_t iterations, uint32_t topic, uint32_t *z)

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coherence.h"
 #include "helpers.h"
-#include "model.h"
+#include "model/coherence.h"
+#include "model/model.h"
 
 /* Five documents over the words w0..w4 (a repeated word counts once per document):
  *   d0: w0 w0 w1 w2    d1: w0 w1    d2: w0 w3    d3: w2 w3 w4    d4: w1

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "backend/layout.h"
 #include "helpers.h"
-#include "layout.h"
 #include "planted.h"
 
 Test(e2e_cpu, planted_topics_recovered_draw) { planted_recovery(LDA_DEVICE_CPU, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }

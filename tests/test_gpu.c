@@ -12,15 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "backend/sampler_cpu.h"
+#include "core/rng.h"
+#include "corpus/corpus_read.h"
 #include "helpers.h"
-#include "layout.h"
 #include "planted.h"
-#include "rng.h"
-#include "sampler_cpu.h"
 
 #ifdef LDA_HAVE_CUDA
-#include "cuda_testing.h"
+#include "backend/cuda_testing.h"
 
 static void require_gpu(void)
 {

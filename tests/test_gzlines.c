@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gzlines.h"
 #include "readers_fixture.h"
+#include "util/gzlines.h"
 
 TestSuite(gzlines, .init = fixture_setup, .fini = fixture_teardown);
 

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heldout.h"
+#include "backend/layout.h"
+#include "core/rng.h"
 #include "helpers.h"
-#include "inference.h"
-#include "layout.h"
-#include "rng.h"
+#include "train/heldout.h"
+#include "train/inference.h"
 
 enum { PLANTED = 8, WORDS = 25 };
 
@@ -199,7 +199,7 @@ static void inference_recovers(lda_device device)
 Test(heldout, inference_recovers_planted_mixtures) { inference_recovers(LDA_DEVICE_CPU); }
 
 #ifdef LDA_HAVE_CUDA
-#include "backend.h"
+#include "backend/backend.h"
 
 Test(heldout_gpu, inference_recovers_planted_mixtures)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "topwords.h"
+#include "model/topwords.h"
 
 enum { PLANTED = 8, WORDS = 25, LEARNED = 12, NEW_DOCS = 200 };
 

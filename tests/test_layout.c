@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
+#include "backend/layout.h"
 #include "helpers.h"
-#include "layout.h"
 
 static corpus *uneven_corpus(size_t num_docs)
 {

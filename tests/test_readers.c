@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "corpus.h"
+#include "corpus/corpus.h"
 #include "readers_fixture.h"
 
 TestSuite(text, .init = fixture_setup, .fini = fixture_teardown);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "corpus.h"
+#include "corpus/corpus.h"
 #include "readers_fixture.h"
 
 TestSuite(ldac, .init = fixture_setup, .fini = fixture_teardown);

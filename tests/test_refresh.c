@@ -3,9 +3,9 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "backend/layout.h"
 #include "helpers.h"
-#include "layout.h"
 
 static lda_backend *cpu_backend(const lda_layout *L, lda_model_kind model, uint32_t refresh)
 {

@@ -312,7 +312,7 @@ Test(resume, eval_repeats_the_training_logs_heldout_figure) { eval_repeats_the_l
 
 /* The same on the GPU (skipped without one): byte-identical resume, eval equal to the log. */
 #ifdef LDA_HAVE_CUDA
-#include "backend.h"
+#include "backend/backend.h"
 
 static void require_gpu(void)
 {

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "gamma.h"
-#include "rng.h"
+#include "core/gamma.h"
+#include "core/rng.h"
 
 Test(rng, philox_matches_random123_known_answers)
 {

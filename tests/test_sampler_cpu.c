@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/layout.h"
+#include "backend/sampler_cpu.h"
+#include "core/rng.h"
+#include "core/search.h"
 #include "helpers.h"
-#include "layout.h"
-#include "rng.h"
-#include "sampler_cpu.h"
-#include "search.h"
 
 Test(search, binary_equals_linear_on_integer_weights)
 {

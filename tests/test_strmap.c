@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "util/strmap.h"
 
 Test(strmap, ids_are_dense_in_insertion_order)
 {

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval_cpu.h"
+#include "backend/eval_cpu.h"
+#include "backend/layout.h"
+#include "backend/updates_cpu.h"
+#include "core/rng.h"
 #include "helpers.h"
-#include "layout.h"
-#include "rng.h"
-#include "updates_cpu.h"
 
 typedef struct {
     corpus *c;

@@ -1,0 +1,76 @@
+/* backend.h — the one interface the training driver talks to.
+ *
+ * A backend owns the iteration state (z, the counts n[m,k], n[w,k], n[k], and θ, φ) on its
+ * device. The driver starts it, asks for iterations and evaluations, and fetches results;
+ * it never knows whether the CPU or the GPU did the work. Arrays crossing the interface are
+ * in the layout's order (layout.h): θ is num_slots × K, φ is V × K (row per word), z and
+ * positions as in the layout, counts n_mk num_slots × K, n_wk V × K, n_k K. */
+#ifndef LDA_BACKEND_H
+#define LDA_BACKEND_H
+
+#include <stdint.h>
+
+#include "backend/layout.h"
+#include "core/error.h"
+#include "core/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    double z_seconds;      /* drawing z */
+    double update_seconds; /* counts and the θ/φ update */
+} lda_iter_timing;
+
+typedef struct {
+    double loglik_pred;  /* mean over tokens of log Σ_k θ[m,k] φ[w,k] */
+    double loglik_joint; /* log p(w, z | α, β) / N, from the counts */
+} lda_eval;
+
+typedef struct lda_backend lda_backend;
+
+typedef struct {
+    /* Sets z (uniformly at random when z is NULL) and computes the counts and θ, φ exactly
+     * as at the end of iteration `iteration` (0 = the initial state), so a run resumed from
+     * a saved z continues the same random stream. */
+    int (*start)(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err);
+    /* One iteration: draw every z from θ and φ, then recount and update θ and φ. */
+    int (*iterate)(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err);
+    int (*evaluate)(lda_backend *b, lda_eval *out, lda_error *err);
+    /* Copies state to the host; any pointer may be NULL. */
+    int (*fetch)(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err);
+    int (*fetch_counts)(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
+    /* Replaces φ (V × K). With params.freeze_phi set, start and iterate then leave φ alone
+     * and update only z and θ: inference of new documents under a trained model. */
+    int (*set_phi)(lda_backend *b, const float *phi, lda_error *err);
+    /* Σ over the tokens of `scored` of log Σ_k θ[s,k] φ[w,k], using this backend's θ and φ.
+     * `scored` must have this backend's slots (lda_layout_build_like), e.g. the second halves
+     * of documents whose first halves this backend was trained on (document completion). */
+    int (*score)(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err);
+    void (*destroy)(lda_backend *b);
+} lda_backend_ops;
+
+struct lda_backend {
+    const lda_backend_ops *ops;
+    const lda_layout *layout; /* borrowed; outlives the backend */
+    lda_params params;        /* as given, alpha and device resolved */
+    char description[512];    /* "CPU (2 threads)", "CUDA: NVIDIA H100 80GB HBM3 ...", ... */
+    void *impl;
+};
+
+/* Creates the backend params->device asks for; auto picks CUDA when a GPU is present. */
+lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
+void lda_backend_destroy(lda_backend *b);
+
+/* Each backend's constructor. */
+lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
+lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
+/* Number of usable CUDA devices (0 when none, or when built without CUDA); why in `why`. */
+int lda_cuda_device_count(char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

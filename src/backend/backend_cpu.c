@@ -1,0 +1,208 @@
+/* backend_cpu.c — the multi-threaded CPU backend: the reference every GPU result is
+ * checked against. State lives in host arrays in the layout's order (backend.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "backend/eval_cpu.h"
+#include "backend/sampler_cpu.h"
+#include "backend/updates_cpu.h"
+#include "core/rng.h"
+
+typedef struct {
+    lda_pool *pool;
+    lda_word_index word_index;
+    float *theta, *phi;
+    uint32_t *z;
+    uint32_t *n_mk, *n_wk, *n_k;
+} cpu_state;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The counts from z, then φ from them with the random stream of `phi_stream` (params.h). */
+static int recount_and_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_layout *L = b->layout;
+    const lda_params *p = &b->params;
+    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err))
+        return -1;
+    if (p->freeze_phi)
+        return 0;
+    return lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,
+                              p->seed, phi_stream, st->phi, err);
+}
+
+/* The state at the end of `iteration`: counts, φ as after its last part, and θ. */
+static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    if (recount_and_update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err))
+        return -1;
+    return lda_cpu_update_theta(st->pool, b->layout, st->n_mk, p->num_topics, p->alpha, lda_theta_update(p),
+                                p->seed, iteration, st->theta, err);
+}
+
+static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_layout *L = b->layout;
+    const uint32_t K = b->params.num_topics;
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            size_t pos = lda_layout_pos(L, s, i);
+            uint32_t bits = lda_rng_once(b->params.seed, LDA_RNG_Z_INIT, 0, L->slot_token_base[s] + i);
+            st->z[pos] = z ? z[pos] : (uint32_t)(((uint64_t)bits * K) >> 32);
+        }
+    return recount_and_update(b, iteration, err);
+}
+
+static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    lda_zdraw in = {st->theta, p->theta_collapsed ? st->n_mk : NULL, (float)p->alpha, st->phi, p->num_topics,
+                    p->precision, p->seed, iteration, 0, p->refresh};
+    double z_seconds = 0, update_seconds = 0;
+    for (uint32_t part = 0; part < p->refresh; part++) {
+        double t0 = now_seconds();
+        in.part = part;
+        if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
+            return -1;
+        double t1 = now_seconds();
+        if (part + 1 < p->refresh ? recount_and_update_phi(b, lda_phi_stream(iteration, part, p->refresh), err)
+                                  : recount_and_update(b, iteration, err))
+            return -1;
+        z_seconds += t1 - t0;
+        update_seconds += now_seconds() - t1;
+    }
+    if (timing) {
+        timing->z_seconds = z_seconds;
+        timing->update_seconds = update_seconds;
+    }
+    return 0;
+}
+
+static int cpu_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    if (lda_cpu_loglik_pred(st->pool, b->layout, st->theta, st->phi, p->num_topics, &out->loglik_pred, err) ||
+        lda_cpu_loglik_joint(st->pool, b->layout, st->n_mk, st->n_wk, st->n_k, p->num_topics, p->alpha,
+                             p->beta, &out->loglik_joint, err))
+        return -1;
+    return 0;
+}
+
+static int cpu_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    const lda_layout *L = b->layout;
+    const size_t K = b->params.num_topics;
+    if (theta)
+        memcpy(theta, st->theta, L->num_slots * K * sizeof *theta);
+    if (phi)
+        memcpy(phi, st->phi, (size_t)L->vocab_size * K * sizeof *phi);
+    if (z)
+        memcpy(z, st->z, L->num_positions * sizeof *z);
+    return 0;
+}
+
+static int cpu_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    const size_t K = b->params.num_topics;
+    if (n_mk)
+        memcpy(n_mk, st->n_mk, b->layout->num_slots * K * sizeof *n_mk);
+    if (n_wk)
+        memcpy(n_wk, st->n_wk, (size_t)b->layout->vocab_size * K * sizeof *n_wk);
+    if (n_k)
+        memcpy(n_k, st->n_k, K * sizeof *n_k);
+    return 0;
+}
+
+static int cpu_set_phi(lda_backend *b, const float *phi, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    memcpy(st->phi, phi, (size_t)b->layout->vocab_size * b->params.num_topics * sizeof *phi);
+    return 0;
+}
+
+static int cpu_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    double mean;
+    if (scored->num_slots != b->layout->num_slots) {
+        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
+                       b->layout->num_slots);
+        return -1;
+    }
+    if (scored->num_tokens == 0) {
+        *sum_loglik = 0.0;
+        return 0;
+    }
+    if (lda_cpu_loglik_pred(st->pool, scored, st->theta, st->phi, b->params.num_topics, &mean, err))
+        return -1;
+    *sum_loglik = mean * (double)scored->num_tokens;
+    return 0;
+}
+
+static void cpu_destroy(lda_backend *b)
+{
+    cpu_state *st = b->impl;
+    if (st) {
+        lda_pool_destroy(st->pool);
+        lda_word_index_free(&st->word_index);
+        free(st->theta);
+        free(st->phi);
+        free(st->z);
+        free(st->n_mk);
+        free(st->n_wk);
+        free(st->n_k);
+        free(st);
+    }
+    free(b);
+}
+
+static const lda_backend_ops cpu_ops = {
+    cpu_start, cpu_iterate, cpu_evaluate, cpu_fetch, cpu_fetch_counts, cpu_set_phi, cpu_score, cpu_destroy,
+};
+
+lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
+{
+    const size_t K = params->num_topics;
+    lda_backend *b = lda_calloc(1, sizeof *b, "backend", err);
+    cpu_state *st = NULL;
+    if (!b)
+        return NULL;
+    b->ops = &cpu_ops;
+    b->layout = L;
+    b->params = *params;
+    b->params.device = LDA_DEVICE_CPU;
+    if (!(st = b->impl = lda_calloc(1, sizeof *st, "backend", err)) ||
+        !(st->pool = lda_pool_create(params->threads, err)) ||
+        lda_word_index_build(L, &st->word_index, err) ||
+        !(st->theta = lda_malloc_array(L->num_slots * K, sizeof(float), "theta", err)) ||
+        !(st->phi = lda_malloc_array((size_t)L->vocab_size * K, sizeof(float), "phi", err)) ||
+        !(st->z = lda_calloc(L->num_positions, sizeof(uint32_t), "z", err)) ||
+        !(st->n_mk = lda_malloc_array(L->num_slots * K, sizeof(uint32_t), "document-topic counts", err)) ||
+        !(st->n_wk = lda_malloc_array((size_t)L->vocab_size * K, sizeof(uint32_t), "word-topic counts", err)) ||
+        !(st->n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err))) {
+        cpu_destroy(b);
+        return NULL;
+    }
+    snprintf(b->description, sizeof b->description, "CPU (%d thread%s)", lda_pool_threads(st->pool),
+             lda_pool_threads(st->pool) == 1 ? "" : "s");
+    return b;
+}

@@ -1,0 +1,19 @@
+/* backend_cuda_absent.c — what a CPU-only build (make CUDA=0, or no nvcc) links instead of
+ * cuda/: no devices, and a clear error if the CUDA backend is asked for by name. */
+#include <stdio.h>
+
+#include "backend/backend.h"
+
+int lda_cuda_device_count(char *why, size_t why_size)
+{
+    snprintf(why, why_size, "this ldagpu was built without CUDA (rebuild with nvcc installed)");
+    return 0;
+}
+
+lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
+{
+    (void)L;
+    (void)params;
+    lda_error_input(err, "--device cuda: this ldagpu was built without CUDA (rebuild with nvcc on the PATH)");
+    return NULL;
+}

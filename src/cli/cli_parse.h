@@ -1,0 +1,13 @@
+/* cli_parse.h — the options several commands share (--threads, --device, --format), parsed
+ * one way everywhere; the checked numbers and names under them are core/parse.h's. */
+#ifndef LDA_CLI_PARSE_H
+#define LDA_CLI_PARSE_H
+
+#include "core/parse.h"
+#include "corpus/corpus.h"
+
+int lda_parse_threads(const char *where, const char *text, int *out, lda_error *err);
+int lda_parse_device(const char *where, const char *text, lda_device *out, lda_error *err);
+int lda_parse_corpus_format(const char *where, const char *text, corpus_format *out, lda_error *err);
+
+#endif

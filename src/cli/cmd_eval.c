@@ -1,0 +1,203 @@
+/* cmd_eval.c — `ldagpu eval MODEL CORPUS`: held-out per-token log-likelihood and perplexity
+ * of documents under a model, by document completion (heldout.h) — the same computation as
+ * the loglik_heldout column of training with --holdout. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_options.h"
+#include "cli/cli_parse.h"
+#include "cli/commands.h"
+#include "model/model.h"
+#include "model/model_corpus.h"
+#include "train/heldout.h"
+#include "util/gzlines.h"
+
+enum { OPT_DOCS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+
+static const lda_option_spec eval_options[] = {
+    [OPT_DOCS] = {"docs", 0, "FILE", "score only the documents whose 0-based input indices FILE lists, one a line "
+                  "(e.g. MODEL/heldout.txt)", "every document"},
+    [OPT_ITERATIONS] = {"iterations", 'n', "N", "sweeps estimating θ on each document's first half",
+                        "the model's holdout_iterations (20)"},
+    [OPT_SEED] = {"seed", 's', "S", "random seed (the evaluation's own is derived from it and the model's "
+                  "iteration count)", "the model's seed"},
+    [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "format of CORPUS", "auto"},
+    [OPT_VOCAB] = {"vocab", 0, "FILE", "vocabulary file of a UCI or LDA-C CORPUS", "derived from the corpus name"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static const lda_command_spec eval_spec = {
+    "eval", "eval MODEL CORPUS [options]",
+    "Scores the documents of CORPUS under the model folder MODEL by document completion: θ is\n"
+    "estimated on the first half of each document with the topics fixed, and the second half is\n"
+    "scored. Prints the per-token log-likelihood, the perplexity exp(-that), the documents and\n"
+    "tokens scored, and the tokens of unknown words skipped. With the training corpus, --docs\n"
+    "MODEL/heldout.txt and the defaults it repeats the last loglik_heldout of MODEL/log.csv.",
+    eval_options, -1, OPT_HELP,
+};
+
+typedef struct {
+    const char *docs;
+    uint32_t iterations;
+    int iterations_given;
+    uint64_t seed;
+    int seed_given;
+    lda_device device;
+    int threads;
+    corpus_format format;
+    const char *vocab;
+} eval_ctx;
+
+static int apply_eval_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
+{
+    eval_ctx *c = vctx;
+    switch (index) {
+    case OPT_DOCS:
+        c->docs = v;
+        return 0;
+    case OPT_ITERATIONS:
+        c->iterations_given = 1;
+        return lda_parse_u32(where, v, 1, 1000000, &c->iterations, err);
+    case OPT_SEED:
+        c->seed_given = 1;
+        return lda_parse_u64(where, v, 0, UINT64_MAX, &c->seed, err);
+    case OPT_DEVICE:
+        return lda_parse_device(where, v, &c->device, err);
+    case OPT_THREADS:
+        return lda_parse_threads(where, v, &c->threads, err);
+    case OPT_FORMAT:
+        return lda_parse_corpus_format(where, v, &c->format, err);
+    case OPT_VOCAB:
+        c->vocab = v;
+        return 0;
+    default:
+        lda_error_fail(err, "internal error: option %d has no handler", index);
+        return -1;
+    }
+}
+
+/* Marks listed[i] for every input index i in the file (one a line; '#' comments and blank
+ * lines allowed). */
+static int read_doc_list(const char *path, size_t num_input_docs, unsigned char *listed, size_t *count,
+                         lda_error *err)
+{
+    gzlines *r = gzlines_open(path, err);
+    if (!r)
+        return -1;
+    char *line;
+    size_t len, lineno = 0;
+    int rc = 0;
+    *count = 0;
+    while (rc == 0 && (line = gzlines_next(r, &len, err))) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        char *e = s + strlen(s);
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            *--e = '\0';
+        if (!*s)
+            continue;
+        char where[600];
+        snprintf(where, sizeof where, "%s:%zu", path, lineno);
+        uint64_t i;
+        if (lda_parse_u64(where, s, 0, num_input_docs ? num_input_docs - 1 : 0, &i, err) ||
+            num_input_docs == 0) {
+            lda_error_input(err, "%s: expected a document index from 0 to %zu (the corpus has %zu documents), "
+                            "got '%s'", where, num_input_docs ? num_input_docs - 1 : 0, num_input_docs, s);
+            rc = -1;
+            break;
+        }
+        *count += !listed[i];
+        listed[i] = 1;
+    }
+    if (rc == 0 && gzlines_failed(r))
+        rc = -1;
+    gzlines_close(r);
+    return rc;
+}
+
+int lda_cmd_eval(int argc, char **argv)
+{
+    eval_ctx ctx = {NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
+    lda_error err = {0};
+    const char *positional[2];
+    int npos, help;
+    if (lda_options_parse(&eval_spec, argc, argv, apply_eval_option, &ctx, positional, 2, &npos, &help, &err))
+        return lda_report(argv[0], &err);
+    if (help) {
+        lda_options_print_help(&eval_spec, stdout);
+        return LDA_EXIT_OK;
+    }
+    if (npos != 2) {
+        lda_error_input(&err, "expected a model folder and a corpus (usage: ldagpu %s)", eval_spec.usage);
+        return lda_report(argv[0], &err);
+    }
+    lda_model m;
+    corpus *c = NULL, *docs = NULL;
+    unsigned char *listed = NULL, *keep = NULL;
+    float *phi = NULL;
+    lda_completion comp;
+    int have_comp = 0, rc = -1;
+    if (lda_model_read(&m, positional[0], 0, 0, &err))
+        return lda_report(argv[0], &err);
+    if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
+        !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))
+        goto out;
+    if (ctx.docs) {
+        size_t count;
+        if (!(listed = lda_calloc(c->num_input_docs, 1, "document flags", &err)) ||
+            read_doc_list(ctx.docs, c->num_input_docs, listed, &count, &err))
+            goto out;
+        size_t kept = 0;
+        for (size_t d = 0; d < c->num_docs; d++)
+            kept += keep[d] = listed[c->input_index[d]];
+        if (kept < count)
+            fprintf(stderr, "ldagpu eval: %zu of the %zu documents listed in %s have no known word\n", count - kept,
+                    count, ctx.docs);
+    } else {
+        memset(keep, 1, c->num_docs);
+    }
+    if (!(docs = lda_corpus_subset(c, keep, 0, &err)))
+        goto out;
+    lda_params p = m.params;
+    p.device = ctx.device;
+    p.threads = ctx.threads;
+    uint32_t iterations = ctx.iterations_given ? ctx.iterations : m.holdout_iterations;
+    uint64_t seed = lda_heldout_seed(ctx.seed_given ? ctx.seed : m.params.seed, m.iterations);
+    double loglik;
+    if (lda_completion_init(&comp, docs, &p, &err))
+        goto out;
+    have_comp = 1;
+    if (!(phi = lda_model_phi_vk(&m, &err)) || lda_completion_run(&comp, phi, seed, iterations, &loglik, &err))
+        goto out;
+    printf("documents %zu\n", comp.num_docs);
+    printf("documents_too_short %zu\n", comp.num_short_docs);
+    printf("tokens_scored %zu\n", comp.num_tokens);
+    printf("unknown_tokens %zu\n", c->num_unknown_tokens);
+    printf("loglik_per_token %.6f\n", loglik);
+    printf("perplexity %.2f\n", exp(-loglik));
+    if (fflush(stdout) != 0) {
+        lda_error_fail(&err, "cannot write to stdout");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (have_comp)
+        lda_completion_free(&comp);
+    free(phi);
+    free(listed);
+    free(keep);
+    corpus_free(docs);
+    corpus_free(c);
+    lda_model_free(&m);
+    return rc ? lda_report(argv[0], &err) : LDA_EXIT_OK;
+}

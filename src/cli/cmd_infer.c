@@ -1,0 +1,178 @@
+/* cmd_infer.c — `ldagpu infer MODEL CORPUS [-o theta.tsv]`: topic proportions of new
+ * documents under a trained model's φ (inference.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "cli/cli_options.h"
+#include "cli/cli_parse.h"
+#include "cli/commands.h"
+#include "model/model.h"
+#include "model/model_corpus.h"
+#include "train/inference.h"
+#include "util/atomic_file.h"
+
+enum { OPT_OUTPUT, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+
+static const lda_option_spec infer_options[] = {
+    [OPT_OUTPUT] = {"output", 'o', "FILE", "θ as TSV: a header, then one row per input document (its 0-based "
+                    "index and K proportions); '-' is stdout", "-"},
+    [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50"},
+    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1"},
+    [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "format of CORPUS", "auto"},
+    [OPT_VOCAB] = {"vocab", 0, "FILE", "vocabulary file of a UCI or LDA-C CORPUS", "derived from the corpus name"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static const lda_command_spec infer_spec = {
+    "infer", "infer MODEL CORPUS [options]",
+    "Estimates the topic proportions θ of the documents of CORPUS with the topics of the model\n"
+    "folder MODEL held fixed: z is sampled for N sweeps, θ is the mean given the last z. Words the\n"
+    "model does not know are counted and skipped; documents left without words get the uniform row.",
+    infer_options, -1, OPT_HELP,
+};
+
+typedef struct {
+    const char *output;
+    uint32_t iterations;
+    uint64_t seed;
+    lda_device device;
+    int threads;
+    corpus_format format;
+    const char *vocab;
+} infer_ctx;
+
+static int apply_infer_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
+{
+    infer_ctx *c = vctx;
+    switch (index) {
+    case OPT_OUTPUT:
+        c->output = v;
+        return 0;
+    case OPT_ITERATIONS:
+        return lda_parse_u32(where, v, 1, 100000000, &c->iterations, err);
+    case OPT_SEED:
+        return lda_parse_u64(where, v, 0, UINT64_MAX, &c->seed, err);
+    case OPT_DEVICE:
+        return lda_parse_device(where, v, &c->device, err);
+    case OPT_THREADS:
+        return lda_parse_threads(where, v, &c->threads, err);
+    case OPT_FORMAT:
+        return lda_parse_corpus_format(where, v, &c->format, err);
+    case OPT_VOCAB:
+        c->vocab = v;
+        return 0;
+    default:
+        lda_error_fail(err, "internal error: option %d has no handler", index);
+        return -1;
+    }
+}
+
+static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const float *theta_slots, uint32_t K)
+{
+    fprintf(f, "document");
+    for (uint32_t k = 0; k < K; k++)
+        fprintf(f, "\ttopic%u", k);
+    fputc('\n', f);
+    size_t d = 0; /* kept documents are in input order */
+    for (size_t i = 0; i < c->num_input_docs; i++) {
+        fprintf(f, "%zu", i);
+        if (d < c->num_docs && c->input_index[d] == i) {
+            const float *row = theta_slots + (size_t)L->doc_slot[d] * K;
+            for (uint32_t k = 0; k < K; k++)
+                fprintf(f, "\t%.6g", row[k]);
+            d++;
+        } else {
+            for (uint32_t k = 0; k < K; k++)
+                fprintf(f, "\t%.6g", 1.0 / K);
+        }
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int lda_cmd_infer(int argc, char **argv)
+{
+    infer_ctx ctx = {"-", 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
+    lda_error err = {0};
+    const char *positional[2];
+    int npos, help;
+    if (lda_options_parse(&infer_spec, argc, argv, apply_infer_option, &ctx, positional, 2, &npos, &help, &err))
+        return lda_report(argv[0], &err);
+    if (help) {
+        lda_options_print_help(&infer_spec, stdout);
+        return LDA_EXIT_OK;
+    }
+    if (npos != 2) {
+        lda_error_input(&err, "expected a model folder and a corpus (usage: ldagpu %s)", infer_spec.usage);
+        return lda_report(argv[0], &err);
+    }
+    lda_model m;
+    corpus *c = NULL;
+    lda_layout *L = NULL;
+    float *phi = NULL, *theta = NULL;
+    int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
+    lda_atomic_file af = {0};
+    if (lda_model_read(&m, positional[0], 0, 0, &err))
+        return lda_report(argv[0], &err);
+    /* The output first: a path that cannot be written fails before the work. */
+    if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))
+        goto out;
+    double t0 = now_seconds();
+    if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)))
+        goto out;
+    fprintf(stderr, "ldagpu infer: %s: %zu documents, %zu tokens; %zu tokens of words the model does not know "
+                    "skipped\n",
+            positional[1], c->num_input_docs, c->num_tokens, c->num_unknown_tokens);
+    if (c->num_empty_docs)
+        fprintf(stderr, "ldagpu infer: %zu document%s without a known word get%s the uniform row\n",
+                c->num_empty_docs, c->num_empty_docs == 1 ? "" : "s", c->num_empty_docs == 1 ? "s" : "");
+    lda_params p = m.params;
+    p.device = ctx.device;
+    p.threads = ctx.threads;
+    p.seed = ctx.seed;
+    if (!(L = lda_layout_build(c, &err)) || !(phi = lda_model_phi_vk(&m, &err)) ||
+        !(theta = lda_malloc_array(L->num_slots * (size_t)m.num_topics, sizeof *theta, "theta", &err)) ||
+        lda_infer(L, &p, phi, ctx.iterations, theta, NULL, NULL, &err))
+        goto out;
+    if (to_stdout) {
+        if (write_theta(stdout, c, L, theta, m.num_topics) || fflush(stdout) != 0) {
+            lda_error_fail(&err, "cannot write θ to stdout: %s", strerror(errno));
+            goto out;
+        }
+    } else {
+        if (write_theta(af.f, c, L, theta, m.num_topics)) {
+            lda_error_fail(&err, "cannot write %s: %s", ctx.output, strerror(errno));
+            goto out;
+        }
+        if (lda_atomic_commit(&af, &err))
+            goto out;
+    }
+    fprintf(stderr, "ldagpu infer: θ of %zu documents (K=%u, %u sweeps) in %.2f s%s%s\n", c->num_input_docs,
+            m.num_topics, ctx.iterations, now_seconds() - t0, to_stdout ? "" : " written to ",
+            to_stdout ? "" : ctx.output);
+    rc = 0;
+out:
+    if (af.f)
+        lda_atomic_abort(&af);
+    free(phi);
+    free(theta);
+    lda_layout_free(L);
+    corpus_free(c);
+    lda_model_free(&m);
+    return rc ? lda_report(argv[0], &err) : LDA_EXIT_OK;
+}

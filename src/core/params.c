@@ -1,0 +1,113 @@
+/* params.c — defaults and the choice tables; see params.h. */
+#include "core/params.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const lda_choice lda_update_choices[] = {
+    {"draw", LDA_UPDATE_DRAW, "draw θ and φ from their Dirichlet conditionals (uncollapsed Gibbs)"},
+    {"mean", LDA_UPDATE_MEAN, "set θ and φ to the Dirichlet means (mean-for-mode)"},
+    {NULL, 0, NULL},
+};
+
+const lda_choice lda_precision_choices[] = {
+    {"float", LDA_PRECISION_FLOAT, "32-bit intermediate sums"},
+    {"double", LDA_PRECISION_DOUBLE, "64-bit intermediate sums"},
+    {NULL, 0, NULL},
+};
+
+const lda_choice lda_device_choices[] = {
+    {"auto", LDA_DEVICE_AUTO, "the GPU when one is present, else the CPU"},
+    {"cpu", LDA_DEVICE_CPU, "the multi-threaded CPU backend"},
+    {"cuda", LDA_DEVICE_CUDA, "the CUDA backend"},
+    {NULL, 0, NULL},
+};
+
+const lda_choice lda_sampler_choices[] = {
+    {"butterfly", LDA_SAMPLER_BUTTERFLY,
+     "Algorithm 7; each block's butterfly table rebuilt in registers, token rows split over warps"},
+    {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
+    {"transpose", LDA_SAMPLER_TRANSPOSE, "Algorithm 4: transposed loads, register transpose, full prefix sums"},
+    {"naive", LDA_SAMPLER_NAIVE, "Algorithm 1: one document per thread, full prefix sums, binary search"},
+    {NULL, 0, NULL},
+};
+
+const lda_choice lda_model_choices[] = {
+    {"uncollapsed", LDA_MODEL_UNCOLLAPSED, "θ and φ drawn from their Dirichlet conditionals"},
+    {"mean-for-mode", LDA_MODEL_MEAN_FOR_MODE, "θ and φ set to their Dirichlet means"},
+    {"theta-collapsed", LDA_MODEL_THETA_COLLAPSED, "θ integrated out (counts updated per token), φ drawn"},
+    {"collapsed", LDA_MODEL_COLLAPSED, "θ integrated out, φ the mean of the counts at the iteration's start"},
+    {NULL, 0, NULL},
+};
+
+void lda_params_set_model(lda_params *p, lda_model_kind model)
+{
+    p->theta_collapsed = model == LDA_MODEL_THETA_COLLAPSED || model == LDA_MODEL_COLLAPSED;
+    p->update = model == LDA_MODEL_MEAN_FOR_MODE || model == LDA_MODEL_COLLAPSED ? LDA_UPDATE_MEAN : LDA_UPDATE_DRAW;
+}
+
+lda_model_kind lda_params_model(const lda_params *p)
+{
+    if (p->theta_collapsed)
+        return p->update == LDA_UPDATE_MEAN ? LDA_MODEL_COLLAPSED : LDA_MODEL_THETA_COLLAPSED;
+    return p->update == LDA_UPDATE_MEAN ? LDA_MODEL_MEAN_FOR_MODE : LDA_MODEL_UNCOLLAPSED;
+}
+
+int lda_choice_parse(const lda_choice *table, const char *name)
+{
+    for (const lda_choice *c = table; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c->value;
+    return -1;
+}
+
+const char *lda_choice_name(const lda_choice *table, int value)
+{
+    for (const lda_choice *c = table; c->name; c++)
+        if (c->value == value)
+            return c->name;
+    return "?";
+}
+
+const char *lda_choice_list(const lda_choice *table, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const lda_choice *c = table; c->name && used < size; c++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", c == table ? "" : "|", c->name);
+    return buf;
+}
+
+void lda_params_default(lda_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->num_topics = 100;
+    p->alpha = 0.0; /* 50/K */
+    p->beta = 0.01;
+    p->iterations = 100;
+    p->seed = 1;
+    p->update = LDA_UPDATE_DRAW;
+    p->precision = LDA_PRECISION_FLOAT;
+    p->device = LDA_DEVICE_AUTO;
+    p->sampler = LDA_SAMPLER_BUTTERFLY;
+    p->threads = 0;
+    p->eval_every = 10;
+    p->refresh = 1;
+}
+
+uint32_t lda_effective_split(const lda_params *p)
+{
+    if (p->sampler != LDA_SAMPLER_BUTTERFLY || p->theta_collapsed)
+        return 1;
+    return p->split;
+}
+
+lda_update lda_theta_update(const lda_params *p)
+{
+    return p->theta_collapsed ? LDA_UPDATE_MEAN : p->update;
+}
+
+double lda_params_alpha(const lda_params *p)
+{
+    return p->alpha > 0.0 ? p->alpha : 50.0 / (double)p->num_topics;
+}

@@ -1,0 +1,75 @@
+/* corpus.c — the corpus type (corpus.h): its options' defaults, format names, and freeing
+ * it and its strings. Reading one is corpus_read.c's job; this file depends on no reader. */
+#include "corpus/corpus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void corpus_options_default(corpus_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->format = CORPUS_FORMAT_AUTO;
+    opt->min_word_len = 3;
+    opt->min_df = 2;
+    opt->max_df = 0.5;
+}
+
+void corpus_free(corpus *c)
+{
+    if (!c)
+        return;
+    free(c->doc_offsets);
+    free(c->words);
+    free(c->input_index);
+    free_strings(c->vocab, c->vocab_size);
+    free(c);
+}
+
+static const char *const format_names[] = {
+    [CORPUS_FORMAT_AUTO] = "auto",
+    [CORPUS_FORMAT_TEXT] = "text",
+    [CORPUS_FORMAT_UCI] = "uci",
+    [CORPUS_FORMAT_LDAC] = "ldac",
+};
+_Static_assert(sizeof format_names / sizeof format_names[0] == CORPUS_FORMAT_COUNT, "a name for every format");
+
+const char *corpus_format_name(corpus_format f)
+{
+    return (unsigned)f < CORPUS_FORMAT_COUNT ? format_names[f] : "unknown";
+}
+
+int corpus_format_parse(const char *name, corpus_format *out)
+{
+    for (int f = 0; f < CORPUS_FORMAT_COUNT; f++) {
+        if (strcmp(name, format_names[f]) == 0) {
+            *out = (corpus_format)f;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+char **copy_strings(char *const *words, size_t n, lda_error *err)
+{
+    char **copy = lda_calloc(n, sizeof *copy, "vocabulary", err);
+    if (!copy)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        copy[i] = strdup(words[i]);
+        if (!copy[i]) {
+            lda_error_fail(err, "out of memory (copying the vocabulary)");
+            free_strings(copy, i);
+            return NULL;
+        }
+    }
+    return copy;
+}
+
+void free_strings(char **words, size_t n)
+{
+    if (!words)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(words[i]);
+    free(words);
+}

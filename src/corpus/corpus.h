@@ -1,0 +1,71 @@
+/* corpus.h — a bag-of-words corpus in memory: the type every reader builds (corpus_read.h
+ * is the front door that reads one).
+ *
+ * Every reader produces the same thing: documents in the user's order, each a run of word
+ * ids into one token array, plus the vocabulary strings. Documents left empty (blank lines,
+ * or everything removed by the tokenizer or pruning) are skipped and counted; input_index
+ * remembers where each kept document stood in the input, so every output can be written in
+ * the user's order. */
+#ifndef LDA_CORPUS_H
+#define LDA_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+typedef enum {
+    CORPUS_FORMAT_AUTO = 0,
+    CORPUS_FORMAT_TEXT,
+    CORPUS_FORMAT_UCI,
+    CORPUS_FORMAT_LDAC,
+    CORPUS_FORMAT_COUNT /* not a format: how many there are */
+} corpus_format;
+
+typedef struct {
+    corpus_format format;
+    /* UCI and LDA-C: the vocabulary file. NULL: derived from the corpus path
+     * (UCI: docword.NAME.txt[.gz] -> vocab.NAME.txt[.gz] in the same folder; LDA-C:
+     * NAME.vocab, NAME.vocab.gz or vocab.txt in the same folder). */
+    const char *vocab_path;
+    /* Raw text only. */
+    const char *stopwords_path; /* NULL: the built-in English list; "none": no stop words */
+    int min_word_len;           /* shorter words are dropped (>= 1) */
+    size_t min_df;              /* words in fewer documents are dropped (>= 1) */
+    double max_df;              /* words in more than this fraction of documents are dropped (0,1] */
+    size_t max_vocab;           /* keep only this many most frequent words; 0: no limit */
+    /* When set (inference on new documents), word ids refer to this vocabulary instead of
+     * one built from the corpus: words it lacks are counted in num_unknown_tokens and skipped,
+     * and pruning options are ignored. */
+    char *const *fixed_vocab;
+    uint32_t fixed_vocab_size;
+} corpus_options;
+
+/* Defaults: auto format, built-in stop words, min_word_len 3, min_df 2, max_df 0.5, no size cap. */
+void corpus_options_default(corpus_options *opt);
+
+typedef struct {
+    size_t num_docs;           /* kept (non-empty) documents */
+    size_t num_input_docs;     /* documents in the input, empty ones included */
+    size_t num_empty_docs;     /* num_input_docs - num_docs */
+    size_t num_tokens;         /* total tokens in kept documents */
+    size_t num_unknown_tokens; /* tokens dropped because fixed_vocab lacks the word */
+    uint32_t vocab_size;
+    size_t *doc_offsets;       /* num_docs + 1; doc d is words[doc_offsets[d] .. doc_offsets[d+1]) */
+    uint32_t *words;           /* num_tokens word ids, each < vocab_size */
+    size_t *input_index;       /* num_docs; position of kept doc d among the input documents */
+    char **vocab;              /* vocab_size NUL-terminated strings (owned) */
+    corpus_format format;      /* the format actually read */
+} corpus;
+
+void corpus_free(corpus *c);
+
+/* Copies n strings (a vocabulary); NULL with err on failure. free_strings frees such an array. */
+char **copy_strings(char *const *words, size_t n, lda_error *err);
+void free_strings(char **words, size_t n);
+
+/* "text", "uci", "ldac", "auto"; parse returns -1 for an unknown name. */
+const char *corpus_format_name(corpus_format f);
+int corpus_format_parse(const char *name, corpus_format *out);
+
+#endif

@@ -1,0 +1,148 @@
+/* corpus_build.c — assembling a corpus's arrays; see corpus_internal.h.
+ *
+ * All readers go through the builder so that skipping empty documents, input_index and the
+ * counts in struct corpus are done one way. corpus_remap_words is the one place tokens are
+ * filtered after reading (vocabulary pruning, fixed-vocabulary mapping); it works in place
+ * because the output is never longer than the input. */
+#include "corpus/corpus_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int corpus_builder_init(corpus_builder *b, corpus_format format, lda_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->c = lda_calloc(1, sizeof *b->c, "a corpus", err);
+    if (!b->c)
+        return -1;
+    b->c->format = format;
+    b->docs_cap = 1024;
+    b->words_cap = 64 * 1024;
+    b->c->doc_offsets = lda_malloc_array(b->docs_cap + 1, sizeof(size_t), "document offsets", err);
+    b->c->input_index = lda_malloc_array(b->docs_cap, sizeof(size_t), "document indexes", err);
+    b->c->words = lda_malloc_array(b->words_cap, sizeof(uint32_t), "tokens", err);
+    if (!b->c->doc_offsets || !b->c->input_index || !b->c->words) {
+        corpus_builder_discard(b);
+        return -1;
+    }
+    b->c->doc_offsets[0] = 0;
+    return 0;
+}
+
+int corpus_builder_reserve(corpus_builder *b, size_t n, lda_error *err)
+{
+    size_t used = b->c->num_tokens;
+    if (n <= b->words_cap - used)
+        return 0;
+    if (n > SIZE_MAX / sizeof(uint32_t) - used) {
+        lda_error_fail(err, "out of memory (more than %zu tokens)", SIZE_MAX / sizeof(uint32_t));
+        return -1;
+    }
+    size_t cap = b->words_cap;
+    while (cap - used < n)
+        cap = cap > SIZE_MAX / sizeof(uint32_t) / 2 ? used + n : cap * 2;
+    uint32_t *words = realloc(b->c->words, cap * sizeof *words);
+    if (!words) {
+        lda_error_fail(err, "out of memory (%zu bytes for tokens)", cap * sizeof *words);
+        return -1;
+    }
+    b->c->words = words;
+    b->words_cap = cap;
+    return 0;
+}
+
+int corpus_builder_add(corpus_builder *b, uint32_t w, size_t count, lda_error *err)
+{
+    if (count > b->words_cap - b->c->num_tokens && corpus_builder_reserve(b, count, err) < 0)
+        return -1;
+    uint32_t *out = b->c->words + b->c->num_tokens;
+    for (size_t i = 0; i < count; i++)
+        out[i] = w;
+    b->c->num_tokens += count;
+    return 0;
+}
+
+static int grow_docs(corpus_builder *b, lda_error *err)
+{
+    size_t cap = b->docs_cap * 2;
+    if (cap > SIZE_MAX / sizeof(size_t) - 1) {
+        lda_error_fail(err, "out of memory (too many documents)");
+        return -1;
+    }
+    size_t *offsets = realloc(b->c->doc_offsets, (cap + 1) * sizeof *offsets);
+    if (!offsets) {
+        lda_error_fail(err, "out of memory (%zu documents)", cap);
+        return -1;
+    }
+    b->c->doc_offsets = offsets;
+    size_t *index = realloc(b->c->input_index, cap * sizeof *index);
+    if (!index) {
+        lda_error_fail(err, "out of memory (%zu documents)", cap);
+        return -1;
+    }
+    b->c->input_index = index;
+    b->docs_cap = cap;
+    return 0;
+}
+
+int corpus_builder_end_doc(corpus_builder *b, lda_error *err)
+{
+    corpus *c = b->c;
+    if (c->num_tokens == b->doc_start) {
+        c->num_empty_docs++;
+        c->num_input_docs++;
+        return 0;
+    }
+    if (c->num_docs == b->docs_cap && grow_docs(b, err) < 0)
+        return -1;
+    c->input_index[c->num_docs] = c->num_input_docs;
+    c->doc_offsets[++c->num_docs] = c->num_tokens;
+    c->num_input_docs++;
+    b->doc_start = c->num_tokens;
+    return 0;
+}
+
+void corpus_builder_skip_empty_docs(corpus_builder *b, size_t n)
+{
+    b->c->num_empty_docs += n;
+    b->c->num_input_docs += n;
+}
+
+corpus *corpus_builder_finish(corpus_builder *b)
+{
+    corpus *c = b->c;
+    b->c = NULL;
+    return c;
+}
+
+void corpus_builder_discard(corpus_builder *b)
+{
+    corpus_free(b->c);
+    b->c = NULL;
+}
+
+size_t corpus_remap_words(corpus *c, const uint32_t *map)
+{
+    size_t out = 0, kept_docs = 0;
+    size_t in_start = 0; /* doc_offsets is rewritten as we go, so the input's are kept here */
+    for (size_t d = 0; d < c->num_docs; d++) {
+        size_t in_end = c->doc_offsets[d + 1];
+        size_t doc_start = out;
+        for (size_t i = in_start; i < in_end; i++) {
+            uint32_t w = map[c->words[i]];
+            if (w != CORPUS_NO_WORD)
+                c->words[out++] = w;
+        }
+        in_start = in_end;
+        if (out == doc_start) {
+            c->num_empty_docs++;
+            continue;
+        }
+        c->input_index[kept_docs] = c->input_index[d];
+        c->doc_offsets[++kept_docs] = out;
+    }
+    size_t dropped = c->num_tokens - out;
+    c->num_docs = kept_docs;
+    c->num_tokens = out;
+    return dropped;
+}

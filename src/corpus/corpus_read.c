@@ -1,0 +1,91 @@
+/* corpus_read.c — the front door of the corpus readers (corpus_read.h): checks the options,
+ * detects the format, picks the reader, finds the vocabulary file, applies a fixed
+ * vocabulary and refuses an empty result. The readers themselves are corpus_text.c,
+ * corpus_uci.c and corpus_ldac.c; the type they build is corpus.c's. */
+#include "corpus/corpus_read.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corpus/corpus_internal.h"
+#include "corpus/vocab_file.h"
+
+static int check_options(const corpus_options *opt, lda_error *err)
+{
+    if ((unsigned)opt->format >= CORPUS_FORMAT_COUNT)
+        lda_error_input(err, "unknown corpus format %d", (int)opt->format);
+    else if (opt->min_word_len < 1)
+        lda_error_input(err, "min_word_len must be at least 1 (got %d)", opt->min_word_len);
+    else if (opt->min_df < 1)
+        lda_error_input(err, "min_df must be at least 1 (got %zu)", opt->min_df);
+    else if (!(opt->max_df > 0 && opt->max_df <= 1))
+        lda_error_input(err, "max_df must be a fraction in (0, 1] (got %g)", opt->max_df);
+    else if (opt->fixed_vocab && opt->fixed_vocab_size == 0)
+        lda_error_input(err, "the fixed vocabulary is empty");
+    else
+        return 0;
+    return -1;
+}
+
+/* One message for every format: how many documents there were, and (from the reader)
+ * where the tokens went, since "empty" after pruning usually means options that do not
+ * suit a small corpus. */
+static int require_tokens(const corpus *c, const char *path, const char *note, lda_error *err)
+{
+    if (c->num_tokens > 0)
+        return 0;
+    if (c->num_input_docs == 0)
+        lda_error_input(err, "%s: the corpus is empty (no documents)", path);
+    else
+        lda_error_input(err, "%s: the corpus is empty (%zu document%s, no tokens%s%s)", path,
+                        c->num_input_docs, c->num_input_docs == 1 ? "" : "s", note[0] ? "; " : "",
+                        note);
+    return -1;
+}
+
+/* UCI and LDA-C: the vocabulary file given, or the one found beside the corpus. */
+static corpus *read_with_vocab_file(const char *path, corpus_format format,
+                                    const corpus_options *opt, char note[CORPUS_NOTE_MAX],
+                                    lda_error *err)
+{
+    /* A missing corpus is the problem to report, not the vocabulary not found beside it. */
+    if (access(path, R_OK) != 0) {
+        lda_error_input(err, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *vocab = opt->vocab_path ? strdup(opt->vocab_path) : vocab_path_find(path, format, err);
+    if (!vocab) {
+        if (opt->vocab_path)
+            lda_error_fail(err, "out of memory (a file name)");
+        return NULL;
+    }
+    corpus *c = format == CORPUS_FORMAT_UCI ? corpus_read_uci(path, vocab, err)
+                                            : corpus_read_ldac(path, vocab, err);
+    free(vocab);
+    if (c && opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0) {
+        corpus_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
+{
+    if (check_options(opt, err) < 0)
+        return NULL;
+    corpus_format format = opt->format;
+    if (format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, &format, err) < 0)
+        return NULL;
+    char note[CORPUS_NOTE_MAX] = "";
+    corpus *c = format == CORPUS_FORMAT_TEXT ? corpus_read_text(path, opt, note, err)
+                                             : read_with_vocab_file(path, format, opt, note, err);
+    if (c && require_tokens(c, path, note, err) < 0) {
+        corpus_free(c);
+        return NULL;
+    }
+    if (c)
+        c->format = format;
+    return c;
+}

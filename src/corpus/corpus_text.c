@@ -1,0 +1,268 @@
+/* corpus_text.c — raw text, one document per line.
+ *
+ * Tokenizer: runs of ASCII letters, lowercased; every other byte (digits, punctuation,
+ * UTF-8 sequences) separates words. Words shorter than min_word_len and stop words are
+ * dropped. One pass reads the file and gives each word a provisional id (its first
+ * appearance) while counting its total occurrences and document frequency; then pruning
+ * picks the vocabulary (min_df, max_df, max_vocab), sorts it alphabetically so ids do not
+ * depend on document order, and the tokens are rewritten in place.
+ *
+ * Stop words are put into the word map first, so they own the lowest provisional ids and a
+ * single lookup per token both finds the word and tells whether it is a stop word.
+ *
+ * With a fixed vocabulary the map holds the vocabulary's words with their own ids (stop
+ * words after them) and nothing is pruned. A vocabulary word is kept even if it is a stop
+ * word or short: the model knows it, so using it can only help. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus/corpus_internal.h"
+#include "corpus/stopwords.h"
+#include "util/gzlines.h"
+
+typedef struct {
+    size_t count;    /* occurrences in the whole corpus */
+    size_t df;       /* documents containing the word */
+    size_t last_doc; /* 1 + the last document counted in df (0: none yet) */
+} word_stats;
+
+typedef struct {
+    const corpus_options *opt;
+    strmap *words;
+    corpus_builder b;
+    /* Provisional ids below stop_end are stop words. With a fixed vocabulary, ids below
+     * vocab_end are its words and the stop words come after. */
+    uint32_t stop_end, vocab_end;
+    word_stats *stats; /* by provisional id; not used with a fixed vocabulary */
+    size_t stats_cap;
+    /* Where the words went, for the note on an empty corpus. */
+    size_t words_seen, too_short, stop_words, unknown, pruned;
+} text_reader;
+
+static int is_letter(char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
+
+static int grow_stats(text_reader *t, size_t need, lda_error *err)
+{
+    size_t cap = t->stats_cap ? t->stats_cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    word_stats *grown = realloc(t->stats, cap * sizeof *grown);
+    if (!grown) {
+        lda_error_fail(err, "out of memory (statistics for %zu words)", cap);
+        return -1;
+    }
+    memset(grown + t->stats_cap, 0, (cap - t->stats_cap) * sizeof *grown);
+    t->stats = grown;
+    t->stats_cap = cap;
+    return 0;
+}
+
+/* A word of document doc, building the corpus's own vocabulary. */
+static int take_word(text_reader *t, const char *w, size_t len, size_t doc, lda_error *err)
+{
+    if (len < (size_t)t->opt->min_word_len) {
+        t->too_short++;
+        return 0;
+    }
+    uint32_t id;
+    if (strmap_intern(t->words, w, len, &id, err) < 0)
+        return -1;
+    if (id < t->stop_end) {
+        t->stop_words++;
+        return 0;
+    }
+    if (id >= t->stats_cap && grow_stats(t, (size_t)id + 1, err) < 0)
+        return -1;
+    word_stats *s = &t->stats[id];
+    s->count++;
+    if (s->last_doc != doc + 1) {
+        s->last_doc = doc + 1;
+        s->df++;
+    }
+    return corpus_builder_add(&t->b, id, 1, err);
+}
+
+/* A word, looked up in the fixed vocabulary. */
+static int take_fixed_word(text_reader *t, const char *w, size_t len, lda_error *err)
+{
+    uint32_t id;
+    if (strmap_find(t->words, w, len, &id)) {
+        if (id < t->vocab_end)
+            return corpus_builder_add(&t->b, id, 1, err);
+        t->stop_words++;
+    } else if (len < (size_t)t->opt->min_word_len) {
+        t->too_short++;
+    } else {
+        t->unknown++;
+    }
+    return 0;
+}
+
+/* Splits a line into lowercased letter runs (in place) and takes each. */
+static int tokenize_line(text_reader *t, char *line, size_t len, size_t doc, lda_error *err)
+{
+    int fixed = t->opt->fixed_vocab != NULL;
+    size_t i = 0;
+    while (i < len) {
+        if (!is_letter(line[i])) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        do {
+            line[i] |= 0x20; /* lowercase: letters only reach here */
+            i++;
+        } while (i < len && is_letter(line[i]));
+        t->words_seen++;
+        int status = fixed ? take_fixed_word(t, line + start, i - start, err)
+                           : take_word(t, line + start, i - start, doc, err);
+        if (status < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_lines(text_reader *t, const char *path, lda_error *err)
+{
+    gzlines *r = gzlines_open(path, err);
+    if (!r)
+        return -1;
+    char *line;
+    size_t len;
+    int failed = 0;
+    while (!failed && (line = gzlines_next(r, &len, err))) {
+        failed = tokenize_line(t, line, len, t->b.c->num_input_docs, err) < 0 ||
+                 corpus_builder_end_doc(&t->b, err) < 0;
+    }
+    failed = failed || gzlines_failed(r);
+    gzlines_close(r);
+    return failed ? -1 : 0;
+}
+
+typedef struct {
+    const char *word;
+    size_t count;
+    uint32_t id;
+} ranked_word;
+
+static int by_count_then_word(const void *a, const void *b)
+{
+    const ranked_word *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->word, y->word);
+}
+
+static int by_word(const void *a, const void *b)
+{
+    return strcmp(((const ranked_word *)a)->word, ((const ranked_word *)b)->word);
+}
+
+/* The words that survive min_df, max_df and max_vocab, alphabetically; *n gets how many. */
+static ranked_word *choose_vocabulary(const text_reader *t, size_t *n, lda_error *err)
+{
+    uint32_t size = strmap_size(t->words);
+    ranked_word *kept = lda_malloc_array(size, sizeof *kept, "the vocabulary", err);
+    if (!kept)
+        return NULL;
+    double max_docs = t->opt->max_df * (double)t->b.c->num_input_docs;
+    size_t k = 0;
+    for (uint32_t id = t->stop_end; id < size; id++) {
+        const word_stats *s = &t->stats[id];
+        if (s->df >= t->opt->min_df && (double)s->df <= max_docs)
+            kept[k++] = (ranked_word){strmap_key(t->words, id), s->count, id};
+    }
+    if (t->opt->max_vocab > 0 && k > t->opt->max_vocab) {
+        qsort(kept, k, sizeof *kept, by_count_then_word);
+        k = t->opt->max_vocab;
+    }
+    qsort(kept, k, sizeof *kept, by_word);
+    *n = k;
+    return kept;
+}
+
+/* Prunes the vocabulary and rewrites the tokens with the final (alphabetical) ids. */
+static int prune_vocabulary(text_reader *t, lda_error *err)
+{
+    size_t n;
+    ranked_word *kept = choose_vocabulary(t, &n, err);
+    if (!kept)
+        return -1;
+    corpus *c = t->b.c;
+    uint32_t *map = lda_malloc_array(strmap_size(t->words), sizeof *map, "a vocabulary map", err);
+    c->vocab = lda_calloc(n, sizeof *c->vocab, "the vocabulary", err);
+    int failed = !map || !c->vocab;
+    for (size_t i = 0; !failed && i < n; i++) {
+        c->vocab[i] = strdup(kept[i].word);
+        if (!c->vocab[i]) {
+            lda_error_fail(err, "out of memory (copying the vocabulary)");
+            failed = 1;
+        } else {
+            c->vocab_size = (uint32_t)i + 1;
+        }
+    }
+    if (!failed) {
+        for (uint32_t id = 0; id < strmap_size(t->words); id++)
+            map[id] = CORPUS_NO_WORD;
+        for (size_t i = 0; i < n; i++)
+            map[kept[i].id] = (uint32_t)i;
+        t->pruned = corpus_remap_words(c, map);
+    }
+    free(map);
+    free(kept);
+    return failed ? -1 : 0;
+}
+
+/* The word map to start from: stop words alone, or the fixed vocabulary then stop words. */
+static int load_word_map(text_reader *t, lda_error *err)
+{
+    const corpus_options *opt = t->opt;
+    t->words = opt->fixed_vocab ? fixed_vocab_map(opt, err) : strmap_new(1 << 16, err);
+    if (!t->words)
+        return -1;
+    t->vocab_end = strmap_size(t->words);
+    if (stopwords_add(t->words, opt->stopwords_path, err) < 0)
+        return -1;
+    t->stop_end = strmap_size(t->words);
+    return 0;
+}
+
+static void write_note(const text_reader *t, char note[CORPUS_NOTE_MAX])
+{
+    const corpus_options *opt = t->opt;
+    int n = snprintf(note, CORPUS_NOTE_MAX, "of %zu words read, %zu were shorter than %d "
+                     "letters, %zu stop words", t->words_seen, t->too_short, opt->min_word_len,
+                     t->stop_words);
+    if (n < 0 || n >= CORPUS_NOTE_MAX)
+        return;
+    if (opt->fixed_vocab)
+        snprintf(note + n, CORPUS_NOTE_MAX - (size_t)n, ", %zu not in the fixed vocabulary",
+                 t->unknown);
+    else
+        snprintf(note + n, CORPUS_NOTE_MAX - (size_t)n, ", %zu removed by min_df %zu / max_df "
+                 "%g / max_vocab %zu", t->pruned, opt->min_df, opt->max_df, opt->max_vocab);
+}
+
+corpus *corpus_read_text(const char *path, const corpus_options *opt,
+                         char note[CORPUS_NOTE_MAX], lda_error *err)
+{
+    text_reader t = {.opt = opt};
+    if (corpus_builder_init(&t.b, CORPUS_FORMAT_TEXT, err) < 0)
+        return NULL;
+    int failed = load_word_map(&t, err) < 0 || read_lines(&t, path, err) < 0;
+    if (!failed && opt->fixed_vocab) {
+        t.b.c->num_unknown_tokens = t.unknown;
+        failed = corpus_adopt_fixed_vocab(t.b.c, opt, err) < 0;
+    } else if (!failed) {
+        failed = prune_vocabulary(&t, err) < 0;
+    }
+    strmap_free(t.words);
+    free(t.stats);
+    if (failed) {
+        corpus_builder_discard(&t.b);
+        return NULL;
+    }
+    write_note(&t, note);
+    return corpus_builder_finish(&t.b);
+}

@@ -1,0 +1,262 @@
+/* checkpoint.c — see checkpoint.h. */
+#include "model/checkpoint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/matrix_file.h"
+#include "util/atomic_file.h"
+#include "model/checksum.h"
+
+#define CHECKPOINT_NAME "checkpoint"
+#define CHECKPOINT_OLD "checkpoint.old"
+#define CHECKPOINT_TMP_PREFIX "checkpoint.tmp-"
+
+static int write_heldout(const char *path, const size_t *heldout, size_t n, lda_error *err)
+{
+    lda_atomic_file af;
+    if (lda_atomic_open(&af, path, err))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        fprintf(af.f, "%zu\n", heldout[i]);
+    return lda_atomic_commit(&af, err);
+}
+
+int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_log *log, const size_t *heldout,
+                           size_t num_heldout, lda_error *err)
+{
+    char *csv = lda_path_join(dir, "log.csv", err), *held = csv ? lda_path_join(dir, "heldout.txt", err) : NULL;
+    int rc = -1;
+    if (!held)
+        goto out;
+    if (lda_train_log_write_csv(log, csv, err))
+        goto out;
+    if (m->holdout > 0) {
+        if (write_heldout(held, heldout, num_heldout, err))
+            goto out;
+    } else if (unlink(held) != 0 && errno != ENOENT) {
+        lda_error_fail(err, "cannot remove %s: %s", held, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    free(csv);
+    free(held);
+    return rc;
+}
+
+/* Removes a folder of plain files (a checkpoint); a missing folder is fine. */
+static int remove_folder(const char *path, lda_error *err)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0;
+        lda_error_fail(err, "cannot open folder %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *f = lda_path_join(path, e->d_name, err);
+        if (!f || unlink(f) != 0) {
+            if (f)
+                lda_error_fail(err, "cannot remove %s: %s", f, strerror(errno));
+            rc = -1;
+        }
+        free(f);
+    }
+    closedir(d);
+    if (rc == 0 && rmdir(path) != 0) {
+        lda_error_fail(err, "cannot remove folder %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
+static void sync_folder(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err)
+{
+    DIR *d = opendir(model_dir);
+    if (!d)
+        return 0; /* nothing there yet */
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        int leftover = strncmp(e->d_name, CHECKPOINT_TMP_PREFIX, strlen(CHECKPOINT_TMP_PREFIX)) == 0;
+        int current = strcmp(e->d_name, CHECKPOINT_NAME) == 0 || strcmp(e->d_name, CHECKPOINT_OLD) == 0;
+        if (!leftover && !(current && !keep_checkpoint))
+            continue;
+        char *path = lda_path_join(model_dir, e->d_name, err);
+        rc = path ? remove_folder(path, err) : -1;
+        free(path);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Puts the complete folder tmp in the place of final, atomically where the file system
+ * allows; the previous final is removed. */
+static int replace_folder(const char *tmp, const char *final, const char *old, lda_error *err)
+{
+    struct stat sb;
+    if (stat(final, &sb) != 0) {
+        if (rename(tmp, final) != 0) {
+            lda_error_fail(err, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, final, RENAME_EXCHANGE) == 0)
+        return remove_folder(tmp, err); /* tmp now holds the previous checkpoint */
+    /* No atomic exchange here: move the old one aside (lda_resume_load looks there too). */
+    if (remove_folder(old, err))
+        return -1;
+    if (rename(final, old) != 0 || rename(tmp, final) != 0) {
+        lda_error_fail(err, "cannot replace %s: %s", final, strerror(errno));
+        return -1;
+    }
+    return remove_folder(old, err);
+}
+
+int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_train_log *log,
+                         const size_t *heldout, size_t num_heldout, lda_error *err)
+{
+    char tmp_name[64];
+    snprintf(tmp_name, sizeof tmp_name, CHECKPOINT_TMP_PREFIX "%ld", (long)getpid());
+    char *tmp = lda_path_join(model_dir, tmp_name, err);
+    char *final = tmp ? lda_path_join(model_dir, CHECKPOINT_NAME, err) : NULL;
+    char *old = final ? lda_path_join(model_dir, CHECKPOINT_OLD, err) : NULL;
+    char *z = old ? lda_path_join(tmp, "z.bin", err) : NULL;
+    char *conf = z ? lda_path_join(tmp, "model.conf", err) : NULL;
+    int rc = -1;
+    if (!conf)
+        goto out;
+    if (remove_folder(tmp, err) || lda_make_dirs(tmp, err) ||
+        lda_state_write_extras(tmp, m, log, heldout, num_heldout, err) ||
+        lda_matrix_write(z, LDA_MATRIX_U32, m->num_tokens, 1, m->z, err) || lda_model_write_conf(m, conf, err))
+        goto out;
+    sync_folder(tmp);
+    if (replace_folder(tmp, final, old, err))
+        goto out;
+    sync_folder(model_dir);
+    rc = 0;
+out:
+    if (rc && tmp) {
+        lda_error saved = *err;
+        remove_folder(tmp, err);
+        *err = saved;
+    }
+    free(tmp);
+    free(final);
+    free(old);
+    free(z);
+    free(conf);
+    return rc;
+}
+
+/* ---- finding a state again ---- */
+
+void lda_resume_free(lda_resume_state *st)
+{
+    lda_model_free(&st->m);
+    free(st->dir);
+    lda_train_log_free(&st->log);
+    memset(st, 0, sizeof *st);
+}
+
+/* Loads the state in dir; fails (err filled) when it is incomplete or inconsistent. */
+static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
+{
+    memset(st, 0, sizeof *st);
+    char *zpath = NULL, *csv = NULL;
+    uint64_t rows, cols;
+    int rc = -1;
+    if (lda_model_read_conf(&st->m, dir, err))
+        return -1;
+    if (!(st->dir = strdup(dir))) {
+        lda_error_fail(err, "out of memory");
+        goto out;
+    }
+    if (!(zpath = lda_path_join(dir, "z.bin", err)) || !(csv = lda_path_join(dir, "log.csv", err)) ||
+        lda_matrix_read(zpath, LDA_MATRIX_U32, &rows, &cols, (void **)&st->m.z, err))
+        goto out;
+    if (rows != st->m.num_tokens || cols != 1) {
+        lda_error_input(err, "%s: %llu x %llu values, model.conf says %llu tokens", zpath, (unsigned long long)rows,
+                        (unsigned long long)cols, (unsigned long long)st->m.num_tokens);
+        goto out;
+    }
+    if (st->m.z_checksum && lda_u32_checksum(st->m.z, st->m.num_tokens) != st->m.z_checksum) {
+        lda_error_input(err, "%s does not match %s/model.conf (a write was interrupted)", zpath, dir);
+        goto out;
+    }
+    for (uint64_t i = 0; i < st->m.num_tokens; i++)
+        if (st->m.z[i] >= st->m.num_topics) {
+            lda_error_input(err, "%s: topic %u of token %llu is not below K = %u", zpath, st->m.z[i],
+                            (unsigned long long)i, st->m.num_topics);
+            goto out;
+        }
+    lda_train_log_init(&st->log, NULL, 0, 0);
+    if (access(csv, F_OK) == 0 && lda_train_log_read_csv(&st->log, csv, err))
+        goto out;
+    rc = 0;
+out:
+    free(zpath);
+    free(csv);
+    if (rc)
+        lda_resume_free(st);
+    return rc;
+}
+
+int lda_resume_load(const char *model_dir, lda_resume_state *st, lda_error *err)
+{
+    const char *names[] = {NULL, CHECKPOINT_NAME, CHECKPOINT_OLD};
+    memset(st, 0, sizeof *st);
+    lda_error first_err = {0};
+    int found = 0;
+    for (int i = 0; i < 3; i++) {
+        char *dir = names[i] ? lda_path_join(model_dir, names[i], err) : strdup(model_dir);
+        if (!dir) {
+            lda_error_fail(err, "out of memory");
+            lda_resume_free(st);
+            return -1;
+        }
+        lda_resume_state cand;
+        lda_error e = {0};
+        if (load_state(dir, &cand, &e) == 0) {
+            if (!found || cand.m.iterations > st->m.iterations) {
+                if (found)
+                    lda_resume_free(st);
+                *st = cand;
+                found = 1;
+            } else {
+                lda_resume_free(&cand);
+            }
+        } else if (i == 0) {
+            first_err = e;
+        }
+        free(dir);
+    }
+    if (!found) {
+        if (first_err.msg[0])
+            *err = first_err;
+        else
+            lda_error_input(err, "%s: no resumable state found", model_dir);
+        return -1;
+    }
+    return 0;
+}

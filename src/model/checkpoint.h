@@ -1,0 +1,50 @@
+/* checkpoint.h — the resumable state of a training run, written and found again.
+ *
+ * A state is a folder holding model.conf (the run's settings, iterations done, the corpus
+ * and z checksums), z.bin (every token's topic, corpus order), log.csv and, with --holdout,
+ * heldout.txt. Because every random number is keyed on (seed, purpose, iteration, index)
+ * (rng.h), z and the iteration count are the whole state: backend start(z, t) rebuilds θ and
+ * φ exactly as they were, and the run goes on with the same random stream.
+ *
+ * Two states may exist for a model folder MODEL: MODEL itself (a finished or interrupted
+ * run writes the full model, model.conf last) and MODEL/checkpoint (written every
+ * --checkpoint-every iterations). A checkpoint is written into a temporary folder which
+ * then takes the place of the old one in one step (renameat2 RENAME_EXCHANGE; where the
+ * file system lacks it, the old one is first renamed to checkpoint.old), so at every
+ * moment some complete checkpoint exists. lda_resume_load takes the newest valid one. */
+#ifndef LDA_CHECKPOINT_H
+#define LDA_CHECKPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "model/model.h"
+#include "model/train_log.h"
+
+/* Writes log.csv and heldout.txt (input indices, one a line, 0-based; when m->holdout > 0,
+ * otherwise a stale heldout.txt is removed) into dir: the parts of a state that are not the
+ * model's own files. */
+int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_log *log, const size_t *heldout,
+                           size_t num_heldout, lda_error *err);
+
+/* Writes {model.conf of m, z.bin = m->z, log.csv, heldout.txt} as model_dir/checkpoint,
+ * replacing the previous checkpoint atomically. m needs its settings and z, nothing else. */
+int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_train_log *log,
+                         const size_t *heldout, size_t num_heldout, lda_error *err);
+
+/* Removes the leftovers of interrupted checkpoint writes in model_dir and, unless
+ * keep_checkpoint, the checkpoint itself (a new run in an old folder). */
+int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err);
+
+typedef struct {
+    lda_model m;       /* model.conf's settings and sizes; m.z loaded (corpus order) */
+    char *dir;         /* the folder the state came from: MODEL or MODEL/checkpoint */
+    lda_train_log log; /* the rows of its log.csv */
+} lda_resume_state;
+
+/* Finds the newest valid state of model_dir (itself, its checkpoint) and loads it. */
+int lda_resume_load(const char *model_dir, lda_resume_state *st, lda_error *err);
+void lda_resume_free(lda_resume_state *st);
+
+#endif

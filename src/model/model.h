@@ -1,0 +1,89 @@
+/* model.h — a trained model as users see it, and its folder on disk.
+ *
+ * In memory and on disk everything is in the user's terms: θ has one row per *input*
+ * document in input order (documents skipped as empty get the uniform row 1/K), φ has one
+ * row per topic (a distribution over the vocabulary), z lists the topic of every token in
+ * corpus order. The model folder (format version 1):
+ *   model.conf        settings and sizes, "key = value" (config_file.h)
+ *   vocab.txt         one word a line; line i is word id i
+ *   phi.bin           K × V float32, row k = p(word | topic k)       (matrix_file.h)
+ *   theta.bin         D × K float32, row d = p(topic | document d)
+ *   topic_tokens.bin  K × 1 uint32, tokens assigned to each topic
+ *   z.bin             N × 1 uint32, the topic of every token, corpus order (for resuming)
+ *   topics.txt        the top words of every topic, as text
+ *   log.csv           one row per iteration (written by the trainer)
+ *   heldout.txt       input indices of the held-out documents (with --holdout; the trainer)
+ *   checkpoint/       the newest resumable state of a run (checkpoint.h)
+ * Every file is written under a temporary name and renamed (atomic_file.h). */
+#ifndef LDA_MODEL_H
+#define LDA_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend/layout.h"
+#include "core/error.h"
+#include "core/params.h"
+#include "corpus/corpus.h"
+
+#define LDA_MODEL_FORMAT_VERSION 1u
+
+typedef struct {
+    uint32_t num_topics;
+    uint32_t vocab_size;
+    uint64_t num_docs;   /* input documents: rows of θ */
+    uint64_t num_tokens; /* tokens trained on */
+    lda_params params;   /* alpha resolved */
+    uint32_t iterations; /* completed */
+    char *corpus_path;
+    corpus_format format;
+    char **vocab;
+    float *phi;            /* K × V */
+    float *theta;          /* num_docs × K (NULL if not loaded) */
+    uint32_t *topic_tokens; /* K */
+    uint32_t *z;           /* num_tokens (NULL if not loaded) */
+    int owns_vocab;
+
+    /* Keys added within format version 1 (older folders lack them and read as the defaults
+     * of corpus_options_default, holdout 0, 20 holdout iterations, checksums 0 = unknown).
+     * How the corpus was read, so it can be read again (--resume, coherence); what was held
+     * out; checksums that tell a resumable state from a stale or different one. */
+    char *vocab_path;     /* the corpus's vocabulary file as given; NULL: derived from its name */
+    char *stopwords_path; /* raw text; NULL: the built-in list */
+    uint32_t min_word_len;
+    uint64_t min_df, max_vocab;
+    double max_df;
+    double holdout;              /* fraction of documents held out (trainer.h) */
+    uint32_t holdout_iterations; /* θ-estimation sweeps of each held-out evaluation */
+    uint64_t heldout_docs;       /* documents held out */
+    uint64_t corpus_checksum;    /* lda_corpus_checksum of the corpus as read; 0: unknown */
+    uint64_t z_checksum;         /* lda_u32_checksum of z; 0: unknown */
+} lda_model;
+
+/* Builds the user-facing model from backend state in layout order: θ num_slots × K,
+ * φ V × K, z at layout positions, n_k. The vocabulary is borrowed from the corpus. */
+int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
+                         uint32_t iterations, const char *corpus_path, const float *theta_slots,
+                         const float *phi_vk, const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
+
+/* Writes every file but log.csv into dir (created if missing). top_words: for topics.txt. */
+int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err);
+
+/* Reads model.conf, vocab.txt, phi.bin, topic_tokens.bin; θ and z too when asked. */
+int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err);
+
+/* Writes model.conf alone (atomically) to path: a checkpoint's settings. */
+int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err);
+/* Reads dir/model.conf alone: settings and sizes, no arrays. */
+int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err);
+
+/* The corpus options the model was trained with (strings borrowed from m). */
+void lda_model_corpus_options(const lda_model *m, corpus_options *opt);
+
+/* Prints "topic K  SHARE%  word word ..." lines, top_words per topic. */
+int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, lda_error *err);
+
+void lda_model_free(lda_model *m);
+
+#endif

@@ -1,0 +1,23 @@
+/* model_corpus.h — documents in a trained model's terms: a corpus read against the model's
+ * vocabulary (its word ids are the model's; unknown words are counted and skipped), and φ
+ * in the backend's orientation. Shared by infer, eval and topics --coherence. */
+#ifndef LDA_MODEL_CORPUS_H
+#define LDA_MODEL_CORPUS_H
+
+#include "core/error.h"
+#include "corpus/corpus.h"
+#include "model/model.h"
+
+/* Reads path with the model's tokenizer settings and fixed vocabulary. format and
+ * vocab_path describe this file (CORPUS_FORMAT_AUTO and NULL: detected and derived). */
+corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
+                              lda_error *err);
+
+/* The model's training corpus (model.conf's path and settings), read against its vocabulary;
+ * *same gets whether it still reads as it did in training (its checksum, when recorded). */
+corpus *lda_model_read_training_corpus(const lda_model *m, int *same, lda_error *err);
+
+/* φ as V × K (backend order), from the model's K × V. */
+float *lda_model_phi_vk(const lda_model *m, lda_error *err);
+
+#endif

@@ -1,0 +1,432 @@
+/* trainer.c — the training driver. It talks to the backend only through backend.h, so the
+ * same loop runs on the CPU and on the GPU. */
+#include "train/trainer.h"
+
+#include "corpus/corpus_read.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "model/checkpoint.h"
+#include "model/model.h"
+#include "train/heldout.h"
+#include "model/train_log.h"
+#include "util/atomic_file.h"
+#include "model/checksum.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Everything one run holds. */
+typedef struct {
+    const lda_train_options *o;
+    corpus *c;                /* the documents trained on */
+    corpus *heldout;          /* the documents held out (NULL: none) */
+    uint64_t corpus_checksum; /* of the corpus as read, before the split */
+    char *corpus_path, *vocab_path, *stopwords_path; /* as recorded: absolute where possible */
+    lda_layout *L;
+    lda_backend *b;
+    lda_completion completion;
+    int has_completion;
+    float *phi;               /* V × K, for held-out evaluations */
+    size_t *heldout_index;    /* input indices of the held-out documents */
+    size_t num_heldout;
+    lda_train_log log;
+    uint32_t first, done;     /* iterations done when this run started, and now */
+} run;
+
+static void print_corpus_summary(const char *path, const corpus *c, double seconds)
+{
+    fprintf(stderr, "ldagpu: read %s (%s): %zu documents", path, corpus_format_name(c->format), c->num_docs);
+    if (c->num_empty_docs)
+        fprintf(stderr, " (%zu empty, skipped)", c->num_empty_docs);
+    fprintf(stderr, ", %zu tokens, %u words in %.2f s\n", c->num_tokens, c->vocab_size, seconds);
+}
+
+/* An absolute form of a path for model.conf (the path itself when it cannot be resolved). */
+static int absolute_path(const char *path, char **out, lda_error *err)
+{
+    *out = NULL;
+    if (!path)
+        return 0;
+    char *abs = realpath(path, NULL);
+    *out = abs ? abs : strdup(path);
+    if (!*out) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* The settings of the run (no arrays) into a model: what model.conf records. */
+static int set_settings(const run *r, lda_model *m, lda_error *err)
+{
+    const lda_train_options *o = r->o;
+    m->min_word_len = (uint32_t)o->corpus.min_word_len;
+    m->min_df = o->corpus.min_df;
+    m->max_df = o->corpus.max_df;
+    m->max_vocab = o->corpus.max_vocab;
+    m->holdout = o->holdout;
+    m->holdout_iterations = o->holdout_iterations;
+    m->heldout_docs = r->num_heldout;
+    m->corpus_checksum = r->corpus_checksum;
+    free(m->vocab_path);
+    free(m->stopwords_path);
+    m->vocab_path = m->stopwords_path = NULL;
+    if ((r->vocab_path && !(m->vocab_path = strdup(r->vocab_path))) ||
+        (r->stopwords_path && !(m->stopwords_path = strdup(r->stopwords_path)))) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* z at layout positions -> corpus order, and back. */
+static void z_to_corpus_order(const corpus *c, const lda_layout *L, const uint32_t *z_pos, uint32_t *z)
+{
+    for (size_t d = 0; d < c->num_docs; d++) {
+        size_t s = L->doc_slot[d];
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z[c->doc_offsets[d] + i] = z_pos[lda_layout_pos(L, s, i)];
+    }
+}
+
+static void z_to_positions(const corpus *c, const lda_layout *L, const uint32_t *z, uint32_t *z_pos)
+{
+    for (size_t d = 0; d < c->num_docs; d++) {
+        size_t s = L->doc_slot[d];
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z_pos[lda_layout_pos(L, s, i)] = z[c->doc_offsets[d] + i];
+    }
+}
+
+static int save_model(run *r, lda_error *err)
+{
+    const lda_train_options *o = r->o;
+    const lda_layout *L = r->L;
+    lda_backend *b = r->b;
+    const size_t K = b->params.num_topics;
+    float *theta = lda_malloc_array(L->num_slots * K, sizeof(float), "theta", err);
+    float *phi = lda_malloc_array((size_t)L->vocab_size * K, sizeof(float), "phi", err);
+    uint32_t *z = lda_malloc_array(L->num_positions, sizeof(uint32_t), "z", err);
+    uint32_t *n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err);
+    lda_model m = {0};
+    int rc = -1;
+    if (!theta || !phi || !z || !n_k)
+        goto out;
+    if (b->ops->fetch(b, theta, phi, z, err) || b->ops->fetch_counts(b, NULL, NULL, n_k, err) ||
+        lda_model_from_state(&m, r->c, L, &b->params, r->done, r->corpus_path, theta, phi, z, n_k, err) ||
+        set_settings(r, &m, err))
+        goto out;
+    m.z_checksum = lda_u32_checksum(m.z, m.num_tokens);
+    /* model.conf last (lda_model_write): a folder whose model.conf matches its z is complete. */
+    if (lda_make_dirs(o->output_dir, err) ||
+        lda_state_write_extras(o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err) ||
+        lda_model_write(&m, o->output_dir, o->top_words, err))
+        goto out;
+    rc = 0;
+out:
+    lda_model_free(&m);
+    free(theta);
+    free(phi);
+    free(z);
+    free(n_k);
+    return rc;
+}
+
+static int save_checkpoint(run *r, lda_error *err)
+{
+    const lda_backend *b = r->b;
+    uint32_t *z_pos = lda_malloc_array(r->L->num_positions, sizeof(uint32_t), "z", err);
+    lda_model m = {0};
+    int rc = -1;
+    if (!z_pos || r->b->ops->fetch(r->b, NULL, NULL, z_pos, err))
+        goto out;
+    m.num_topics = b->params.num_topics;
+    m.vocab_size = r->c->vocab_size;
+    m.num_docs = r->c->num_input_docs;
+    m.num_tokens = r->c->num_tokens;
+    m.params = b->params;
+    m.iterations = r->done;
+    m.format = r->c->format;
+    if (!(m.corpus_path = strdup(r->corpus_path))) {
+        lda_error_fail(err, "out of memory");
+        goto out;
+    }
+    if (!(m.z = lda_malloc_array(m.num_tokens ? m.num_tokens : 1, sizeof *m.z, "z", err)) ||
+        set_settings(r, &m, err))
+        goto out;
+    z_to_corpus_order(r->c, r->L, z_pos, m.z);
+    m.z_checksum = lda_u32_checksum(m.z, m.num_tokens);
+    if (lda_make_dirs(r->o->output_dir, err) ||
+        lda_checkpoint_write(r->o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err))
+        goto out;
+    rc = 0;
+out:
+    lda_model_free(&m);
+    free(z_pos);
+    return rc;
+}
+
+static int evaluate_into(run *r, lda_log_row *row, lda_error *err)
+{
+    row->evaluated = 1;
+    if (r->b->ops->evaluate(r->b, &row->eval, err))
+        return -1;
+    if (!r->has_completion)
+        return 0;
+    row->heldout_evaluated = 1;
+    return r->b->ops->fetch(r->b, NULL, r->phi, NULL, err) ||
+           lda_completion_run(&r->completion, r->phi, lda_heldout_seed(r->b->params.seed, row->iteration),
+                              r->o->holdout_iterations, &row->loglik_heldout, err);
+}
+
+static int stop_requested(const run *r)
+{
+    return r->o->stop && *r->o->stop;
+}
+
+static int run_iterations(run *r, lda_error *err)
+{
+    const lda_train_options *o = r->o;
+    const uint32_t n = o->params.iterations, every = o->params.eval_every, end = r->first + n;
+    const uint32_t ckpt = o->checkpoint_every;
+    if (every && !o->resume) {
+        lda_log_row row = {0};
+        if (evaluate_into(r, &row, err) || lda_train_log_add(&r->log, &row, err))
+            return -1;
+    }
+    double train_seconds = r->log.count ? r->log.rows[r->log.count - 1].train_seconds : 0.0, run_seconds = 0.0;
+    for (uint32_t it = r->first + 1; it <= end && !stop_requested(r); it++) {
+        lda_log_row row = {.iteration = it};
+        double t0 = now_seconds();
+        if (r->b->ops->iterate(r->b, it, &row.timing, err))
+            return -1;
+        row.seconds = now_seconds() - t0;
+        run_seconds += row.seconds;
+        train_seconds += row.seconds;
+        row.train_seconds = train_seconds;
+        row.tokens_per_second = row.seconds > 0 ? (double)r->L->num_tokens / row.seconds : 0.0;
+        r->done = it;
+        int last = it == end || stop_requested(r);
+        if (((every && it % every == 0) || last) && evaluate_into(r, &row, err))
+            return -1;
+        if (lda_train_log_add(&r->log, &row, err))
+            return -1;
+        if (last)
+            break;
+        if (ckpt && it % ckpt == 0 && save_checkpoint(r, err))
+            return -1;
+    }
+    lda_train_log_finish(&r->log);
+    uint32_t ran = r->done - r->first;
+    if (ran)
+        fprintf(stderr, "ldagpu: %u iterations in %.2f s (%.4f s per iteration, %.2f M tokens/s)\n", ran,
+                run_seconds, run_seconds / ran, (double)r->L->num_tokens * ran / run_seconds / 1e6);
+    return 0;
+}
+
+/* Splits off the held-out documents and prepares their evaluation. */
+static int prepare_heldout(run *r, corpus *full, lda_error *err)
+{
+    const lda_train_options *o = r->o;
+    if (!(o->holdout > 0)) {
+        r->c = full;
+        return 0;
+    }
+    if (lda_heldout_split(full, o->holdout, o->params.seed, &r->c, &r->heldout, err))
+        return -1;
+    corpus_free(full);
+    corpus *h = r->heldout;
+    r->num_heldout = h->num_docs;
+    if (!(r->heldout_index = lda_malloc_array(h->num_docs ? h->num_docs : 1, sizeof(size_t), "held-out list", err)))
+        return -1;
+    memcpy(r->heldout_index, h->input_index, h->num_docs * sizeof(size_t));
+    fprintf(stderr, "ldagpu: holding out %zu of %zu documents (%zu tokens) for evaluation\n", h->num_docs,
+            h->num_docs + r->c->num_docs, h->num_tokens);
+    return 0;
+}
+
+static int start_completion(run *r, lda_error *err)
+{
+    if (!r->heldout || r->num_heldout == 0)
+        return 0;
+    size_t scorable = 0;
+    for (size_t d = 0; d < r->heldout->num_docs; d++)
+        scorable += r->heldout->doc_offsets[d + 1] - r->heldout->doc_offsets[d] >= 2;
+    if (!scorable) {
+        fprintf(stderr, "ldagpu: warning: no held-out document has 2 tokens or more; no held-out figures\n");
+        return 0;
+    }
+    lda_params p = r->b->params; /* same device, K, alpha (resolved), precision, sampler, threads */
+    if (lda_completion_init(&r->completion, r->heldout, &p, err))
+        return -1;
+    r->has_completion = 1;
+    if (!(r->phi = lda_malloc_array((size_t)r->L->vocab_size * p.num_topics, sizeof(float), "phi", err)))
+        return -1;
+    return 0;
+}
+
+/* Sets the backend's state: at random (a new run) or the resumed z. */
+static int start_state(run *r, lda_error *err)
+{
+    const lda_resume_state *st = r->o->resume;
+    if (!st)
+        return r->b->ops->start(r->b, NULL, 0, err);
+    uint32_t *z_pos = lda_calloc(r->L->num_positions, sizeof(uint32_t), "z", err);
+    if (!z_pos)
+        return -1;
+    z_to_positions(r->c, r->L, st->m.z, z_pos);
+    int rc = r->b->ops->start(r->b, z_pos, r->first, err);
+    free(z_pos);
+    return rc;
+}
+
+static int check_resumed_corpus(const run *r, const corpus *full, lda_error *err)
+{
+    const lda_resume_state *st = r->o->resume;
+    if (st->m.corpus_checksum && st->m.corpus_checksum != r->corpus_checksum) {
+        lda_error_input(err, "%s is not the corpus %s was trained on (it reads differently: checksum %016llx, "
+                        "model.conf says %016llx); resume with that corpus, read with the same options",
+                        r->o->corpus_path, st->dir, (unsigned long long)r->corpus_checksum,
+                        (unsigned long long)st->m.corpus_checksum);
+        return -1;
+    }
+    if (full->vocab_size != st->m.vocab_size) {
+        lda_error_input(err, "%s has %u words, the model %s has %u: not the corpus it was trained on",
+                        r->o->corpus_path, full->vocab_size, st->dir, st->m.vocab_size);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+int lda_train(const lda_train_options *o, lda_error *err)
+{
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.first = r.done = o->resume ? o->resume->m.iterations : 0;
+    lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->params.iterations);
+    corpus *full = NULL;
+    int rc = -1;
+
+    if (o->resume) {
+        FILE *out = r.log.out; /* the old rows, kept and not printed again */
+        r.log.out = NULL;
+        for (size_t i = 0; i < o->resume->log.count; i++)
+            if (lda_train_log_add(&r.log, &o->resume->log.rows[i], err)) {
+                r.log.out = out;
+                goto out;
+            }
+        r.log.out = out;
+    }
+    if (absolute_path(o->corpus_path, &r.corpus_path, err) || absolute_path(o->corpus.vocab_path, &r.vocab_path, err))
+        goto out;
+    if (o->corpus.stopwords_path && strcmp(o->corpus.stopwords_path, "none") == 0) {
+        if (!(r.stopwords_path = strdup("none"))) {
+            lda_error_fail(err, "out of memory");
+            goto out;
+        }
+    } else if (absolute_path(o->corpus.stopwords_path, &r.stopwords_path, err)) {
+        goto out;
+    }
+
+    double t0 = now_seconds();
+    if (!(full = corpus_read(o->corpus_path, &o->corpus, err)))
+        goto out;
+    print_corpus_summary(o->corpus_path, full, now_seconds() - t0);
+    r.corpus_checksum = lda_corpus_checksum(full);
+    if (o->resume && check_resumed_corpus(&r, full, err))
+        goto out;
+    corpus *whole = full;
+    full = NULL;
+    if (prepare_heldout(&r, whole, err))
+        goto out;
+    if (o->resume && r.c->num_tokens != o->resume->m.num_tokens) {
+        lda_error_input(err, "%s: %zu tokens to train on, %s/model.conf says %llu: not the same corpus or split",
+                        o->corpus_path, r.c->num_tokens, o->resume->dir, (unsigned long long)o->resume->m.num_tokens);
+        goto out;
+    }
+    if (o->params.device == LDA_DEVICE_AUTO) {
+        char why[256];
+        if (lda_cuda_device_count(why, sizeof why) == 0)
+            fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
+    }
+    if (!(r.L = lda_layout_build(r.c, err)) || !(r.b = lda_backend_create(r.L, &o->params, err)))
+        goto out;
+    if (o->resume)
+        fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
+                        "precision %s, seed %llu\n",
+                o->resume->dir, r.first, r.b->params.num_topics, r.b->description, o->params.iterations,
+                lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
+                lda_choice_name(lda_precision_choices, r.b->params.precision),
+                (unsigned long long)r.b->params.seed);
+    else
+        fprintf(stderr, "ldagpu: training K=%u on %s: model %s, alpha %g, beta %g, %u iterations, precision %s, "
+                        "refresh %u, seed %llu\n",
+                r.b->params.num_topics, r.b->description, lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
+                r.b->params.alpha, r.b->params.beta, o->params.iterations,
+                lda_choice_name(lda_precision_choices, r.b->params.precision), r.b->params.refresh,
+                (unsigned long long)r.b->params.seed);
+    if (start_completion(&r, err))
+        goto out;
+    /* A new run in an old folder must not leave a stale checkpoint that --resume would take. */
+    int keep = 0;
+    if (o->resume) {
+        char *a = realpath(o->output_dir, NULL), *b = realpath(o->resume->dir, NULL);
+        size_t la = a ? strlen(a) : 0;
+        keep = a && b && strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
+        free(a);
+        free(b);
+    }
+    if (lda_checkpoint_clear(o->output_dir, keep, err) || start_state(&r, err) || run_iterations(&r, err))
+        goto out;
+    if (stop_requested(&r) && save_checkpoint(&r, err))
+        goto out;
+    if (save_model(&r, err))
+        goto out;
+    if (stop_requested(&r)) {
+        uint32_t end = r.first + o->params.iterations;
+        if (r.done < end)
+            fprintf(stderr, "ldagpu: stopped by %s after iteration %u of %u; checkpoint and model written to %s/; "
+                            "continue with: ldagpu train --resume %s -n %u\n",
+                    signal_name(*o->stop), r.done, end, o->output_dir, o->output_dir, end - r.done);
+        else
+            fprintf(stderr, "ldagpu: %s received after the last iteration (%u); model written to %s/\n",
+                    signal_name(*o->stop), r.done, o->output_dir);
+    } else {
+        fprintf(stderr, "ldagpu: model written to %s/ (top words in %s/topics.txt)\n", o->output_dir,
+                o->output_dir);
+    }
+    rc = 0;
+out:
+    lda_train_log_free(&r.log);
+    if (r.has_completion)
+        lda_completion_free(&r.completion);
+    lda_backend_destroy(r.b);
+    lda_layout_free(r.L);
+    corpus_free(full);
+    corpus_free(r.c);
+    corpus_free(r.heldout);
+    free(r.phi);
+    free(r.heldout_index);
+    free(r.corpus_path);
+    free(r.vocab_path);
+    free(r.stopwords_path);
+    return rc;
+}
