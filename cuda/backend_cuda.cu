@@ -29,8 +29,21 @@ extern "C" int lda_cuda_device_count(char *why, size_t why_size)
     return n;
 }
 
+int cuda_gpu_limits(lda_gpu_limits *out, lda_error *err)
+{
+    int device = 0, smem = 0, sms = 0;
+    CUDA_TRY(cudaGetDevice(&device));
+    CUDA_TRY(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    out->max_smem_per_block = (size_t)smem;
+    out->sm_count = sms;
+    return 0;
+fail:
+    return -1;
+}
+
 // Bytes of device memory a run needs, array by array; printed when it does not fit.
-static size_t bytes_needed(const lda_layout *L, const lda_params *p)
+static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_zplan *plan)
 {
     const size_t K = p->num_topics, V = L->vocab_size;
     size_t b = 0;
@@ -40,9 +53,9 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p)
     b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
     b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
     b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
-    b += phi_chunks((uint32_t)V) * K * sizeof(double);                      // φ column partials
+    b += lda_phi_chunks((uint32_t)V) * K * sizeof(double);                      // φ column partials
     b += cuda_eval_partials(L->num_warps, L->num_slots, (uint32_t)V, (uint32_t)K) * sizeof(double);
-    b += zsample_scratch_bytes(p->sampler, p->precision, L->num_slots, (uint32_t)K);
+    b += plan->scratch_bytes;
     return b;
 }
 
@@ -76,7 +89,8 @@ template <typename T> static cudaError_t alloc_copy(T **dst, const T *src, size_
     return e;
 }
 
-static int create_state(device_state &s, const lda_layout *L, const lda_params *p, lda_error *err)
+static int create_state(device_state &s, const lda_layout *L, const lda_params *p, const lda_zplan *plan,
+                        lda_error *err)
 {
     const size_t K = p->num_topics, V = L->vocab_size;
     memset(&s, 0, sizeof s);
@@ -111,13 +125,10 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.n_mk, (const uint32_t *)NULL, L->num_slots * K));
     CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
-    CUDA_TRY(alloc_copy(&s.phi_partial, (const double *)NULL, phi_chunks(s.V) * K));
+    CUDA_TRY(alloc_copy(&s.phi_partial, (const double *)NULL, lda_phi_chunks(s.V) * K));
     CUDA_TRY(alloc_copy(&s.phi_scale, (const double *)NULL, K));
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
-    CUDA_TRY(cudaMalloc(&s.scratch, zsample_scratch_bytes(p->sampler, p->precision, L->num_slots, s.K)));
-    s.fused_counts = zsample_can_fuse(p->sampler, p->precision, p->split, p->theta_collapsed, s.K,
-                                      lda_part_warps(s.num_warps, 0, p->refresh));
-    s.fused_theta_mean = s.fused_counts && p->update == LDA_UPDATE_MEAN;
+    CUDA_TRY(cudaMalloc(&s.scratch, plan->scratch_bytes));
     return 0;
 fail:
     free_state(s);
@@ -140,7 +151,7 @@ static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
-    if (s.fused_theta_mean)
+    if (b->zplan.fused_theta_mean)
         s.theta_stale = true;
     else if (cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
         return -1;
@@ -196,11 +207,12 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.num_warps = s.num_warps;
     a.seed = b->params.seed;
     a.iteration = iteration;
-    a.split = b->params.split;
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
-    zsample_fused f = {s.n_wk, s.n_k, b->params.alpha, s.fused_theta_mean};
-    return zsample_launch(b->params.sampler, b->params.precision, a, s.fused_counts ? &f : NULL, s.stream, err);
+    const lda_zplan &plan = b->zplan;
+    const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, b->params.alpha,
+                             plan.fused_theta_mean};
+    return zsample_launch(plan, a, f, s.stream, err);
 }
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
@@ -210,16 +222,17 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const uint32_t R = b->params.refresh;
+    const bool fused_counts = b->zplan.fused_counts;
     float z_ms = 0, update_ms = 0;
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
-    if (!s.fused_counts)
+    if (!fused_counts)
         CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
     for (uint32_t part = 0; part < R; part++) {
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
         if (zsample(b, iteration, part, err))
             return -1;
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
-        if (!s.fused_counts && cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
+        if (!fused_counts && cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
             return -1;
         if (part + 1 < R && update_phi(b, lda_phi_stream(iteration, part, R), err))
             return -1;
@@ -340,17 +353,10 @@ static const lda_backend_ops cuda_ops = {
     cuda_start, cuda_iterate, cuda_evaluate, cuda_fetch, cuda_fetch_counts, cuda_set_phi, cuda_score, cuda_destroy,
 };
 
-static int check_fits(const lda_layout *L, const lda_params *p, const cudaDeviceProp &prop, lda_error *err)
+// The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.
+static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, const cudaDeviceProp &prop,
+                      lda_error *err)
 {
-    if (p->theta_collapsed && !zsample_supports_collapsed(p->sampler)) {
-        lda_error_input(err, "--sampler %s supports --model uncollapsed and mean-for-mode only",
-                        lda_choice_name(lda_sampler_choices, p->sampler));
-        return -1;
-    }
-    if (p->refresh > 1 && p->sampler != LDA_SAMPLER_BUTTERFLY) {
-        lda_error_input(err, "--refresh is implemented by --sampler butterfly only");
-        return -1;
-    }
     if ((uint64_t)L->vocab_size * p->num_topics >= (1ull << 32)) {
         lda_error_input(err, "V x K = %u x %u is too large for the CUDA backend (at most 2^32 entries of phi)",
                         L->vocab_size, p->num_topics);
@@ -359,7 +365,7 @@ static int check_fits(const lda_layout *L, const lda_params *p, const cudaDevice
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     {
-        const size_t need = bytes_needed(L, p);
+        const size_t need = bytes_needed(L, p, plan);
         if (need + (64u << 20) > free_bytes) {
             lda_error_fail(err,
                            "not enough GPU memory on %s: this run needs %.2f GiB (K=%u, %zu documents, V=%u, "
@@ -398,8 +404,12 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
     b->impl = impl;
     CUDA_TRY(cudaGetDevice(&impl->device));
     CUDA_TRY(cudaGetDeviceProperties(&prop, impl->device));
-    if (check_fits(L, params, prop, err) || create_state(impl->s, L, params, err))
-        goto fail_quiet;
+    {
+        lda_gpu_limits limits;
+        if (cuda_gpu_limits(&limits, err) || lda_zplan_make(params, L, &limits, &b->zplan, err) ||
+            check_fits(L, params, &b->zplan, prop, err) || create_state(impl->s, L, params, &b->zplan, err))
+            goto fail_quiet;
+    }
     snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s", prop.name,
              prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
              lda_choice_name(lda_sampler_choices, params->sampler));

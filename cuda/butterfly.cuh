@@ -21,9 +21,10 @@
 
 #include <stdint.h>
 
+#include "warp.cuh"
+
 #define BFLY_W 32u
 #define BFLY_LOG_W 5u
-#define BFLY_FULL 0xffffffffu
 
 template <typename REAL, typename RowFn>
 __device__ __forceinline__ void butterfly_steps(REAL (&a_reg)[BFLY_W], uint32_t r, RowFn row)
@@ -35,7 +36,7 @@ __device__ __forceinline__ void butterfly_steps(REAL (&a_reg)[BFLY_W], uint32_t 
         for (uint32_t i = 0; i < BFLY_W / (2 * bit); i++) {
             const uint32_t d = 2 * bit * i + (bit - 1);
             const REAL h = (r & bit) ? a_reg[d] : a_reg[d + bit];
-            const REAL v = __shfl_xor_sync(BFLY_FULL, h, bit);
+            const REAL v = __shfl_xor_sync(LDA_FULL_WARP, h, bit);
             if (r & bit)
                 a_reg[d] = a_reg[d + bit];
             a_reg[d + bit] = a_reg[d] + v;
@@ -56,7 +57,7 @@ __device__ __forceinline__ uint32_t butterfly_search(uint32_t r, REAL target, RE
 #pragma unroll
         for (uint32_t i = 0; i < BFLY_W / (2 * bit); i++) {
             const uint32_t d = (bit - 1) + 2 * bit * i;
-            const REAL t = __shfl_xor_sync(BFLY_FULL, (REAL)entry(d, mask), flip);
+            const REAL t = __shfl_xor_sync(LDA_FULL_WARP, (REAL)entry(d, mask), flip);
             if (((r ^ d) & mask) == 0)
                 y = t;
         }

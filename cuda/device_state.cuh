@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/zplan.h"
 #include "core/params.h"
+#include "core/phi_chunks.h"
 
 struct device_state {
     // corpus layout (read-only)
@@ -38,17 +40,12 @@ struct device_state {
     cudaEvent_t ev_start, ev_updated;
     cudaEvent_t *ev_parts; // each of the --refresh parts' z draw begins and ends (2R events)
     uint32_t refresh;
-    // The default z kernel keeps the counts current itself (zsample_fused), and with
-    // mean-for-mode forms θ from them too: θ is then computed only when asked for.
-    bool fused_counts, fused_theta_mean, theta_stale;
+    // The staged z kernel may keep the counts current itself and, with mean-for-mode, form θ
+    // from them too (the plan's fused_counts, fused_theta_mean): θ is then computed only when
+    // asked for, and theta_stale says it is due.
+    bool theta_stale;
 };
 
-#define PHI_CHUNK 64u // words per block in the φ update: matches LDA_PHI_CHUNK on the CPU
-
-static inline size_t phi_chunks(uint32_t V)
-{
-    return (V + PHI_CHUNK - 1) / PHI_CHUNK;
-}
 
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
@@ -68,6 +65,9 @@ int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
 int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
                     const uint32_t *slot_len, double *out, lda_error *err);
 int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err);
+
+// What the device allows a z plan (zplan.h): shared memory a block, SMs.
+int cuda_gpu_limits(lda_gpu_limits *out, lda_error *err);
 
 // Blocks of partial sums the log-likelihood kernels need (for sizing `partials`).
 size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K);

@@ -8,6 +8,7 @@
 #include "check.cuh"
 #include "core/loglik.h"
 #include "device_state.cuh"
+#include "warp.cuh"
 #include "zsample_butterfly.cuh"
 
 #define EVAL_THREADS 256
@@ -16,8 +17,7 @@
 __device__ __forceinline__ double block_sum(double v)
 {
     __shared__ double warp_totals[EVAL_THREADS / 32];
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
+    v = warp_sum(v);
     if (threadIdx.x % 32 == 0)
         warp_totals[threadIdx.x / 32] = v;
     __syncthreads();
@@ -45,8 +45,7 @@ __global__ void __launch_bounds__(EVAL_THREADS) loglik_pred_kernel(const uint32_
             double p = 0.0;
             for (uint32_t k = lane; k < K; k += 32)
                 p += (double)th[k] * ph[k];
-            for (int o = 16; o > 0; o >>= 1)
-                p += __shfl_xor_sync(0xffffffffu, p, o);
+            p = warp_sum(p);
             total += lane == 0 ? log(p) : 0.0;
         }
     }
@@ -77,12 +76,12 @@ fail:
 // The same figure through the butterfly sampler's first pass (zsample_butterfly.cuh): each
 // token's Σ_k θ[m,k] φ[w,k] is exactly the total the z draw normalises by, formed with the
 // same transposed, coalesced loads, in double. One partial sum per warp.
-__global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) loglik_butterfly_kernel(zsample_args a,
+__global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32, 2) loglik_butterfly_kernel(zsample_args a,
                                                                                             double *partial)
 {
     extern __shared__ __align__(16) unsigned char eval_smem[];
     const uint32_t r = threadIdx.x % BFLY_W, warp_in_block = threadIdx.x / BFLY_W;
-    const size_t gw = blockIdx.x * (size_t)BUTTERFLY_WARPS_PER_BLOCK + warp_in_block;
+    const size_t gw = blockIdx.x * (size_t)LDA_ZPLAN_WARPS_PER_BLOCK + warp_in_block;
     const size_t q = gw / a.split;
     if (q >= a.num_warps)
         return;
@@ -99,8 +98,7 @@ __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) loglik_butt
         if (row < len)
             acc += log(total);
     }
-    for (int o = 16; o > 0; o >>= 1)
-        acc += __shfl_xor_sync(0xffffffffu, acc, o);
+    acc = warp_sum(acc);
     if (r == 0)
         partial[gw] = acc;
 }
@@ -108,7 +106,7 @@ __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) loglik_butt
 int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
                     const uint32_t *slot_len, double *out, lda_error *err)
 {
-    const size_t smem = (size_t)BUTTERFLY_WARPS_PER_BLOCK * (s.K / BFLY_W) * BFLY_W * sizeof(double);
+    const size_t smem = lda_butterfly_smem_bytes(s.K, LDA_ZPLAN_WARPS_PER_BLOCK, 0, sizeof(double));
     if (smem > 48 * 1024) { // large K: one warp a token, lanes across topics
         loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
                                                                                s.phi, s.K, s.partials);
@@ -127,11 +125,11 @@ int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *
         a.K = s.K;
         a.num_slots = s.num_slots;
         a.num_warps = s.num_warps;
-        a.split = LDA_DEFAULT_SPLIT;
+        a.split = LDA_ZPLAN_DEFAULT_SPLIT;
         const size_t warps = s.num_warps * a.split;
         CUDA_TRY(cudaMemsetAsync(s.partials, 0, warps * sizeof(double), s.stream));
-        loglik_butterfly_kernel<<<(unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK),
-                                  BUTTERFLY_WARPS_PER_BLOCK * 32, smem, s.stream>>>(a, s.partials);
+        loglik_butterfly_kernel<<<(unsigned)((warps + LDA_ZPLAN_WARPS_PER_BLOCK - 1) / LDA_ZPLAN_WARPS_PER_BLOCK),
+                                  LDA_ZPLAN_WARPS_PER_BLOCK * 32, smem, s.stream>>>(a, s.partials);
         LAUNCH_TRY();
         return sum_partials(s, warps, out, err);
     }
@@ -194,6 +192,6 @@ size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32
     (void)num_slots;
     (void)V;
     (void)K;
-    const size_t warps = num_warps * LDA_DEFAULT_SPLIT;
+    const size_t warps = num_warps * LDA_ZPLAN_DEFAULT_SPLIT;
     return warps > JOINT_BLOCKS ? warps : JOINT_BLOCKS;
 }

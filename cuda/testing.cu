@@ -5,6 +5,7 @@
 #include "backend/cuda_testing.h"
 #include "check.cuh"
 #include "core/gamma.h"
+#include "device_state.cuh"
 #include "zsample.cuh"
 
 template <typename T> static cudaError_t upload(T **dst, const T *src, size_t count)
@@ -20,6 +21,18 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
 {
     const uint32_t K = in->K;
     const bool collapsed = in->n_mk != NULL;
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = K;
+    p.sampler = sampler;
+    p.precision = in->precision;
+    p.split = split;
+    p.theta_collapsed = collapsed;
+    lda_gpu_limits limits;
+    lda_zplan plan;
+    if (cuda_gpu_limits(&limits, err) || lda_zplan_make(&p, L, &limits, &plan, err))
+        return -1;
+    lda_zplan_draw_only(&plan); // the draw alone: the counts of the harness are not there
     zsample_args a;
     memset(&a, 0, sizeof a);
     uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *z = NULL, *n_mk = NULL;
@@ -39,7 +52,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
         CUDA_TRY(upload(&th, in->theta, L->num_slots * K));
     CUDA_TRY(upload(&ph, in->phi, (size_t)L->vocab_size * K));
     CUDA_TRY(upload(&z, (const uint32_t *)z_inout, L->num_positions));
-    CUDA_TRY(cudaMalloc(&scratch, zsample_scratch_bytes(sampler, in->precision, L->num_slots, K)));
+    CUDA_TRY(cudaMalloc(&scratch, plan.scratch_bytes));
     a.words = words;
     a.warp_offset = warp_offset;
     a.warp_len = warp_len;
@@ -57,13 +70,8 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.num_warps = L->num_warps;
     a.seed = in->seed;
     a.iteration = in->iteration;
-    a.split = split;
-    { // split 0: the default's kernel, θ staged, wherever it can run (nothing else fused)
-        const zsample_fused staged = {NULL, NULL, 0.0, 0};
-        const bool stage = zsample_can_stage(sampler, in->precision, split, collapsed, K);
-        if (zsample_launch(sampler, in->precision, a, stage ? &staged : NULL, 0, err))
-            goto fail;
-    }
+    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, 0.0, 0}, 0, err))
+        goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
     if (collapsed)
@@ -83,10 +91,18 @@ fail:
     return rc;
 }
 
-extern "C" int lda_cuda_z_kernel_fused(const lda_params *p, const lda_layout *L)
+extern "C" int lda_cuda_zplan(const lda_params *p, const lda_layout *L, lda_zplan *plan, lda_error *err)
 {
-    return zsample_can_fuse(p->sampler, p->precision, p->split, p->theta_collapsed, p->num_topics,
-                            lda_part_warps(L->num_warps, 0, p->refresh));
+    lda_gpu_limits limits;
+    return cuda_gpu_limits(&limits, err) || lda_zplan_make(p, L, &limits, plan, err) ? -1 : 0;
+}
+
+extern "C" size_t lda_cuda_memory_bytes(void)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess)
+        cudaGetLastError();
+    return total_bytes;
 }
 
 __global__ void philox_kernel(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n)

@@ -8,8 +8,8 @@
 #include "core/gamma.h"
 #include "core/rng.h"
 #include "device_state.cuh"
+#include "warp.cuh"
 
-#define WARP_FULL 0xffffffffu
 
 // Grid over the warps of the layout: block b handles warps b, b+grid, ...; its threads
 // walk the warp's token rows 32 lanes at a time.
@@ -146,20 +146,6 @@ fail:
     return -1;
 }
 
-__device__ __forceinline__ float warp_max(float v)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        v = fmaxf(v, __shfl_xor_sync(WARP_FULL, v, o));
-    return v;
-}
-
-__device__ __forceinline__ float warp_sum(float v)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(WARP_FULL, v, o);
-    return v;
-}
-
 // One warp per document slot. Draw: log-Gamma variates in single precision (gamma.h; kept
 // in θ meanwhile), then exp(x - max) and the normalisation, all within the warp.
 __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len,
@@ -218,13 +204,14 @@ fail:
     return -1;
 }
 
-// φ draw, pass 1: block = a chunk of PHI_CHUNK words; each thread owns topics k, k+256, ...
+// φ draw, pass 1: block = a chunk of LDA_PHI_CHUNK words; each thread owns topics k, k+256, ...
 // and sums its chunk's variates in double, in word order.
 __global__ void phi_draw_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K, double beta, uint64_t seed,
                                 uint32_t iteration, float *phi, double *partial)
 {
     const uint32_t chunk = blockIdx.x;
-    const uint32_t w0 = chunk * PHI_CHUNK, w1 = min(w0 + PHI_CHUNK, V);
+    uint32_t w0, w1;
+    lda_phi_chunk_words(chunk, V, &w0, &w1);
     const float beta_f = (float)beta;
     for (uint32_t k = threadIdx.x; k < K; k += blockDim.x) {
         double acc = 0.0;
@@ -290,10 +277,10 @@ int cuda_update_phi(const device_state &s, double beta, lda_update update, uint6
         LAUNCH_TRY();
         return 0;
     }
-    phi_draw_kernel<<<(unsigned)phi_chunks(s.V), 256, 0, s.stream>>>(s.n_wk, s.V, s.K, beta, seed, iteration,
+    phi_draw_kernel<<<(unsigned)lda_phi_chunks(s.V), 256, 0, s.stream>>>(s.n_wk, s.V, s.K, beta, seed, iteration,
                                                                        s.phi, s.phi_partial);
     LAUNCH_TRY();
-    phi_scale_kernel<<<s.K, SCALE_THREADS, 0, s.stream>>>(s.phi_partial, phi_chunks(s.V), s.K, s.phi_scale);
+    phi_scale_kernel<<<s.K, SCALE_THREADS, 0, s.stream>>>(s.phi_partial, lda_phi_chunks(s.V), s.K, s.phi_scale);
     LAUNCH_TRY();
     phi_normalise_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.phi, s.V, s.K, s.phi_scale);
     LAUNCH_TRY();

@@ -1,5 +1,5 @@
-// zsample.cu — the z-sampling launcher: one table maps each sampler to its scratch size and
-// its kernels (precision × θ given/collapsed), and every launch goes through it.
+// zsample.cu — the z-sampling launcher: runs the kernel the plan (backend/zplan.h) names,
+// with the shape and memory the plan gives. It decides nothing itself.
 #include <cuda_runtime.h>
 
 #include "check.cuh"
@@ -9,112 +9,36 @@
 #include "zsample_naive.cuh"
 #include "zsample_transpose.cuh"
 
-#define DEFAULT_SPLIT LDA_DEFAULT_SPLIT
-
-bool zsample_supports_collapsed(lda_sampler sampler)
+// Kernels that need more than the default 48 KiB of shared memory must opt in.
+template <typename KERNEL> static cudaError_t allow_smem(KERNEL fn, size_t smem)
 {
-    return sampler == LDA_SAMPLER_BUTTERFLY || sampler == LDA_SAMPLER_NAIVE;
-}
-
-static size_t real_size(lda_precision precision)
-{
-    return precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
-}
-
-// Shared memory for the butterfly's block totals in one block of warps (θ read from global
-// memory); above the most a block may have, the totals go to global scratch.
-static size_t butterfly_smem_bytes(lda_precision precision, uint32_t K)
-{
-    return precision == LDA_PRECISION_DOUBLE ? butterfly_smem_layout<double>(K, BUTTERFLY_WARPS_PER_BLOCK, false)
-                                             : butterfly_smem_layout<float>(K, BUTTERFLY_WARPS_PER_BLOCK, false);
-}
-
-static size_t max_smem_per_block(void)
-{
-    int device = 0, bytes = 48 * 1024;
-    if (cudaGetDevice(&device) == cudaSuccess)
-        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    cudaGetLastError();
-    return (size_t)bytes;
-}
-
-static uint32_t effective_split(const zsample_args &a)
-{
-    return a.theta_collapsed ? 1u : (a.split ? a.split : DEFAULT_SPLIT);
-}
-
-size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K)
-{
-    switch (sampler) {
-    case LDA_SAMPLER_NAIVE: // one prefix-sum row per document
-        return num_slots * K * real_size(precision);
-    case LDA_SAMPLER_TRANSPOSE:
-    case LDA_SAMPLER_BUTTERFLY_STORED: // θ_local (float) then a K-entry table per thread
-        return num_slots * K * (sizeof(float) + real_size(precision)) + 64;
-    case LDA_SAMPLER_BUTTERFLY:
-    default: // block totals only when shared memory cannot hold them
-        if (butterfly_smem_bytes(precision, K) <= max_smem_per_block())
-            return 64;
-        return (num_slots / BFLY_W) * DEFAULT_SPLIT * (K / BFLY_W) * BFLY_W * real_size(precision) + 64;
-    }
-}
-
-// The default (split 0, θ given): one block a document group, θ staged in shared memory.
-template <typename REAL> static size_t staged_smem_bytes(uint32_t K)
-{
-    return butterfly_smem_layout<REAL>(K, butterfly_staged_kernel<REAL>::warps, true);
-}
-
-bool zsample_can_stage(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K)
-{
-    if (sampler != LDA_SAMPLER_BUTTERFLY || split != 0 || theta_collapsed)
-        return false;
-    return (precision == LDA_PRECISION_DOUBLE ? staged_smem_bytes<double>(K) : staged_smem_bytes<float>(K)) <=
-           max_smem_per_block();
-}
-
-bool zsample_can_fuse(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K,
-                      size_t groups)
-{
-    return groups >= ZSAMPLE_FUSED_MIN_GROUPS && zsample_can_stage(sampler, precision, split, theta_collapsed, K);
+    return smem > 48 * 1024 ? cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)
+                            : cudaSuccess;
 }
 
 template <typename REAL>
-static int launch_butterfly_staged(const zsample_args &a, const zsample_fused &fused, cudaStream_t stream,
-                                   lda_error *err)
+static int launch_butterfly(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused,
+                            cudaStream_t stream, lda_error *err)
 {
-    const uint32_t warps = butterfly_staged_kernel<REAL>::warps;
-    const size_t smem = butterfly_smem_layout<REAL>(a.K, warps, true);
-    if (smem > 48 * 1024)
-        CUDA_TRY(cudaFuncSetAttribute(butterfly_staged_kernel<REAL>::fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)smem));
-    butterfly_staged_kernel<REAL>::fn<<<(unsigned)lda_part_warps(a.num_warps, a.part, a.part_count), warps * 32, smem,
-                                        stream>>>(a, fused);
-    LAUNCH_TRY();
-    return 0;
-fail:
-    return -1;
-}
-
-template <typename REAL, bool COLLAPSED>
-static int launch_butterfly(const zsample_args &a, const zsample_fused *fused, cudaStream_t stream, lda_error *err)
-{
-    if (fused)
-        return launch_butterfly_staged<REAL>(a, *fused, stream, err);
-    const size_t smem = butterfly_smem_layout<REAL>(a.K, BUTTERFLY_WARPS_PER_BLOCK, false);
-    const bool in_smem = smem <= max_smem_per_block();
-    const size_t warps = lda_part_warps(a.num_warps, a.part, a.part_count) * effective_split(a);
-    const unsigned blocks = (unsigned)((warps + BUTTERFLY_WARPS_PER_BLOCK - 1) / BUTTERFLY_WARPS_PER_BLOCK);
-    if (in_smem && smem > 48 * 1024)
-        CUDA_TRY(cudaFuncSetAttribute(butterfly_kernel<REAL, COLLAPSED>::fn,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    const size_t groups = lda_part_warps(a.num_warps, a.part, a.part_count);
+    if (plan.kernel == LDA_ZKERNEL_STAGED) {
+        CUDA_TRY(allow_smem(butterfly_staged_kernel<REAL>::fn, plan.smem_bytes));
+        butterfly_staged_kernel<REAL>::fn<<<(unsigned)groups, plan.threads_per_block, plan.smem_bytes, stream>>>(a,
+                                                                                                            fused);
+        LAUNCH_TRY();
+        return 0;
+    }
     {
-        zsample_args b = a;
-        b.split = effective_split(a);
-        if (!in_smem && b.split > DEFAULT_SPLIT)
-            b.split = DEFAULT_SPLIT; // the global scratch is sized for DEFAULT_SPLIT warps a group
-        butterfly_kernel<REAL, COLLAPSED>::fn<<<blocks, BUTTERFLY_WARPS_PER_BLOCK * 32, in_smem ? smem : 0, stream>>>(
-            b, in_smem ? NULL : static_cast<REAL *>(a.scratch));
+        const size_t warps = groups * plan.warps_per_group;
+        const unsigned blocks = (unsigned)((warps + LDA_ZPLAN_WARPS_PER_BLOCK - 1) / LDA_ZPLAN_WARPS_PER_BLOCK);
+        REAL *totals = plan.totals_in_smem ? NULL : static_cast<REAL *>(a.scratch);
+        if (plan.kernel == LDA_ZKERNEL_COLLAPSED) {
+            CUDA_TRY(allow_smem(butterfly_kernel<REAL, true>::fn, plan.smem_bytes));
+            butterfly_kernel<REAL, true>::fn<<<blocks, plan.threads_per_block, plan.smem_bytes, stream>>>(a, totals);
+        } else {
+            CUDA_TRY(allow_smem(butterfly_kernel<REAL, false>::fn, plan.smem_bytes));
+            butterfly_kernel<REAL, false>::fn<<<blocks, plan.threads_per_block, plan.smem_bytes, stream>>>(a, totals);
+        }
     }
     LAUNCH_TRY();
     return 0;
@@ -123,15 +47,11 @@ fail:
 }
 
 template <typename REAL>
-static int launch(lda_sampler sampler, const zsample_args &a, const zsample_fused *fused, cudaStream_t stream,
-                  lda_error *err)
+static int launch_per_document(const lda_zplan &plan, const zsample_args &a, cudaStream_t stream, lda_error *err)
 {
-    const unsigned threads = 128;
+    const unsigned threads = plan.threads_per_block;
     const unsigned blocks = (unsigned)((a.num_slots + threads - 1) / threads);
-    switch (sampler) {
-    case LDA_SAMPLER_BUTTERFLY:
-        return a.theta_collapsed ? launch_butterfly<REAL, true>(a, NULL, stream, err)
-                                 : launch_butterfly<REAL, false>(a, fused, stream, err);
+    switch (plan.sampler) {
     case LDA_SAMPLER_BUTTERFLY_STORED:
         zsample_butterfly_stored_kernel<REAL><<<blocks, threads, 0, stream>>>(a);
         break;
@@ -145,7 +65,7 @@ static int launch(lda_sampler sampler, const zsample_args &a, const zsample_fuse
             zsample_naive_kernel<REAL, false><<<blocks, threads, 0, stream>>>(a);
         break;
     default:
-        lda_error_input(err, "unknown sampler %d", (int)sampler);
+        lda_error_fail(err, "internal error: no per-document kernel for sampler %d", (int)plan.sampler);
         return -1;
     }
     LAUNCH_TRY();
@@ -154,29 +74,40 @@ fail:
     return -1;
 }
 
-int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &given, const zsample_fused *fused,
-                   cudaStream_t stream, lda_error *err)
+template <typename REAL>
+static int launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused, cudaStream_t stream,
+                  lda_error *err)
+{
+    switch (plan.kernel) {
+    case LDA_ZKERNEL_STAGED:
+    case LDA_ZKERNEL_SPLIT:
+    case LDA_ZKERNEL_COLLAPSED:
+        return launch_butterfly<REAL>(plan, a, fused, stream, err);
+    case LDA_ZKERNEL_PER_DOCUMENT:
+        return launch_per_document<REAL>(plan, a, stream, err);
+    default:
+        lda_error_fail(err, "internal error: no GPU kernel for plan '%s'", lda_zkernel_name(plan.kernel));
+        return -1;
+    }
+}
+
+int zsample_launch(const lda_zplan &plan, const zsample_args &given, const zsample_fused &fused, cudaStream_t stream,
+                   lda_error *err)
 {
     zsample_args a = given;
+    a.split = plan.warps_per_group;
+    a.theta_collapsed = plan.theta_collapsed;
     if (a.part_count == 0) { // all document groups at once
         a.part = 0;
         a.part_count = 1;
     }
-    if (a.part_count > 1 && sampler != LDA_SAMPLER_BUTTERFLY) {
-        lda_error_input(err, "--refresh is implemented by --sampler butterfly only");
-        return -1;
-    }
     if (lda_part_warps(a.num_warps, a.part, a.part_count) == 0)
         return 0; // a part with no document groups
-    if (a.theta_collapsed && !zsample_supports_collapsed(sampler)) {
-        lda_error_input(err, "--sampler %s draws with θ given; θ-collapsed models need butterfly or naive",
-                        lda_choice_name(lda_sampler_choices, sampler));
+    if (!!fused.n_wk != !!plan.fused_counts) {
+        lda_error_fail(err, "internal error: the plan %s the counts but the launch %s them",
+                       plan.fused_counts ? "fuses" : "does not fuse", fused.n_wk ? "passes" : "does not pass");
         return -1;
     }
-    if (fused && !zsample_can_stage(sampler, precision, a.split, a.theta_collapsed, a.K)) {
-        lda_error_fail(err, "internal error: fused z draw asked where the staged kernel does not run");
-        return -1;
-    }
-    return precision == LDA_PRECISION_DOUBLE ? launch<double>(sampler, a, fused, stream, err)
-                                             : launch<float>(sampler, a, fused, stream, err);
+    return plan.precision == LDA_PRECISION_DOUBLE ? launch<double>(plan, a, fused, stream, err)
+                                                  : launch<float>(plan, a, fused, stream, err);
 }

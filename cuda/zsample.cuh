@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/zplan.h"
 #include "core/error.h"
 #include "core/params.h"
 
@@ -39,7 +40,7 @@ struct zsample_args {
     size_t num_warps;
     uint64_t seed;
     uint32_t iteration;
-    uint32_t split; // warps sharing a document group's token rows (butterfly, θ given); 0: auto
+    uint32_t split; // warps sharing a document group's token rows (the plan's warps_per_group)
 };
 
 // Measured on the H100: one more field, making the struct 136 bytes instead of 128, made the
@@ -48,8 +49,8 @@ struct zsample_args {
 // taking the parameter's address; the cause below that was not pinned down. Keep it at 128.
 static_assert(sizeof(zsample_args) <= 128, "zsample_args must stay within 128 bytes");
 
-// What the default butterfly kernel (one block a document group, θ staged in shared memory;
-// zsample_butterfly.cuh) can do in the same pass besides drawing z. It is kept out of
+// What the staged butterfly kernel (one block a document group, θ staged in shared memory;
+// zsample_butterfly.cuh) can do in the same pass besides drawing z, as the plan says. It is kept out of
 // zsample_args (see above). Both leave the draws unchanged.
 //  - theta_mean: θ staged is formed from n_mk as the mean update forms it, θ[m,k] =
 //    (n[m,k] + α) / (len_m + Kα) in double, rounded to float (mean-for-mode): no θ update
@@ -63,31 +64,11 @@ struct zsample_fused {
     int theta_mean;
 };
 
-// Whether the staged kernel can run: the butterfly sampler, split 0 (auto), θ given, and one
-// group's θ fitting in shared memory. zsample_launch runs it when given a zsample_fused (an
-// empty one: θ staged, nothing else fused).
-bool zsample_can_stage(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K);
-
-// Whether a run should draw with the staged kernel and zsample_fused: zsample_can_stage, and
-// at least ZSAMPLE_FUSED_MIN_GROUPS document groups a launch. The staged kernel runs one block (one
-// group) an SM at K = 1024, so with few groups most SMs would sit idle in the last wave:
-// measured on wiki43k, K = 1024, --refresh 8 (171 groups a part), mean-for-mode took 9.4 ms
-// an iteration staged against 5.3 ms with 32 warps a group reading θ from global memory.
-// 512 groups are about four waves of an H100's 132 SMs.
-#define ZSAMPLE_FUSED_MIN_GROUPS 512u
-bool zsample_can_fuse(lda_sampler sampler, lda_precision precision, uint32_t split, int theta_collapsed, uint32_t K,
-                      size_t groups);
-
-// Whether the sampler implements θ-collapsed weights.
-bool zsample_supports_collapsed(lda_sampler sampler);
-
-// Bytes of scratch the sampler needs for this layout and K.
-size_t zsample_scratch_bytes(lda_sampler sampler, lda_precision precision, size_t num_slots, uint32_t K);
-
-// Launches the sampler on `stream`; returns -1 with err filled on a launch failure.
-// fused: NULL (θ read from global memory; split 0 means LDA_DEFAULT_SPLIT warps a group), or
-// the staged kernel and what it does besides (zsample_can_stage must hold).
-int zsample_launch(lda_sampler sampler, lda_precision precision, const zsample_args &a, const zsample_fused *fused,
-                   cudaStream_t stream, lda_error *err);
+// Launches the kernel `plan` names (zplan.h: the plan made every choice and sized the
+// scratch; a.split is taken from it) on `stream`; -1 with err on a launch failure. fused: what
+// the staged kernel does besides drawing (used by the staged kernel only; its n_wk is NULL
+// when the plan does not fuse the counts).
+int zsample_launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused, cudaStream_t stream,
+                   lda_error *err);
 
 #endif

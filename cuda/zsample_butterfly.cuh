@@ -37,12 +37,12 @@
 
 #include <cuda_pipeline.h>
 
+#include "backend/zplan.h"
 #include "butterfly.cuh"
 #include "real.cuh"
 #include "weights.cuh"
 #include "zsample.cuh"
 
-#define BUTTERFLY_WARPS_PER_BLOCK 4u
 
 // A document group's weights: θ (or n[m,k]) rows of its 32 documents, K apart; document
 // k's topic j is at k * K + j.
@@ -74,7 +74,7 @@ __device__ __forceinline__ REAL butterfly_block_totals(const zsample_args &a, co
     uint32_t c_warp[BFLY_W]; // each lane's φ row offset (word * K), by shuffles
 #pragma unroll
     for (uint32_t k = 0; k < BFLY_W; k++)
-        c_warp[k] = __shfl_sync(BFLY_FULL, row_offset, k);
+        c_warp[k] = __shfl_sync(LDA_FULL_WARP, row_offset, k);
     for (uint32_t b = 0; b < blocks; b++) {
         const uint32_t j = R + b * BFLY_W + r;
         REAL a_reg[BFLY_W];
@@ -110,8 +110,8 @@ __device__ __forceinline__ uint32_t butterfly_draw(const zsample_args &a, const 
         REAL a_reg[BFLY_W];
 #pragma unroll
         for (uint32_t k = 0; k < BFLY_W; k++) {
-            const uint32_t his_base = __shfl_sync(BFLY_FULL, block_base, k) + r;
-            const uint32_t his_row = __shfl_sync(BFLY_FULL, row_offset, k);
+            const uint32_t his_base = __shfl_sync(LDA_FULL_WARP, block_base, k) + r;
+            const uint32_t his_row = __shfl_sync(LDA_FULL_WARP, row_offset, k);
             a_reg[k] = group_weight<REAL, COLLAPSED>(g, (size_t)k * K + his_base) *
                        (REAL)a.phi[his_row + his_base];
         }
@@ -131,16 +131,6 @@ __device__ __forceinline__ uint32_t butterfly_draw(const zsample_args &a, const 
         }
     }
     return topic < K ? topic : K - 1; // never walk off the table
-}
-
-// totals: shared memory (totals_global == NULL) or, when K is too large for it, a global
-// region per warp.
-// Shared memory of a block: θ of the group when staged (32 × K floats), then each warp's
-// block totals, then (staged) the block's changes to n[k].
-template <typename REAL> __host__ __device__ inline size_t butterfly_smem_layout(uint32_t K, uint32_t warps, bool staged)
-{
-    return (staged ? (size_t)BFLY_W * K * sizeof(float) : 0) + (size_t)warps * (K / BFLY_W) * BFLY_W * sizeof(REAL) +
-           (staged ? (size_t)K * sizeof(uint32_t) : 0);
 }
 
 // Copies the group's θ rows into shared memory (32 · K floats, a multiple of 4; the group's
@@ -185,7 +175,7 @@ __device__ __forceinline__ void count_move(const zsample_args &a, const zsample_
 
 // STAGED: one block a document group (blockDim.x / 32 warps share its rows), θ read from
 // its copy in shared memory, and `fused` (zsample.cuh) done on the way. Otherwise `split`
-// warps a group, BUTTERFLY_WARPS_PER_BLOCK a block, θ read from global memory. totals:
+// warps a group, LDA_ZPLAN_WARPS_PER_BLOCK a block, θ read from global memory. totals:
 // shared memory (totals_global == NULL) or, when K is too large for it, a global region per
 // warp (never when staged).
 template <typename REAL, bool COLLAPSED, bool STAGED>
@@ -203,7 +193,7 @@ __device__ __forceinline__ void butterfly_sample_rows(const zsample_args &a, REA
         split = blockDim.x / BFLY_W;
         first_row = warp_in_block;
     } else {
-        gw = blockIdx.x * (size_t)BUTTERFLY_WARPS_PER_BLOCK + warp_in_block;
+        gw = blockIdx.x * (size_t)LDA_ZPLAN_WARPS_PER_BLOCK + warp_in_block;
         split = COLLAPSED ? 1 : a.split;
         q = gw / split * a.part_count + a.part; // the group, within this part (--refresh)
         first_row = (uint32_t)(gw % split);
@@ -270,35 +260,33 @@ __device__ __forceinline__ void butterfly_sample_rows(const zsample_args &a, REA
 // of a block in flight at once (2 blocks an SM). The staged kernels hold one group's θ, up to
 // 128 KiB at K = 1024, so one block an SM: as many warps as the registers allow (12 in
 // float at 168 registers, 8 in double).
-#define BUTTERFLY_STAGED_WARPS_FLOAT 12u
-#define BUTTERFLY_STAGED_WARPS_DOUBLE 8u
 
-static __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32) zsample_butterfly_float_split(zsample_args a,
+static __global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32) zsample_butterfly_float_split(zsample_args a,
                                                                                                 float *totals)
 {
     butterfly_sample_rows<float, false, false>(a, totals, zsample_fused{});
 }
 
-static __global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) zsample_butterfly_float_collapsed(zsample_args a,
+static __global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32, 2) zsample_butterfly_float_collapsed(zsample_args a,
                                                                                                      float *totals)
 {
     butterfly_sample_rows<float, true, false>(a, totals, zsample_fused{});
 }
 
 template <bool COLLAPSED>
-__global__ void __launch_bounds__(BUTTERFLY_WARPS_PER_BLOCK * 32, 2) zsample_butterfly_double(zsample_args a,
+__global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32, 2) zsample_butterfly_double(zsample_args a,
                                                                                              double *totals)
 {
     butterfly_sample_rows<double, COLLAPSED, false>(a, totals, zsample_fused{});
 }
 
-static __global__ void __launch_bounds__(BUTTERFLY_STAGED_WARPS_FLOAT * 32, 1) zsample_butterfly_float_staged(zsample_args a,
+static __global__ void __launch_bounds__(LDA_ZPLAN_STAGED_WARPS_FLOAT * 32, 1) zsample_butterfly_float_staged(zsample_args a,
                                                                                                      zsample_fused f)
 {
     butterfly_sample_rows<float, false, true>(a, NULL, f);
 }
 
-static __global__ void __launch_bounds__(BUTTERFLY_STAGED_WARPS_DOUBLE * 32, 1) zsample_butterfly_double_staged(zsample_args a,
+static __global__ void __launch_bounds__(LDA_ZPLAN_STAGED_WARPS_DOUBLE * 32, 1) zsample_butterfly_double_staged(zsample_args a,
                                                                                                        zsample_fused f)
 {
     butterfly_sample_rows<double, false, true>(a, NULL, f);
@@ -317,11 +305,11 @@ template <bool COLLAPSED> struct butterfly_kernel<double, COLLAPSED> {
 template <typename REAL> struct butterfly_staged_kernel;
 template <> struct butterfly_staged_kernel<float> {
     static constexpr void (*fn)(zsample_args, zsample_fused) = zsample_butterfly_float_staged;
-    static constexpr uint32_t warps = BUTTERFLY_STAGED_WARPS_FLOAT;
+    static constexpr uint32_t warps = LDA_ZPLAN_STAGED_WARPS_FLOAT;
 };
 template <> struct butterfly_staged_kernel<double> {
     static constexpr void (*fn)(zsample_args, zsample_fused) = zsample_butterfly_double_staged;
-    static constexpr uint32_t warps = BUTTERFLY_STAGED_WARPS_DOUBLE;
+    static constexpr uint32_t warps = LDA_ZPLAN_STAGED_WARPS_DOUBLE;
 };
 
 #endif

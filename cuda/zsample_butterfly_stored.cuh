@@ -49,7 +49,7 @@ __device__ __forceinline__ REAL stored_table(const zsample_args &a, uint32_t r, 
     uint32_t c_warp[BFLY_W];
 #pragma unroll
     for (uint32_t k = 0; k < BFLY_W; k++)
-        c_warp[k] = __shfl_sync(BFLY_FULL, row_offset, k);
+        c_warp[k] = __shfl_sync(LDA_FULL_WARP, row_offset, k);
 
     REAL sum = 0;
     const float *phi_word = a.phi + row_offset;
@@ -95,7 +95,7 @@ __device__ __forceinline__ uint32_t stored_search(uint32_t K, uint32_t r, REAL t
         // Algorithm 10: the node of row d this lane serves lies in the block lane `him` chose.
         result = block_base + butterfly_search(r, target, low, high, [&](uint32_t d, uint32_t mask) {
                      const uint32_t him = (d & mask) + (r & ~mask);
-                     return pt[(size_t)(__shfl_sync(BFLY_FULL, block_base, him) + d) * T];
+                     return pt[(size_t)(__shfl_sync(LDA_FULL_WARP, block_base, him) + d) * T];
                  });
     }
     if (block_base > 0 && target < pt[(size_t)(block_base - 1) * T]) { // in the remnant after all

@@ -26,7 +26,7 @@ template <typename REAL> __device__ __forceinline__ void register_transpose(REAL
             if (k & bit)
                 continue;
             const REAL send = (r & bit) ? a_reg[k] : a_reg[k | bit];
-            const REAL got = __shfl_xor_sync(BFLY_FULL, send, bit);
+            const REAL got = __shfl_xor_sync(LDA_FULL_WARP, send, bit);
             if (r & bit)
                 a_reg[k] = got;
             else
@@ -70,7 +70,7 @@ template <typename REAL> __global__ void __launch_bounds__(128, 2) zsample_trans
         uint32_t c_warp[BFLY_W];
 #pragma unroll
         for (uint32_t k = 0; k < BFLY_W; k++)
-            c_warp[k] = __shfl_sync(BFLY_FULL, row_offset, k);
+            c_warp[k] = __shfl_sync(LDA_FULL_WARP, row_offset, k);
         REAL sum = 0;
         for (uint32_t j = 0; j < R; j++) {
             sum += (REAL)theta_local[j * T] * (REAL)a.phi[row_offset + j];

@@ -42,7 +42,7 @@ run() { # name, bench arguments...
 
 run fig10 -K 16:240:32 --samplers naive,butterfly --splits 1 \
     --models uncollapsed,mean-for-mode,theta-collapsed,collapsed
-run fig11 -K "$k11" --samplers naive,transpose,butterfly-stored,butterfly --splits 1,32,0 --precisions float,double
+run fig11 -K "$k11" --samplers naive,transpose,butterfly-stored,butterfly --splits 1,32,auto --precisions float,double
 run fig12 -K 480:544:1 --samplers transpose,butterfly-stored,butterfly --splits 1 --precisions float,double
 
 if command -v gnuplot >/dev/null 2>&1; then

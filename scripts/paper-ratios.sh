@@ -18,7 +18,7 @@ for p in float double; do
     echo "| butterfly-stored vs naive | $p | 1024 | $(reduction "$bs" "$n") | $paper% |"
     b32=$(ms "$out/fig11.csv" butterfly $p 32 1024)
     echo "| butterfly (split 32) vs naive | $p | 1024 | $(reduction "$b32" "$n") | — |"
-    b0=$(ms "$out/fig11.csv" butterfly $p 0 1024)
+    b0=$(ms "$out/fig11.csv" butterfly $p auto 1024)
     echo "| butterfly (default: θ staged) vs naive | $p | 1024 | $(reduction "$b0" "$n") | — |"
 done
 for p in float double; do

@@ -41,11 +41,11 @@ fi
 for precision in float double; do
     [ -f "$out/fig11.csv" ] || break
     list=""
-    for v in "naive 1" "transpose 1" "butterfly-stored 1" "butterfly 1" "butterfly 32" "butterfly 0"; do
+    for v in "naive 1" "transpose 1" "butterfly-stored 1" "butterfly 1" "butterfly 32" "butterfly auto"; do
         set -- $v
         label="$1"; [ "$1" = butterfly ] && label="butterfly, split $2"
-        [ "$1 $2" = "butterfly 0" ] && label="butterfly, default (theta staged)"
-        list="$list$(series "$out/fig11.csv" "\$2 == \"$1\" && \$3 == \"$precision\" && \$5 == $2" "f11-$precision-$1-$2" "$label")"
+        [ "$1 $2" = "butterfly auto" ] && label="butterfly, default (theta staged)"
+        list="$list$(series "$out/fig11.csv" "\$2 == \"$1\" && \$3 == \"$precision\" && \$5 == \"$2\"" "f11-$precision-$1-$2" "$label")"
     done
     sub=a; [ $precision = double ] && sub=b
     plot "$out/fig11$sub.png" "Fig. 11$sub: $precision intermediate sums" "$list"

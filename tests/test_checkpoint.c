@@ -10,27 +10,27 @@
 
 #include "helpers.h"
 #include "model/checkpoint.h"
-#include "model/matrix_file.h"
 #include "model/checksum.h"
+#include "model/matrix_file.h"
 
 /* A state's settings with z all equal to `topic`, at `iterations`. */
 static void fake_state(lda_model *m, uint32_t iterations, uint32_t topic, uint32_t *z)
 {
     memset(m, 0, sizeof *m);
-    lda_params_default(&m->params);
-    m->num_topics = m->params.num_topics = 4;
+    lda_settings_default(&m->settings);
+    m->num_topics = m->settings.params.num_topics = 4;
     m->vocab_size = 10;
     m->num_docs = 3;
     m->num_tokens = 6;
-    m->params.alpha = 0.5;
+    m->settings.params.alpha = 0.5;
     m->iterations = iterations;
     m->corpus_path = (char *)"/nowhere/corpus.txt";
-    m->format = CORPUS_FORMAT_TEXT;
-    m->min_word_len = 3;
-    m->min_df = 2;
-    m->max_df = 0.5;
-    m->holdout = 0.25;
-    m->holdout_iterations = 7;
+    m->settings.corpus.format = CORPUS_FORMAT_TEXT;
+    m->settings.corpus.min_word_len = 3;
+    m->settings.corpus.min_df = 2;
+    m->settings.corpus.max_df = 0.5;
+    m->settings.holdout = 0.25;
+    m->settings.holdout_iterations = 7;
     m->corpus_checksum = 0x1234;
     for (int i = 0; i < 6; i++)
         z[i] = topic;
@@ -71,8 +71,8 @@ Test(checkpoint, replaces_the_previous_one_and_resume_takes_the_newest)
     cr_assert_eq(st.m.iterations, 5);
     cr_assert_eq(st.m.z[0], 2);
     cr_assert_eq(st.m.num_topics, 4);
-    cr_assert_eq(st.m.holdout, 0.25);
-    cr_assert_eq(st.m.holdout_iterations, 7);
+    cr_assert_eq(st.m.settings.holdout, 0.25);
+    cr_assert_eq(st.m.settings.holdout_iterations, 7);
     cr_assert_eq(st.m.corpus_checksum, 0x1234);
     cr_assert_str_eq(st.m.corpus_path, "/nowhere/corpus.txt");
     cr_assert_eq(st.log.count, 1);

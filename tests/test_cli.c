@@ -162,10 +162,12 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
     cr_assert(fgets(line, sizeof line, f) && strncmp(line, "K,sampler,precision,model", 25) == 0, "%s", line);
     while (fgets(line, sizeof line, f)) {
         unsigned K;
-        char model[32];
+        char model[32], split[16];
         double ms;
-        cr_assert_eq(sscanf(line, "%u,butterfly,float,%31[^,],0,cpu,%lf", &K, model, &ms), 3, "%s", line);
+        cr_assert_eq(sscanf(line, "%u,butterfly,float,%31[^,],%15[^,],cpu,%lf", &K, model, split, &ms), 4, "%s", line);
+        cr_assert_str_eq(split, strcmp(model, "collapsed") == 0 ? "1" : "auto", "%s", line);
         cr_assert(ms > 0);
+        cr_assert(strstr(line, ",cpu,0\n"), "the plan that ran (kernel, warps a group) ends the row: %s", line);
         rows++;
     }
     fclose(f);

@@ -73,14 +73,15 @@ static corpus *ragged_corpus(uint32_t V)
 
 typedef struct {
     lda_sampler sampler;
-    uint32_t split; /* butterfly: warps per document group (0: default) */
+    uint32_t split; /* butterfly: as --split (LDA_SPLIT_STAGED, N warps a group, LDA_SPLIT_AUTO) */
     int collapsed;  /* θ collapsed: weights n[m,k] + α, updated token by token */
 } variant;
 
 static void describe(const variant *v, lda_precision precision, uint32_t K, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s%s split %u %s K=%u", sampler_name(v->sampler), v->collapsed ? " θ-collapsed" : "",
-             v->split, lda_choice_name(lda_precision_choices, precision), K);
+    char split[16];
+    snprintf(buf, size, "%s%s split %s %s K=%u", sampler_name(v->sampler), v->collapsed ? " θ-collapsed" : "",
+             lda_split_name(v->split, split), lda_choice_name(lda_precision_choices, precision), K);
 }
 
 /* Small integer weights (θ in 1..3 or counts + α with α = 1; φ in 0..4 with zeros): every
@@ -160,7 +161,8 @@ static void exactness_all_k(variant v, lda_precision precision)
         exactness_all_k((variant){SAMPLER, SPLIT, COLLAPSED}, LDA_PRECISION_DOUBLE);                           \
     }
 
-EXACTNESS_TESTS(butterfly, LDA_SAMPLER_BUTTERFLY, 0, 0)
+EXACTNESS_TESTS(butterfly_staged, LDA_SAMPLER_BUTTERFLY, LDA_SPLIT_STAGED, 0)
+EXACTNESS_TESTS(butterfly_auto, LDA_SAMPLER_BUTTERFLY, LDA_SPLIT_AUTO, 0)
 EXACTNESS_TESTS(butterfly_split1, LDA_SAMPLER_BUTTERFLY, 1, 0)
 EXACTNESS_TESTS(butterfly_split3, LDA_SAMPLER_BUTTERFLY, 3, 0)
 EXACTNESS_TESTS(butterfly_collapsed, LDA_SAMPLER_BUTTERFLY, 0, 1)
@@ -171,7 +173,7 @@ EXACTNESS_TESTS(naive_collapsed, LDA_SAMPLER_NAIVE, 0, 1)
 
 /* 10^6 draws from one real-valued distribution (32 documents of one repeated word), with
  * every tenth topic at weight exactly 0. Significance 0.001. */
-static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K)
+static void chi_squared(lda_sampler sampler, uint32_t split, lda_precision precision, uint32_t K)
 {
     require_gpu();
     const uint32_t V = 3;
@@ -194,7 +196,7 @@ static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K
         prob[k] /= total;
     uint32_t *z = calloc(L->num_positions, sizeof *z);
     lda_zdraw in = {.theta = theta, .phi = phi, .K = K, .precision = precision, .seed = 4242, .iteration = 1};
-    cr_assert_eq(lda_cuda_sample_z_given(L, &in, sampler, 0, z, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_cuda_sample_z_given(L, &in, sampler, split, z, &err), 0, "%s", err.msg);
     uint64_t *counts = calloc(K, sizeof *counts), zero_drawn = 0;
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++) {
@@ -218,16 +220,19 @@ static void chi_squared(lda_sampler sampler, lda_precision precision, uint32_t K
     corpus_free(c);
 }
 
-Test(gpu, butterfly_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_FLOAT, 100); }
-Test(gpu, butterfly_chi_squared_double) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_DOUBLE, 100); }
-Test(gpu, butterfly_chi_squared_small_k) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_FLOAT, 20); }
-Test(gpu, butterfly_chi_squared_k1000) { chi_squared(LDA_SAMPLER_BUTTERFLY, LDA_PRECISION_FLOAT, 1000); }
-Test(gpu, butterfly_stored_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY_STORED, LDA_PRECISION_FLOAT, 100); }
-Test(gpu, butterfly_stored_chi_squared_double) { chi_squared(LDA_SAMPLER_BUTTERFLY_STORED, LDA_PRECISION_DOUBLE, 100); }
-Test(gpu, transpose_chi_squared_float) { chi_squared(LDA_SAMPLER_TRANSPOSE, LDA_PRECISION_FLOAT, 100); }
-Test(gpu, transpose_chi_squared_double) { chi_squared(LDA_SAMPLER_TRANSPOSE, LDA_PRECISION_DOUBLE, 100); }
-Test(gpu, naive_chi_squared_float) { chi_squared(LDA_SAMPLER_NAIVE, LDA_PRECISION_FLOAT, 100); }
-Test(gpu, naive_chi_squared_double) { chi_squared(LDA_SAMPLER_NAIVE, LDA_PRECISION_DOUBLE, 100); }
+#define STAGED LDA_SPLIT_STAGED
+#define AUTO LDA_SPLIT_AUTO
+Test(gpu, butterfly_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY, STAGED, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, butterfly_chi_squared_double) { chi_squared(LDA_SAMPLER_BUTTERFLY, STAGED, LDA_PRECISION_DOUBLE, 100); }
+Test(gpu, butterfly_chi_squared_small_k) { chi_squared(LDA_SAMPLER_BUTTERFLY, STAGED, LDA_PRECISION_FLOAT, 20); }
+Test(gpu, butterfly_chi_squared_k1000) { chi_squared(LDA_SAMPLER_BUTTERFLY, STAGED, LDA_PRECISION_FLOAT, 1000); }
+Test(gpu, butterfly_split32_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY, 32, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, butterfly_stored_chi_squared_float) { chi_squared(LDA_SAMPLER_BUTTERFLY_STORED, AUTO, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, butterfly_stored_chi_squared_double) { chi_squared(LDA_SAMPLER_BUTTERFLY_STORED, AUTO, LDA_PRECISION_DOUBLE, 100); }
+Test(gpu, transpose_chi_squared_float) { chi_squared(LDA_SAMPLER_TRANSPOSE, AUTO, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, transpose_chi_squared_double) { chi_squared(LDA_SAMPLER_TRANSPOSE, AUTO, LDA_PRECISION_DOUBLE, 100); }
+Test(gpu, naive_chi_squared_float) { chi_squared(LDA_SAMPLER_NAIVE, AUTO, LDA_PRECISION_FLOAT, 100); }
+Test(gpu, naive_chi_squared_double) { chi_squared(LDA_SAMPLER_NAIVE, AUTO, LDA_PRECISION_DOUBLE, 100); }
 
 static lda_backend *backend_for(const lda_layout *L, lda_device device, uint32_t K, lda_update update)
 {
@@ -398,12 +403,12 @@ Test(gpu, counts_stay_exact_collapsed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 
 Test(gpu, counts_stay_exact_refreshed) { counts_stay_exact(LDA_MODEL_MEAN_FOR_MODE, 3); }
 Test(gpu, counts_stay_exact_collapsed_refreshed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 4); }
 
-/* The default z kernel (split 0, enough document groups) stages θ in shared memory, keeps the
+/* The default z kernel (split auto, enough document groups) stages θ in shared memory, keeps the
  * counts current itself and, for mean-for-mode, forms θ from them; with --split 32 the same
  * draws come from the kernel that reads θ from global memory, followed by the count and θ
  * update kernels. Same arithmetic, so after several iterations z, the counts, θ and φ must be
  * byte-identical. The corpus has just enough short documents for the fused kernel in every
- * --refresh part (ZSAMPLE_FUSED_MIN_GROUPS = 512 groups of 32). */
+ * --refresh part (LDA_ZPLAN_STAGED_MIN_GROUPS = 512 groups of 32). */
 static void fused_equals_unfused(lda_model_kind model, uint32_t refresh, lda_precision precision, uint32_t K)
 {
     require_gpu();
@@ -423,9 +428,11 @@ static void fused_equals_unfused(lda_model_kind model, uint32_t refresh, lda_pre
         p.precision = precision;
         lda_params_set_model(&p, model);
         p.refresh = refresh;
-        p.split = run == 0 ? 0 : 32;
-        cr_assert_eq(lda_cuda_z_kernel_fused(&p, L), run == 0, "split %u: fused kernel %s", p.split,
-                     run == 0 ? "not used" : "used");
+        p.split = run == 0 ? LDA_SPLIT_AUTO : 32;
+        lda_zplan plan;
+        cr_assert_eq(lda_cuda_zplan(&p, L, &plan, &err), 0, "%s", err.msg);
+        cr_assert_eq(plan.kernel == LDA_ZKERNEL_STAGED && plan.fused_counts, run == 0, "split %u: %s", p.split,
+                     plan.why);
         for (int i = 0; i < 6; i++)
             got[run][i] = malloc(sizes[i]);
         lda_backend *b = lda_backend_create(L, &p, &err);
@@ -641,19 +648,20 @@ Test(gpu, cpu_and_gpu_reach_similar_loglik_on_wiki5k, .timeout = 300)
 Test(gpu, too_little_memory_is_a_clear_error)
 {
     require_gpu();
-    /* 300,000 short documents at K = 65,536: θ and n[m,k] alone are 2 x 73 GiB. */
-    corpus *c = test_planted_corpus(4, 10, 300000, 3, 5, 1, NULL);
+    /* At K = 65,536 θ and n[m,k] take 512 KiB a document: enough short documents for twice the
+     * device's whole memory, so the plan must refuse on any GPU, before allocating. */
+    const uint32_t K = 1u << 16;
+    const size_t docs = lda_cuda_memory_bytes() / ((size_t)K * 8) * 2;
+    corpus *c = test_planted_corpus(4, 10, docs, 3, 5, 1, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, &err);
     lda_params p;
     lda_params_default(&p);
-    p.num_topics = 1u << 16;
+    p.num_topics = K;
     p.device = LDA_DEVICE_CUDA;
     lda_backend *b = lda_backend_create(L, &p, &err);
-    if (b) {
-        lda_backend_destroy(b);
-        cr_skip_test("this GPU holds even that");
-    }
+    cr_assert_null(b, "a run needing %zu documents x 512 KiB was accepted", docs);
+    cr_assert_eq(err.status, LDA_EXIT_FAILURE, "%s", err.msg);
     cr_assert(strstr(err.msg, "not enough GPU memory") && strstr(err.msg, "GiB"), "%s", err.msg);
     lda_layout_free(L);
     corpus_free(c);

@@ -163,9 +163,9 @@ Test(infer_cli, bad_values_and_usage_are_clear_errors)
     char *c = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     snprintf(args, sizeof args, "train '%s' --holdout 1", c);
-    test_expect_failure(args, 2, "--holdout: expected a fraction in [0, 1), got '1'");
+    test_expect_failure(args, 2, "--holdout: expected a number in [0, 1), got '1'");
     snprintf(args, sizeof args, "train '%s' --holdout -0.1", c);
-    test_expect_failure(args, 2, "--holdout: expected a fraction in [0, 1), got '-0.1'");
+    test_expect_failure(args, 2, "--holdout: expected a number in [0, 1), got '-0.1'");
     snprintf(args, sizeof args, "train '%s' --holdout-iterations 0", c);
     test_expect_failure(args, 2, "--holdout-iterations: expected an integer from 1");
     snprintf(args, sizeof args, "train '%s' --checkpoint-every often", c);

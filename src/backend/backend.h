@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/zplan.h"
 #include "core/error.h"
 #include "core/params.h"
 
@@ -56,6 +57,7 @@ struct lda_backend {
     const lda_layout *layout; /* borrowed; outlives the backend */
     lda_params params;        /* as given, alpha and device resolved */
     char description[512];    /* "CPU (2 threads)", "CUDA: NVIDIA H100 80GB HBM3 ...", ... */
+    lda_zplan zplan;          /* how z is drawn, and why (printed by train and bench) */
     void *impl;
 };
 

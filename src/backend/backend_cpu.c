@@ -204,5 +204,6 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
     }
     snprintf(b->description, sizeof b->description, "CPU (%d thread%s)", lda_pool_threads(st->pool),
              lda_pool_threads(st->pool) == 1 ? "" : "s");
+    lda_zplan_cpu(params, lda_pool_threads(st->pool), &b->zplan);
     return b;
 }

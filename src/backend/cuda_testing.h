@@ -9,6 +9,7 @@
 
 #include "backend/layout.h"
 #include "backend/sampler_cpu.h"
+#include "backend/zplan.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "core/rng.h"
@@ -20,15 +21,17 @@ extern "C" {
 /* One z draw of every token on the GPU with the same inputs the CPU reference takes
  * (lda_zdraw): θ given, or θ collapsed with in->n_mk (then z holds the previous topics on
  * entry, and the counts as the draws leave them are copied back into in->n_mk). z at layout
- * positions; positions past a document's end are left as they were. split: butterfly
- * warps per document group (0: the default's kernel, θ of a group staged in shared memory,
- * where it fits; otherwise 32 warps). */
+ * positions; positions past a document's end are left as they were. split: as --split
+ * (LDA_SPLIT_STAGED: the staged kernel; N: N warps a group; auto: the plan's choice). The
+ * kernel run is the one lda_zplan_make names, drawing only (lda_zplan_draw_only). */
 int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                             uint32_t *z, lda_error *err);
 
-/* Whether a CUDA run with these parameters draws z with the kernel that stages θ in shared
- * memory and keeps the counts (and, mean-for-mode, θ) current itself (zsample.cuh). */
-int lda_cuda_z_kernel_fused(const lda_params *p, const lda_layout *L);
+/* The z plan (zplan.h) a CUDA run with these parameters makes on this device. */
+int lda_cuda_zplan(const lda_params *p, const lda_layout *L, lda_zplan *plan, lda_error *err);
+
+/* The current device's total memory in bytes. */
+size_t lda_cuda_memory_bytes(void);
 
 /* curand's Philox4x32-10 on the device for n counters under one seed. */
 int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, size_t n, lda_error *err);

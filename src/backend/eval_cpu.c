@@ -81,8 +81,8 @@ static void joint_words_chunk(void *vctx, size_t chunk, int worker)
     (void)worker;
     const eval_ctx *c = vctx;
     const double lg_beta = LDA_LGAMMA(c->beta);
-    uint32_t w0 = (uint32_t)chunk * LDA_PHI_CHUNK;
-    uint32_t w1 = w0 + LDA_PHI_CHUNK < c->L->vocab_size ? w0 + LDA_PHI_CHUNK : c->L->vocab_size;
+    uint32_t w0, w1;
+    lda_phi_chunk_words(chunk, c->L->vocab_size, &w0, &w1);
     double total = 0.0;
     for (size_t i = (size_t)w0 * c->K; i < (size_t)w1 * c->K; i++)
         total += lda_joint_count_term(c->n_wk[i], c->beta, lg_beta);
@@ -93,7 +93,7 @@ int lda_cpu_loglik_joint(lda_pool *pool, const lda_layout *L, const uint32_t *n_
                          const uint32_t *n_k, uint32_t K, double alpha, double beta, double *out,
                          lda_error *err)
 {
-    size_t chunks = (L->vocab_size + LDA_PHI_CHUNK - 1) / LDA_PHI_CHUNK;
+    size_t chunks = lda_phi_chunks(L->vocab_size);
     size_t tasks = L->num_warps > chunks ? L->num_warps : chunks;
     eval_ctx c = {.L = L, .n_mk = n_mk, .n_wk = n_wk, .n_k = n_k, .K = K, .alpha = alpha, .beta = beta};
     if (!(c.partial = lda_malloc_array(tasks, sizeof(double), "log-likelihood", err)))

@@ -36,8 +36,8 @@ static void count_word_topics(void *vctx, size_t chunk, int worker)
 {
     (void)worker;
     const count_ctx *c = vctx;
-    uint32_t w0 = (uint32_t)chunk * LDA_PHI_CHUNK;
-    uint32_t w1 = w0 + LDA_PHI_CHUNK < c->L->vocab_size ? w0 + LDA_PHI_CHUNK : c->L->vocab_size;
+    uint32_t w0, w1;
+    lda_phi_chunk_words(chunk, c->L->vocab_size, &w0, &w1);
     uint32_t *partial = c->topic_partial + chunk * c->K;
     memset(partial, 0, c->K * sizeof *partial);
     for (uint32_t w = w0; w < w1; w++) {
@@ -51,15 +51,10 @@ static void count_word_topics(void *vctx, size_t chunk, int worker)
     }
 }
 
-static size_t phi_chunks(uint32_t V)
-{
-    return (V + LDA_PHI_CHUNK - 1) / LDA_PHI_CHUNK;
-}
-
 int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi, const uint32_t *z,
                   uint32_t K, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
 {
-    size_t chunks = phi_chunks(L->vocab_size);
+    size_t chunks = lda_phi_chunks(L->vocab_size);
     count_ctx c = {L, wi, z, K, n_mk, n_wk, NULL};
     if (!(c.topic_partial = lda_malloc_array(chunks * K, sizeof *c.topic_partial, "topic counts", err)))
         return -1;
@@ -154,18 +149,12 @@ typedef struct {
     double *column_scale;   /* K: 1 / column total */
 } phi_ctx;
 
-static void chunk_words(const phi_ctx *c, size_t chunk, uint32_t *w0, uint32_t *w1)
-{
-    *w0 = (uint32_t)chunk * LDA_PHI_CHUNK;
-    *w1 = *w0 + LDA_PHI_CHUNK < c->V ? *w0 + LDA_PHI_CHUNK : c->V;
-}
-
 static void draw_phi_chunk(void *vctx, size_t chunk, int worker)
 {
     (void)worker;
     const phi_ctx *c = vctx;
     uint32_t w0, w1;
-    chunk_words(c, chunk, &w0, &w1);
+    lda_phi_chunk_words(chunk, c->V, &w0, &w1);
     double *partial = c->column_partial + chunk * c->K;
     memset(partial, 0, c->K * sizeof *partial);
     for (uint32_t w = w0; w < w1; w++) {
@@ -186,7 +175,7 @@ static void scale_phi_chunk(void *vctx, size_t chunk, int worker)
     (void)worker;
     const phi_ctx *c = vctx;
     uint32_t w0, w1;
-    chunk_words(c, chunk, &w0, &w1);
+    lda_phi_chunk_words(chunk, c->V, &w0, &w1);
     for (uint32_t w = w0; w < w1; w++) {
         float *row = c->phi + (size_t)w * c->K;
         for (uint32_t k = 0; k < c->K; k++)
@@ -199,7 +188,7 @@ static void mean_phi_chunk(void *vctx, size_t chunk, int worker)
     (void)worker;
     const phi_ctx *c = vctx;
     uint32_t w0, w1;
-    chunk_words(c, chunk, &w0, &w1);
+    lda_phi_chunk_words(chunk, c->V, &w0, &w1);
     for (uint32_t w = w0; w < w1; w++) {
         const uint32_t *n = c->n_wk + (size_t)w * c->K;
         float *row = c->phi + (size_t)w * c->K;
@@ -212,7 +201,7 @@ int lda_cpu_update_phi(lda_pool *pool, uint32_t V, const uint32_t *n_wk, const u
                        uint32_t K, double beta, lda_update update, uint64_t seed, uint32_t iteration,
                        float *phi, lda_error *err)
 {
-    size_t chunks = phi_chunks(V);
+    size_t chunks = lda_phi_chunks(V);
     phi_ctx c = {V, K, n_wk, n_k, beta, update, seed, iteration, phi, NULL, NULL};
     if (update == LDA_UPDATE_MEAN) {
         lda_pool_run(pool, chunks, mean_phi_chunk, &c);

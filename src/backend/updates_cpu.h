@@ -18,9 +18,9 @@
 #include "core/params.h"
 #include "util/threadpool.h"
 
-/* Words per task in the φ update; the column sums are combined chunk by chunk in order,
- * so φ does not depend on the thread count. */
-#define LDA_PHI_CHUNK 64u
+/* Tasks over the vocabulary go chunk by chunk (core/phi_chunks.h), so sums over words do not
+ * depend on the thread count. */
+#include "core/phi_chunks.h"
 
 int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi, const uint32_t *z,
                   uint32_t K, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);

@@ -177,4 +177,6 @@ void lda_options_print_help(const lda_command_spec *spec, FILE *out)
         for (const lda_choice *c = o->choices; c && c->name; c++)
             fprintf(out, "  %-32s   %-16s %s\n", "", c->name, c->help);
     }
+    if (spec->more_help)
+        spec->more_help(out);
 }

@@ -29,6 +29,7 @@ typedef struct {
     const lda_option_spec *options; /* terminated by a NULL name */
     int config_index;     /* index of --config, or -1 */
     int help_index;       /* index of --help */
+    void (*more_help)(FILE *out); /* printed after the options; NULL: nothing */
 } lda_command_spec;
 
 /* Parses argv (argv[0] is the command name): config file first (if the table has one),

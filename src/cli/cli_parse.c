@@ -1,6 +1,9 @@
 /* cli_parse.c — the options several commands share; see cli_parse.h. */
 #include "cli/cli_parse.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "corpus/corpus.h"
 
 int lda_parse_threads(const char *where, const char *text, int *out, lda_error *err)
@@ -23,9 +26,53 @@ int lda_parse_device(const char *where, const char *text, lda_device *out, lda_e
 
 int lda_parse_corpus_format(const char *where, const char *text, corpus_format *out, lda_error *err)
 {
-    if (corpus_format_parse(text, out)) {
-        lda_error_input(err, "%s: expected auto, text, uci or ldac, got '%s'", where, text);
+    int f;
+    if (lda_parse_choice(where, text, corpus_format_choices, &f, err))
+        return -1;
+    *out = (corpus_format)f;
+    return 0;
+}
+
+int lda_parse_split(const char *where, const char *text, uint32_t *out, lda_error *err)
+{
+    if (strcmp(text, "auto") == 0 || strcmp(text, "0") == 0) {
+        *out = LDA_SPLIT_AUTO;
+        return 0;
+    }
+    if (strcmp(text, "staged") == 0) {
+        *out = LDA_SPLIT_STAGED;
+        return 0;
+    }
+    if (lda_parse_u32(where, text, 1, LDA_SPLIT_MAX, out, err) == 0)
+        return 0;
+    lda_error_input(err, "%s: expected auto, staged or a number of warps from 1 to %u, got '%s'", where, LDA_SPLIT_MAX,
+                    text);
+    return -1;
+}
+
+int lda_parse_split_list(const char *where, const char *text, uint32_t **out, size_t *count, lda_error *err)
+{
+    char *copy = strdup(text), *save = NULL;
+    size_t n = 0;
+    uint32_t *values = copy ? malloc((strlen(text) / 2 + 1) * sizeof *values) : NULL;
+    if (!values) {
+        free(copy);
+        lda_error_fail(err, "out of memory");
         return -1;
     }
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
+        if (lda_parse_split(where, item, &values[n++], err)) {
+            free(copy);
+            free(values);
+            return -1;
+        }
+    free(copy);
+    if (n == 0) {
+        free(values);
+        lda_error_input(err, "%s: an empty list", where);
+        return -1;
+    }
+    *out = values;
+    *count = n;
     return 0;
 }

@@ -2,7 +2,7 @@
  * combination of K × sampler × precision × model (× split) is trained for a few warm-up
  * iterations and then timed: whole iterations (z draw + updates), timed with CUDA events on
  * the GPU (wall clock on the CPU), each point repeated; one CSV row per point with the
- * median and spread and the share of z sampling. The samplers, precisions and models come
+ * median and spread, the share of z sampling, and the z plan that ran (backend/zplan.h). The samplers, precisions and models come
  * from the same tables as the train command's options. */
 #include <math.h>
 #include <stdio.h>
@@ -28,8 +28,8 @@ static const lda_option_spec bench_options[] = {
                       lda_sampler_choices},
     [OPT_PRECISIONS] = {"precisions", 0, "LIST", "precisions, comma-separated", "float", lda_precision_choices},
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},
-    [OPT_SPLITS] = {"splits", 0, "LIST", "butterfly warps per document group (0: default); other samplers run once",
-                    "0"},
+    [OPT_SPLITS] = {"splits", 0, "LIST", "--split values (auto, staged, N warps a group); other samplers and θ-collapsed "
+                    "models run once", "auto"},
     [OPT_REFRESH] = {"refresh", 0, "R", "z drawn in R parts an iteration, φ updated after each (see train)", "1"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "timed iterations per repeat", "5"},
     [OPT_WARMUP] = {"warmup", 'w', "N", "untimed iterations before each point", "2"},
@@ -51,6 +51,7 @@ static const lda_command_spec bench_spec = {
     "CSV row per point: milliseconds per iteration (median, min, max over the repeats), the z\n"
     "and update parts, the share of z sampling, and tokens per second.",
     bench_options, -1, OPT_HELP,
+    NULL,
 };
 
 typedef struct {
@@ -89,7 +90,7 @@ static int apply_bench_option(void *vctx, int index, const char *v, const char *
     case OPT_SPLITS:
         free(c->splits);
         c->splits = NULL;
-        return lda_parse_u32_list(where, v, 0, 1024, &c->splits, &c->num_splits, err);
+        return lda_parse_split_list(where, v, &c->splits, &c->num_splits, err);
     case OPT_REFRESH:
         return lda_parse_u32(where, v, 1, 256, &c->base.refresh, err);
     case OPT_ITERATIONS:
@@ -134,14 +135,16 @@ typedef struct {
     double total_ms[1000], z_ms[1000], update_ms[1000];
 } point_times;
 
-/* Trains one point: warm-up, then `repeats` timed runs of `iterations` iterations each. */
+/* Trains one point: warm-up, then `repeats` timed runs of `iterations` iterations each;
+ * the device and z plan that ran go to *device and *plan. */
 static int time_point(const bench_ctx *c, const lda_layout *L, const lda_params *p, point_times *t,
-                      lda_device *device, lda_error *err)
+                      lda_device *device, lda_zplan *plan, lda_error *err)
 {
     lda_backend *b = lda_backend_create(L, p, err);
     if (!b)
         return -1;
     *device = b->params.device;
+    *plan = b->zplan;
     int rc = -1;
     uint32_t it = 0;
     if (b->ops->start(b, NULL, 0, err))
@@ -185,7 +188,7 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
     fprintf(stderr, "ldagpu bench: %s: %zu documents, %zu tokens, V=%u\n", corpus_path, corp->num_docs,
             corp->num_tokens, corp->vocab_size);
     fprintf(out, "K,sampler,precision,model,split,device,ms_median,ms_min,ms_max,z_ms,update_ms,z_share,"
-                 "tokens_per_s,repeats,iterations,refresh\n");
+                 "tokens_per_s,repeats,iterations,refresh,kernel,warps_per_group\n");
     for (size_t ik = 0; ik < c->num_topics; ik++)
         for (size_t is = 0; is < c->num_samplers; is++)
             for (size_t ip = 0; ip < c->num_precisions; ip++)
@@ -198,13 +201,14 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
                         p.precision = (lda_precision)c->precisions[ip];
                         lda_params_set_model(&p, (lda_model_kind)c->models[im]);
                         p.split = c->splits[isp];
-                        /* splits vary the butterfly only: other samplers run once, at the first */
-                        if (isp > 0 && p.sampler != LDA_SAMPLER_BUTTERFLY)
+                        /* splits vary the butterfly with θ given only: the rest run once, at the first */
+                        if (isp > 0 && (p.sampler != LDA_SAMPLER_BUTTERFLY || p.theta_collapsed))
                             continue;
                         static point_times t;
                         lda_error point_err = {0};
                         lda_device device;
-                        if (time_point(c, L, &p, &t, &device, &point_err)) {
+                        lda_zplan plan;
+                        if (time_point(c, L, &p, &t, &device, &plan, &point_err)) {
                             if (point_err.status == LDA_EXIT_BAD_INPUT) { /* an unsupported combination */
                                 fprintf(stderr, "ldagpu bench: skipped K=%u %s: %s\n", p.num_topics,
                                         lda_choice_name(lda_sampler_choices, p.sampler), point_err.msg);
@@ -221,20 +225,21 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
                         double ms = median(t.total_ms, c->repeats), zm = median(t.z_ms, c->repeats),
                                um = median(t.update_ms, c->repeats);
                         const char *dev = lda_choice_name(lda_device_choices, device);
-                        const uint32_t split = device == LDA_DEVICE_CPU ? 0 : lda_effective_split(&p); /* CPU: n/a */
-                        fprintf(out, "%u,%s,%s,%s,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.0f,%u,%u,%u\n", p.num_topics,
-                                lda_choice_name(lda_sampler_choices, p.sampler),
-                                lda_choice_name(lda_precision_choices, p.precision),
-                                lda_choice_name(lda_model_choices, (int)c->models[im]), split, dev, ms,
-                                lo, hi, zm, um,
-                                zm / (zm + um), corp->num_tokens / (ms * 1e-3), c->repeats, c->iterations,
-                                p.refresh);
-                        fflush(out);
-                        fprintf(stderr, "K=%5u %-16s %-6s %-15s split %2u: %9.3f ms/iteration (z %.3f, update %.3f)\n",
+                        char split_buf[16];
+                        const char *split = p.sampler == LDA_SAMPLER_BUTTERFLY && !p.theta_collapsed
+                                                ? lda_split_name(p.split, split_buf)
+                                                : "1"; /* one warp or thread a document group */
+                        fprintf(out, "%u,%s,%s,%s,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.0f,%u,%u,%u,%s,%u\n",
                                 p.num_topics, lda_choice_name(lda_sampler_choices, p.sampler),
                                 lda_choice_name(lda_precision_choices, p.precision),
-                                lda_choice_name(lda_model_choices, (int)c->models[im]), split, ms, zm,
-                                um);
+                                lda_choice_name(lda_model_choices, (int)c->models[im]), split, dev, ms, lo, hi, zm, um,
+                                zm / (zm + um), corp->num_tokens / (ms * 1e-3), c->repeats, c->iterations, p.refresh,
+                                lda_zkernel_name(plan.kernel), plan.warps_per_group);
+                        fflush(out);
+                        fprintf(stderr, "K=%5u %-16s %-6s %-15s split %-6s: %9.3f ms/iteration (z %.3f, update %.3f); %s\n",
+                                p.num_topics, lda_choice_name(lda_sampler_choices, p.sampler),
+                                lda_choice_name(lda_precision_choices, p.precision),
+                                lda_choice_name(lda_model_choices, (int)c->models[im]), split, ms, zm, um, plan.why);
                     }
     rc = out == stdout ? 0 : lda_atomic_commit(&af, err);
     out = stdout;
@@ -260,7 +265,7 @@ int lda_cmd_bench(int argc, char **argv)
     const char *positional[1];
     int npos, help, rc = LDA_EXIT_OK;
     static const char *defaults[][2] = {{"topics", "1024"}, {"samplers", "butterfly"}, {"precisions", "float"},
-                                        {"models", "uncollapsed"}, {"splits", "0"}};
+                                        {"models", "uncollapsed"}, {"splits", "auto"}};
     for (int i = 0; i < 5; i++)
         if (apply_bench_option(&c, i == 0 ? OPT_TOPICS : i == 1 ? OPT_SAMPLERS : i == 2 ? OPT_PRECISIONS
                                                            : i == 3 ? OPT_MODELS : OPT_SPLITS,

@@ -39,6 +39,7 @@ static const lda_command_spec eval_spec = {
     "tokens scored, and the tokens of unknown words skipped. With the training corpus, --docs\n"
     "MODEL/heldout.txt and the defaults it repeats the last loglik_heldout of MODEL/log.csv.",
     eval_options, -1, OPT_HELP,
+    NULL,
 };
 
 typedef struct {
@@ -168,11 +169,11 @@ int lda_cmd_eval(int argc, char **argv)
     }
     if (!(docs = lda_corpus_subset(c, keep, 0, &err)))
         goto out;
-    lda_params p = m.params;
+    lda_params p = m.settings.params;
     p.device = ctx.device;
     p.threads = ctx.threads;
-    uint32_t iterations = ctx.iterations_given ? ctx.iterations : m.holdout_iterations;
-    uint64_t seed = lda_heldout_seed(ctx.seed_given ? ctx.seed : m.params.seed, m.iterations);
+    uint32_t iterations = ctx.iterations_given ? ctx.iterations : m.settings.holdout_iterations;
+    uint64_t seed = lda_heldout_seed(ctx.seed_given ? ctx.seed : m.settings.params.seed, m.iterations);
     double loglik;
     if (lda_completion_init(&comp, docs, &p, &err))
         goto out;

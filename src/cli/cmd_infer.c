@@ -37,6 +37,7 @@ static const lda_command_spec infer_spec = {
     "folder MODEL held fixed: z is sampled for N sweeps, θ is the mean given the last z. Words the\n"
     "model does not know are counted and skipped; documents left without words get the uniform row.",
     infer_options, -1, OPT_HELP,
+    NULL,
 };
 
 typedef struct {
@@ -141,7 +142,7 @@ int lda_cmd_infer(int argc, char **argv)
     if (c->num_empty_docs)
         fprintf(stderr, "ldagpu infer: %zu document%s without a known word get%s the uniform row\n",
                 c->num_empty_docs, c->num_empty_docs == 1 ? "" : "s", c->num_empty_docs == 1 ? "s" : "");
-    lda_params p = m.params;
+    lda_params p = m.settings.params;
     p.device = ctx.device;
     p.threads = ctx.threads;
     p.seed = ctx.seed;

@@ -52,6 +52,7 @@ static const lda_command_spec topics_spec = {
     "log((D(w_i,w_j)+1)/D(w_j)), w_j ranked above w_i; closer to 0 is better) and NPMI (mean over\n"
     "pairs, -1..1, higher is better), D counting documents.",
     topics_options, -1, OPT_HELP,
+    NULL,
 };
 
 typedef struct {
@@ -104,13 +105,13 @@ static corpus *coherence_corpus(const topics_ctx *ctx, const lda_model *m, lda_e
     if (!same)
         fprintf(stderr, "ldagpu topics: warning: %s no longer reads as the corpus the model was trained on; "
                         "coherence is measured on it as it is now\n", m->corpus_path);
-    if (!(m->holdout > 0))
+    if (!(m->settings.holdout > 0))
         return c;
     unsigned char *keep = lda_malloc_array(c->num_docs ? c->num_docs : 1, 1, "document flags", err);
     corpus *train = NULL;
     if (keep) {
         for (size_t d = 0; d < c->num_docs; d++)
-            keep[d] = !lda_heldout_selected(m->params.seed, m->holdout, c->input_index[d]);
+            keep[d] = !lda_heldout_selected(m->settings.params.seed, m->settings.holdout, c->input_index[d]);
         train = lda_corpus_subset(c, keep, 0, err);
     }
     free(keep);
@@ -123,21 +124,21 @@ typedef struct {
     const lda_coherence *coh;
 } sort_ctx;
 
-static sort_ctx sorting; /* qsort has no context argument */
-
-static int by_size(const void *a, const void *b)
+static int by_size(const void *a, const void *b, void *vctx)
 {
+    const sort_ctx *sorting = vctx;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t nx = sorting.m->topic_tokens[x], ny = sorting.m->topic_tokens[y];
+    uint32_t nx = sorting->m->topic_tokens[x], ny = sorting->m->topic_tokens[y];
     if (nx != ny)
         return nx > ny ? -1 : 1;
     return (x > y) - (x < y);
 }
 
-static int by_coherence(const void *a, const void *b)
+static int by_coherence(const void *a, const void *b, void *vctx)
 {
+    const sort_ctx *sorting = vctx;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    double cx = sorting.coh[x].umass, cy = sorting.coh[y].umass;
+    double cx = sorting->coh[x].umass, cy = sorting->coh[y].umass;
     if (cx != cy)
         return cx > cy ? -1 : 1;
     return (x > y) - (x < y);
@@ -270,12 +271,11 @@ int lda_cmd_topics(int argc, char **argv)
             lda_coherence_compute(c, top, K, n, coh, &err))
             goto out;
     }
-    sorting.m = &m;
-    sorting.coh = coh;
+    sort_ctx sorting = {&m, coh};
     if (ctx.sort == SORT_SIZE)
-        qsort(order, K, sizeof *order, by_size);
+        qsort_r(order, K, sizeof *order, by_size, &sorting);
     else if (ctx.sort == SORT_COHERENCE)
-        qsort(order, K, sizeof *order, by_coherence);
+        qsort_r(order, K, sizeof *order, by_coherence, &sorting);
     print_topics(&ctx, &m, order, top, n, coh, stdout);
     if (fflush(stdout) != 0) {
         lda_error_fail(&err, "cannot write to stdout");

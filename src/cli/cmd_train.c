@@ -8,6 +8,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "model/settings.h"
 #include "train/trainer.h"
 
 enum {
@@ -30,7 +31,9 @@ static const lda_option_spec train_options[] = {
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train", "auto", lda_device_choices},
     [OPT_SAMPLER] = {"sampler", 0, "NAME", "GPU z-sampling kernel", "butterfly", lda_sampler_choices},
     [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update too)", "uncollapsed", lda_model_choices},
-    [OPT_SPLIT] = {"split", 0, "N", "butterfly: warps sharing a document group's token rows (0: the sampler's choice)", "0"},
+    [OPT_SPLIT] = {"split", 0, "auto|staged|N", "butterfly, θ given: one block a document group with θ in shared "
+                   "memory (staged), or N warps a group reading θ from global memory; auto: chosen from the corpus "
+                   "and device (printed)", "auto"},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
                      "1"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
@@ -56,18 +59,20 @@ static const lda_option_spec train_options[] = {
     {NULL, 0, NULL, NULL, NULL},
 };
 
+static void print_resume_help(FILE *out);
+
 static const lda_command_spec train_spec = {
     "train",
     "train CORPUS [options]  |  train --resume MODEL [-n N] [options]",
     "Trains an LDA topic model on CORPUS with an uncollapsed Gibbs sampler and writes the model\n"
     "folder. CORPUS is raw text (one document per line), a UCI docword file, or LDA-C; gzip is fine.\n"
-    "With --resume, only -n, -o, --eval-every, --checkpoint-every, -j, -q, --device, --sampler, -t and\n"
-    "--vocab may differ from the model's settings; 50 + 50 resumed iterations equal 100 in one run.\n"
-    "SIGINT or SIGTERM stops after the current iteration and writes a checkpoint and the model\n"
+    "With --resume, the model's recorded settings hold; 50 + 50 resumed iterations equal 100 in one\n"
+    "run. SIGINT or SIGTERM stops after the current iteration and writes a checkpoint and the model\n"
     "(exit status 130 or 143).",
     train_options,
     OPT_CONFIG,
     OPT_HELP,
+    print_resume_help,
 };
 
 typedef struct {
@@ -76,86 +81,35 @@ typedef struct {
     unsigned char given[OPT_COUNT]; /* options set by a flag or the config file */
 } train_ctx;
 
+/* Options that set a recorded setting are parsed by the settings table (model/settings.c),
+ * the others here. */
 static int apply_train_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
 {
     train_ctx *ctx = vctx;
     lda_train_options *o = &ctx->o;
-    lda_params *p = &o->params;
-    if (index >= 0 && index < OPT_COUNT)
-        ctx->given[index] = 1;
-    corpus_options *co = &o->corpus;
-    int choice;
-    uint32_t u32;
-    uint64_t u64;
+    lda_params *p = &o->settings.params;
+    if (index < 0 || index >= OPT_COUNT) {
+        lda_error_fail(err, "internal error: option %d has no handler", index);
+        return -1;
+    }
+    ctx->given[index] = 1;
+    const lda_setting *setting = lda_setting_by_option(train_options[index].name);
+    if (setting)
+        return lda_setting_parse(setting, where, v, &o->settings, 0, err);
     switch (index) {
-    case OPT_TOPICS:
-        return lda_parse_u32(where, v, 1, 1u << 20, &p->num_topics, err);
     case OPT_ITERATIONS:
         return lda_parse_u32(where, v, 0, 100000000, &p->iterations, err);
-    case OPT_ALPHA:
-        return lda_parse_double(where, v, 0.0, 1, INFINITY, &p->alpha, err);
-    case OPT_BETA:
-        return lda_parse_double(where, v, 0.0, 1, INFINITY, &p->beta, err);
-    case OPT_SEED:
-        return lda_parse_u64(where, v, 0, UINT64_MAX, &p->seed, err);
     case OPT_OUTPUT:
         o->output_dir = v;
         return 0;
-    case OPT_UPDATE:
-        if (lda_parse_choice(where, v, lda_update_choices, &choice, err))
-            return -1;
-        p->update = (lda_update)choice;
-        return 0;
-    case OPT_PRECISION:
-        if (lda_parse_choice(where, v, lda_precision_choices, &choice, err))
-            return -1;
-        p->precision = (lda_precision)choice;
-        return 0;
     case OPT_DEVICE:
         return lda_parse_device(where, v, &p->device, err);
-    case OPT_SAMPLER:
-        if (lda_parse_choice(where, v, lda_sampler_choices, &choice, err))
-            return -1;
-        p->sampler = (lda_sampler)choice;
-        return 0;
-    case OPT_MODEL:
-        if (lda_parse_choice(where, v, lda_model_choices, &choice, err))
-            return -1;
-        lda_params_set_model(p, (lda_model_kind)choice);
-        return 0;
     case OPT_SPLIT:
-        return lda_parse_u32(where, v, 0, 1024, &p->split, err);
-    case OPT_REFRESH:
-        return lda_parse_u32(where, v, 1, 256, &p->refresh, err);
+        return lda_parse_split(where, v, &p->split, err);
     case OPT_THREADS:
         return lda_parse_threads(where, v, &p->threads, err);
     case OPT_EVAL_EVERY:
         return lda_parse_u32(where, v, 0, UINT32_MAX, &p->eval_every, err);
-    case OPT_FORMAT:
-        return lda_parse_corpus_format(where, v, &co->format, err);
-    case OPT_VOCAB:
-        co->vocab_path = v;
-        return 0;
-    case OPT_STOPWORDS:
-        co->stopwords_path = v;
-        return 0;
-    case OPT_MIN_WORD_LEN:
-        if (lda_parse_u32(where, v, 1, 1000, &u32, err))
-            return -1;
-        co->min_word_len = (int)u32;
-        return 0;
-    case OPT_MIN_DF:
-        if (lda_parse_u64(where, v, 1, UINT64_MAX, &u64, err))
-            return -1;
-        co->min_df = (size_t)u64;
-        return 0;
-    case OPT_MAX_DF:
-        return lda_parse_double(where, v, 0.0, 1, 1.0, &co->max_df, err);
-    case OPT_MAX_VOCAB:
-        if (lda_parse_u64(where, v, 0, UINT32_MAX, &u64, err))
-            return -1;
-        co->max_vocab = (size_t)u64;
-        return 0;
     case OPT_TOP:
         return lda_parse_u32(where, v, 1, 100000, &o->top_words, err);
     case OPT_QUIET:
@@ -164,163 +118,99 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
             return 0;
         }
         return lda_parse_flag_value(where, v, &o->quiet, err);
-    case OPT_HOLDOUT:
-        if (lda_parse_double(where, v, 0.0, 0, 1.0, &o->holdout, err) || o->holdout >= 1.0) {
-            lda_error_input(err, "%s: expected a fraction in [0, 1), got '%s'", where, v);
-            return -1;
-        }
-        return 0;
-    case OPT_HOLDOUT_ITERATIONS:
-        return lda_parse_u32(where, v, 1, 1000000, &o->holdout_iterations, err);
     case OPT_CHECKPOINT_EVERY:
         return lda_parse_u32(where, v, 0, UINT32_MAX, &o->checkpoint_every, err);
     case OPT_RESUME:
         ctx->resume = v;
         return 0;
     default:
-        lda_error_fail(err, "internal error: option %d has no handler", index);
+        lda_error_fail(err, "internal error: option --%s has no handler", train_options[index].name);
         return -1;
     }
 }
 
 /* ---- --resume: the model's settings, and the flags that may change them ---- */
 
+/* Whether --resume lets option `index` differ from the model: any option whose value the
+ * model does not record (or records as changeable). */
 static int may_change_on_resume(int index)
 {
-    switch (index) {
-    case OPT_ITERATIONS: case OPT_OUTPUT: case OPT_EVAL_EVERY: case OPT_CHECKPOINT_EVERY: case OPT_THREADS:
-    case OPT_QUIET: case OPT_DEVICE: case OPT_SAMPLER: case OPT_SPLIT: case OPT_TOP: case OPT_VOCAB: case OPT_RESUME:
-    case OPT_CONFIG: case OPT_HELP:
-        return 1;
-    default:
-        return 0;
-    }
+    const lda_setting *setting = lda_setting_by_option(train_options[index].name);
+    return !setting || setting->may_change;
 }
 
-static int same_path(const char *a, const char *b)
+static int option_index(const char *name)
 {
-    if (!a || !b)
-        return a == b;
-    if (strcmp(a, b) == 0)
-        return 1;
-    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
-    int same = ra && rb && strcmp(ra, rb) == 0;
-    free(ra);
-    free(rb);
-    return same;
+    for (int i = 0; i < OPT_COUNT; i++)
+        if (strcmp(train_options[i].name, name) == 0)
+            return i;
+    return -1;
 }
 
-/* Whether option `index` has the same value in the user's options u and the model's m;
- * the model's value as text into buf. */
-static int same_setting(int index, const lda_train_options *u, const lda_train_options *m, char *buf, size_t size)
+/* "-n/--iterations"-style name of option i, into buf. */
+static const char *option_name(int i, char *buf, size_t size)
 {
-    const lda_params *a = &u->params, *b = &m->params;
-    const corpus_options *ca = &u->corpus, *cb = &m->corpus;
-    switch (index) {
-    case OPT_TOPICS:
-        snprintf(buf, size, "%u", b->num_topics);
-        return a->num_topics == b->num_topics;
-    case OPT_ALPHA:
-        snprintf(buf, size, "%.17g", b->alpha);
-        return a->alpha == b->alpha;
-    case OPT_BETA:
-        snprintf(buf, size, "%.17g", b->beta);
-        return a->beta == b->beta;
-    case OPT_SEED:
-        snprintf(buf, size, "%llu", (unsigned long long)b->seed);
-        return a->seed == b->seed;
-    case OPT_UPDATE:
-        snprintf(buf, size, "%s", lda_choice_name(lda_update_choices, b->update));
-        return a->update == b->update;
-    case OPT_PRECISION:
-        snprintf(buf, size, "%s", lda_choice_name(lda_precision_choices, b->precision));
-        return a->precision == b->precision;
-    case OPT_REFRESH:
-        snprintf(buf, size, "%u", b->refresh);
-        return a->refresh == b->refresh;
-    case OPT_MODEL:
-        snprintf(buf, size, "%s", lda_choice_name(lda_model_choices, lda_params_model(b)));
-        return lda_params_model(a) == lda_params_model(b);
-    case OPT_FORMAT:
-        snprintf(buf, size, "%s", corpus_format_name(cb->format));
-        return ca->format == CORPUS_FORMAT_AUTO || ca->format == cb->format;
-    case OPT_STOPWORDS:
-        snprintf(buf, size, "%s", cb->stopwords_path ? cb->stopwords_path : "the built-in list");
-        return same_path(ca->stopwords_path, cb->stopwords_path);
-    case OPT_MIN_WORD_LEN:
-        snprintf(buf, size, "%d", cb->min_word_len);
-        return ca->min_word_len == cb->min_word_len;
-    case OPT_MIN_DF:
-        snprintf(buf, size, "%zu", cb->min_df);
-        return ca->min_df == cb->min_df;
-    case OPT_MAX_DF:
-        snprintf(buf, size, "%.17g", cb->max_df);
-        return ca->max_df == cb->max_df;
-    case OPT_MAX_VOCAB:
-        snprintf(buf, size, "%zu", cb->max_vocab);
-        return ca->max_vocab == cb->max_vocab;
-    case OPT_HOLDOUT:
-        snprintf(buf, size, "%.17g", m->holdout);
-        return u->holdout == m->holdout;
-    case OPT_HOLDOUT_ITERATIONS:
-        snprintf(buf, size, "%u", m->holdout_iterations);
-        return u->holdout_iterations == m->holdout_iterations;
-    default:
-        snprintf(buf, size, "?");
-        return 0;
-    }
+    const lda_option_spec *o = &train_options[i];
+    if (o->short_name)
+        snprintf(buf, size, "-%c/--%s", o->short_name, o->name);
+    else
+        snprintf(buf, size, "--%s", o->name);
+    return buf;
 }
 
-/* Replaces the options by the resumed state's settings, keeping what may change, and
- * refuses a flag that contradicts the model. corpus_path: CORPUS if given. */
+/* "-n, -o, ..., --vocab": the options a resumed run may change. */
+static const char *resume_changeable(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < OPT_COUNT && used < size; i++) {
+        if (i == OPT_RESUME || i == OPT_CONFIG || i == OPT_HELP || !may_change_on_resume(i))
+            continue;
+        const lda_option_spec *o = &train_options[i];
+        if (o->short_name)
+            used += (size_t)snprintf(buf + used, size - used, "%s-%c", used ? ", " : "", o->short_name);
+        else
+            used += (size_t)snprintf(buf + used, size - used, "%s--%s", used ? ", " : "", o->name);
+    }
+    return buf;
+}
+
+static void print_resume_help(FILE *out)
+{
+    char list[1024];
+    fprintf(out, "\nWith --resume only these may differ from the model's settings: %s.\n",
+            resume_changeable(list, sizeof list));
+}
+
+/* The resumed run's settings: the model's, but for the changeable ones the user gave (and
+ * what the model does not record: -n, --device, -j, ...); a flag that contradicts a setting
+ * the model fixes is refused. corpus_path: CORPUS if given. */
 static int merge_resume(train_ctx *ctx, const lda_resume_state *st, const char *corpus_path, lda_error *err)
 {
     const lda_model *m = &st->m;
-    lda_train_options r = ctx->o, *u = &ctx->o;
-    lda_params_default(&r.params);
-    r.params.num_topics = m->num_topics;
-    r.params.alpha = m->params.alpha;
-    r.params.beta = m->params.beta;
-    r.params.seed = m->params.seed;
-    r.params.update = m->params.update;
-    r.params.theta_collapsed = m->params.theta_collapsed;
-    r.params.precision = m->params.precision;
-    r.params.refresh = m->params.refresh;
-    r.params.split = u->params.split; /* the draws do not depend on it */
-    r.params.sampler = ctx->given[OPT_SAMPLER] ? u->params.sampler : m->params.sampler;
-    r.params.device = u->params.device;
-    r.params.threads = u->params.threads;
-    r.params.eval_every = u->params.eval_every;
-    r.params.iterations = u->params.iterations;
-    lda_model_corpus_options(m, &r.corpus);
-    if (ctx->given[OPT_VOCAB])
-        r.corpus.vocab_path = u->corpus.vocab_path;
-    r.holdout = m->holdout;
-    r.holdout_iterations = m->holdout_iterations;
+    lda_train_options r = ctx->o;
+    for (const lda_setting *row = lda_settings_table; row->key; row++) {
+        const int i = option_index(row->option), given = i >= 0 && ctx->given[i];
+        if (given && !row->may_change && !lda_setting_same(row, &ctx->o.settings, &m->settings)) {
+            char name[64], recorded[512], list[1024];
+            const char *value = lda_setting_format(row, &m->settings, recorded, sizeof recorded);
+            lda_error_input(err, "--resume %s: %s differs from the model's setting (%s, in %s/model.conf); only %s "
+                            "may change", ctx->resume, option_name(i, name, sizeof name), value ? value : row->unset,
+                            st->dir, resume_changeable(list, sizeof list));
+            return -1;
+        }
+        if (!(given && row->may_change))
+            lda_setting_copy(row, &r.settings, &m->settings);
+    }
     r.corpus_path = corpus_path ? corpus_path : m->corpus_path;
     if (!ctx->given[OPT_OUTPUT])
         r.output_dir = ctx->resume;
-    for (int i = 0; i < OPT_COUNT; i++) {
-        char recorded[512];
-        if (!ctx->given[i] || may_change_on_resume(i) || same_setting(i, u, &r, recorded, sizeof recorded))
-            continue;
-        const lda_option_spec *o = &train_spec.options[i];
-        char name[64];
-        if (o->short_name)
-            snprintf(name, sizeof name, "-%c/--%s", o->short_name, o->name);
-        else
-            snprintf(name, sizeof name, "--%s", o->name);
-        lda_error_input(err, "--resume %s: %s differs from the model's setting (%s, in %s/model.conf); only -n, -o, "
-                        "--eval-every, --checkpoint-every, -j, -q, --device, --sampler, -t and --vocab may change",
-                        ctx->resume, name, recorded, st->dir);
-        return -1;
-    }
-    if (m->iterations > UINT32_MAX - r.params.iterations) {
+    if (m->iterations > UINT32_MAX - r.settings.params.iterations) {
         lda_error_input(err, "--resume %s: %u + %u iterations is too many", ctx->resume, m->iterations,
-                        r.params.iterations);
+                        r.settings.params.iterations);
         return -1;
     }
-    *u = r;
+    ctx->o = r;
     return 0;
 }
 
@@ -349,11 +239,9 @@ int lda_cmd_train(int argc, char **argv)
 {
     train_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    corpus_options_default(&ctx.o.corpus);
-    lda_params_default(&ctx.o.params);
+    lda_settings_default(&ctx.o.settings);
     ctx.o.output_dir = "model";
     ctx.o.top_words = 20;
-    ctx.o.holdout_iterations = 20;
 
     lda_error err = {0};
     const char *positional[1];

@@ -95,11 +95,14 @@ void lda_params_default(lda_params *p)
     p->refresh = 1;
 }
 
-uint32_t lda_effective_split(const lda_params *p)
+const char *lda_split_name(uint32_t split, char buf[16])
 {
-    if (p->sampler != LDA_SAMPLER_BUTTERFLY || p->theta_collapsed)
-        return 1;
-    return p->split;
+    if (split == LDA_SPLIT_AUTO)
+        return "auto";
+    if (split == LDA_SPLIT_STAGED)
+        return "staged";
+    snprintf(buf, 16, "%u", split);
+    return buf;
 }
 
 lda_update lda_theta_update(const lda_params *p)

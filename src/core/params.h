@@ -61,7 +61,7 @@ typedef struct {
     lda_device device;
     lda_sampler sampler;
     int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
-    uint32_t split;        /* butterfly: warps sharing a document group's token rows; 0: the sampler's choice */
+    uint32_t split;        /* butterfly, θ given: LDA_SPLIT_AUTO, LDA_SPLIT_STAGED, or N warps a document group */
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
@@ -93,15 +93,16 @@ static inline uint32_t lda_phi_stream(uint32_t iteration, uint32_t part, uint32_
 void lda_params_set_model(lda_params *p, lda_model_kind model);
 lda_model_kind lda_params_model(const lda_params *p);
 
-/* --split 0 (the default) lets the butterfly sampler choose: with θ given, one block of
- * warps a document group with the group's θ staged in shared memory (zsample_butterfly.cuh)
- * where it fits, and otherwise LDA_DEFAULT_SPLIT warps a group reading θ from global memory:
- * the faster of the explicit splits on an H100 for wiki43k (results/README.md). */
-#define LDA_DEFAULT_SPLIT 32u
+/* --split: how the butterfly sampler with θ given shares a document group's token rows.
+ * auto (the default) lets backend/zplan.c choose; staged asks for one block of warps a group
+ * with the group's θ copied to shared memory; N for N warps a group reading θ from global
+ * memory (1: the paper's one-warp loop). */
+#define LDA_SPLIT_AUTO 0u
+#define LDA_SPLIT_STAGED UINT32_MAX
+#define LDA_SPLIT_MAX 1024u
 
-/* The split a run asks for: 1 for samplers other than butterfly and with θ collapsed (a
- * document's tokens are then drawn in order), else --split (0: the sampler's choice). */
-uint32_t lda_effective_split(const lda_params *p);
+/* "auto", "staged" or the number, into buf. */
+const char *lda_split_name(uint32_t split, char buf[16]);
 
 /* How θ is updated after the z draws: with θ collapsed θ is only an estimate for output
  * and evaluation, the mean; otherwise the update rule. */

@@ -25,28 +25,26 @@ void corpus_free(corpus *c)
     free(c);
 }
 
-static const char *const format_names[] = {
-    [CORPUS_FORMAT_AUTO] = "auto",
-    [CORPUS_FORMAT_TEXT] = "text",
-    [CORPUS_FORMAT_UCI] = "uci",
-    [CORPUS_FORMAT_LDAC] = "ldac",
+const lda_choice corpus_format_choices[] = {
+    {"auto", CORPUS_FORMAT_AUTO, "detected from the first lines"},
+    {"text", CORPUS_FORMAT_TEXT, "raw text, one document a line"},
+    {"uci", CORPUS_FORMAT_UCI, "UCI bag-of-words: docword file and vocabulary"},
+    {"ldac", CORPUS_FORMAT_LDAC, "LDA-C: N id:count ... lines and vocabulary"},
+    {NULL, 0, NULL},
 };
-_Static_assert(sizeof format_names / sizeof format_names[0] == CORPUS_FORMAT_COUNT, "a name for every format");
 
 const char *corpus_format_name(corpus_format f)
 {
-    return (unsigned)f < CORPUS_FORMAT_COUNT ? format_names[f] : "unknown";
+    return lda_choice_name(corpus_format_choices, (int)f);
 }
 
 int corpus_format_parse(const char *name, corpus_format *out)
 {
-    for (int f = 0; f < CORPUS_FORMAT_COUNT; f++) {
-        if (strcmp(name, format_names[f]) == 0) {
-            *out = (corpus_format)f;
-            return 0;
-        }
-    }
-    return -1;
+    const int f = lda_choice_parse(corpus_format_choices, name);
+    if (f < 0)
+        return -1;
+    *out = (corpus_format)f;
+    return 0;
 }
 
 char **copy_strings(char *const *words, size_t n, lda_error *err)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/params.h"
 
 typedef enum {
     CORPUS_FORMAT_AUTO = 0,
@@ -64,7 +65,9 @@ void corpus_free(corpus *c);
 char **copy_strings(char *const *words, size_t n, lda_error *err);
 void free_strings(char **words, size_t n);
 
-/* "text", "uci", "ldac", "auto"; parse returns -1 for an unknown name. */
+/* The formats by name ("auto", "text", "uci", "ldac"), for options and model.conf;
+ * parse returns -1 for an unknown name. */
+extern const lda_choice corpus_format_choices[];
 const char *corpus_format_name(corpus_format f);
 int corpus_format_parse(const char *name, corpus_format *out);
 

@@ -4,10 +4,10 @@
  * counts in struct corpus are done one way. corpus_remap_words is the one place tokens are
  * filtered after reading (vocabulary pruning, fixed-vocabulary mapping); it works in place
  * because the output is never longer than the input. */
-#include "corpus/corpus_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "corpus/corpus_internal.h"
 
 int corpus_builder_init(corpus_builder *b, corpus_format format, lda_error *err)
 {

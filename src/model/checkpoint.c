@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/checksum.h"
 #include "model/matrix_file.h"
 #include "util/atomic_file.h"
-#include "model/checksum.h"
 
 #define CHECKPOINT_NAME "checkpoint"
 #define CHECKPOINT_OLD "checkpoint.old"
@@ -37,7 +37,7 @@ int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_
         goto out;
     if (lda_train_log_write_csv(log, csv, err))
         goto out;
-    if (m->holdout > 0) {
+    if (m->settings.holdout > 0) {
         if (write_heldout(held, heldout, num_heldout, err))
             goto out;
     } else if (unlink(held) != 0 && errno != ENOENT) {

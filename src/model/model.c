@@ -22,25 +22,12 @@ void lda_model_free(lda_model *m)
         free(m->vocab);
     }
     free(m->corpus_path);
-    free(m->vocab_path);
-    free(m->stopwords_path);
+    lda_settings_free_strings(&m->settings);
     free(m->phi);
     free(m->theta);
     free(m->topic_tokens);
     free(m->z);
     memset(m, 0, sizeof *m);
-}
-
-/* Values of the keys added within format version 1, for folders that lack them. */
-static void set_setting_defaults(lda_model *m)
-{
-    corpus_options defaults;
-    corpus_options_default(&defaults);
-    m->min_word_len = (uint32_t)defaults.min_word_len;
-    m->min_df = defaults.min_df;
-    m->max_df = defaults.max_df;
-    m->max_vocab = defaults.max_vocab;
-    m->holdout_iterations = 20;
 }
 
 int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
@@ -49,15 +36,15 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
 {
     const uint32_t K = params->num_topics, V = c->vocab_size;
     memset(m, 0, sizeof *m);
-    set_setting_defaults(m);
+    lda_settings_default(&m->settings);
     m->num_topics = K;
     m->vocab_size = V;
     m->num_docs = c->num_input_docs;
     m->num_tokens = c->num_tokens;
-    m->params = *params;
-    m->params.alpha = lda_params_alpha(params);
+    m->settings.params = *params;
+    m->settings.params.alpha = lda_params_alpha(params);
+    m->settings.corpus.format = c->format;
     m->iterations = iterations;
-    m->format = c->format;
     m->vocab = c->vocab;
     if (!(m->corpus_path = strdup(corpus_path ? corpus_path : "")) ||
         !(m->phi = lda_malloc_array((size_t)K * V, sizeof(float), "phi", err)) ||
@@ -86,44 +73,19 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
 
 /* ---- writing ---- */
 
-/* The shortest %g form that reads back as the same double ("0.1", not "0.10000000000000001"). */
-static const char *shortest(double v, char buf[32])
-{
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, 32, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return buf;
-}
-
 int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
 {
     lda_atomic_file af;
     if (lda_atomic_open(&af, path, err))
         return -1;
-    const lda_params *p = &m->params;
     fprintf(af.f, "# ldagpu model; see README.md, \"The model folder\"\n");
     fprintf(af.f, "format_version = %u\n", LDA_MODEL_FORMAT_VERSION);
-    fprintf(af.f, "topics = %u\nvocabulary = %u\ndocuments = %llu\ntokens = %llu\n", m->num_topics,
-            m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens);
-    fprintf(af.f, "alpha = %.17g\nbeta = %.17g\niterations = %u\nseed = %llu\n", p->alpha, p->beta,
-            m->iterations, (unsigned long long)p->seed);
-    fprintf(af.f, "model = %s\nupdate = %s\nprecision = %s\nsampler = %s\n",
-            lda_choice_name(lda_model_choices, lda_params_model(p)), lda_choice_name(lda_update_choices, p->update),
-            lda_choice_name(lda_precision_choices, p->precision), lda_choice_name(lda_sampler_choices, p->sampler));
-    fprintf(af.f, "refresh = %u\n", p->refresh);
-    fprintf(af.f, "corpus = %s\ncorpus_format = %s\n", m->corpus_path, corpus_format_name(m->format));
-    /* Added within format version 1: reading the corpus again, held-out documents, checksums. */
-    if (m->vocab_path)
-        fprintf(af.f, "vocab_file = %s\n", m->vocab_path);
-    if (m->stopwords_path)
-        fprintf(af.f, "stopwords = %s\n", m->stopwords_path);
-    char b1[32], b2[32];
-    fprintf(af.f, "min_word_length = %u\nmin_df = %llu\nmax_df = %s\nmax_vocab = %llu\n", m->min_word_len,
-            (unsigned long long)m->min_df, shortest(m->max_df, b1), (unsigned long long)m->max_vocab);
-    fprintf(af.f, "holdout = %s\nholdout_iterations = %u\nheldout_documents = %llu\n", shortest(m->holdout, b2),
-            m->holdout_iterations, (unsigned long long)m->heldout_docs);
+    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\ncorpus = %s\n",
+            m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations,
+            m->corpus_path);
+    lda_settings_write(af.f, &m->settings);
+    /* Added within format version 1: held-out documents, checksums. */
+    fprintf(af.f, "heldout_documents = %llu\n", (unsigned long long)m->heldout_docs);
     if (m->corpus_checksum)
         fprintf(af.f, "corpus_checksum = %016llx\n", (unsigned long long)m->corpus_checksum);
     if (m->z_checksum)
@@ -207,6 +169,8 @@ typedef struct {
     unsigned format_version;
 } conf_ctx;
 
+/* model.conf: the facts about the model (sizes, iterations, corpus, checksums) here; every
+ * setting through the table (settings.c). */
 static int read_conf_key(void *vctx, const char *key, const char *value, const char *path, size_t line,
                          lda_error *err)
 {
@@ -215,7 +179,9 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
     char where[512];
     snprintf(where, sizeof where, "%s:%zu: %s", path, line, key);
     uint32_t u32;
-    int choice;
+    const lda_setting *setting = lda_setting_by_key(key);
+    if (setting)
+        return lda_setting_parse(setting, where, value, &m->settings, 1, err);
     if (strcmp(key, "format_version") == 0) {
         if (lda_parse_u32(where, value, 1, UINT32_MAX, &u32, err))
             return -1;
@@ -227,48 +193,14 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         }
         return 0;
     }
-    if (strcmp(key, "topics") == 0)
-        return lda_parse_u32(where, value, 1, UINT32_MAX, &m->num_topics, err);
     if (strcmp(key, "vocabulary") == 0)
         return lda_parse_u32(where, value, 1, UINT32_MAX, &m->vocab_size, err);
     if (strcmp(key, "documents") == 0)
         return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_docs, err);
     if (strcmp(key, "tokens") == 0)
         return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_tokens, err);
-    if (strcmp(key, "alpha") == 0)
-        return lda_parse_double(where, value, 0, 1, INFINITY, &m->params.alpha, err);
-    if (strcmp(key, "beta") == 0)
-        return lda_parse_double(where, value, 0, 1, INFINITY, &m->params.beta, err);
     if (strcmp(key, "iterations") == 0)
         return lda_parse_u32(where, value, 0, UINT32_MAX, &m->iterations, err);
-    if (strcmp(key, "seed") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->params.seed, err);
-    if (strcmp(key, "update") == 0) {
-        if (lda_parse_choice(where, value, lda_update_choices, &choice, err))
-            return -1;
-        m->params.update = (lda_update)choice;
-        return 0;
-    }
-    if (strcmp(key, "model") == 0) {
-        if (lda_parse_choice(where, value, lda_model_choices, &choice, err))
-            return -1;
-        lda_params_set_model(&m->params, (lda_model_kind)choice);
-        return 0;
-    }
-    if (strcmp(key, "sampler") == 0) {
-        if (lda_parse_choice(where, value, lda_sampler_choices, &choice, err))
-            return -1;
-        m->params.sampler = (lda_sampler)choice;
-        return 0;
-    }
-    if (strcmp(key, "refresh") == 0) /* added within format version 1: absent means 1 */
-        return lda_parse_u32(where, value, 1, 256, &m->params.refresh, err);
-    if (strcmp(key, "precision") == 0) {
-        if (lda_parse_choice(where, value, lda_precision_choices, &choice, err))
-            return -1;
-        m->params.precision = (lda_precision)choice;
-        return 0;
-    }
     if (strcmp(key, "corpus") == 0) {
         free(m->corpus_path);
         if (!(m->corpus_path = strdup(value))) {
@@ -277,34 +209,6 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         }
         return 0;
     }
-    if (strcmp(key, "corpus_format") == 0) {
-        if (corpus_format_parse(value, &m->format)) {
-            lda_error_input(err, "%s: unknown format '%s'", where, value);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(key, "vocab_file") == 0 || strcmp(key, "stopwords") == 0) {
-        char **dst = key[0] == 'v' ? &m->vocab_path : &m->stopwords_path;
-        free(*dst);
-        if (!(*dst = strdup(value))) {
-            lda_error_fail(err, "out of memory");
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(key, "min_word_length") == 0)
-        return lda_parse_u32(where, value, 1, 1000, &m->min_word_len, err);
-    if (strcmp(key, "min_df") == 0)
-        return lda_parse_u64(where, value, 1, UINT64_MAX, &m->min_df, err);
-    if (strcmp(key, "max_df") == 0)
-        return lda_parse_double(where, value, 0, 1, 1.0, &m->max_df, err);
-    if (strcmp(key, "max_vocab") == 0)
-        return lda_parse_u64(where, value, 0, UINT32_MAX, &m->max_vocab, err);
-    if (strcmp(key, "holdout") == 0)
-        return lda_parse_double(where, value, 0, 0, 1.0, &m->holdout, err);
-    if (strcmp(key, "holdout_iterations") == 0)
-        return lda_parse_u32(where, value, 0, UINT32_MAX, &m->holdout_iterations, err);
     if (strcmp(key, "heldout_documents") == 0)
         return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
     if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0) {
@@ -370,23 +274,11 @@ static int read_matrix_checked(const char *dir, const char *name, lda_matrix_typ
     return rc;
 }
 
-void lda_model_corpus_options(const lda_model *m, corpus_options *opt)
-{
-    corpus_options_default(opt);
-    opt->format = m->format;
-    opt->vocab_path = m->vocab_path;
-    opt->stopwords_path = m->stopwords_path;
-    opt->min_word_len = (int)m->min_word_len;
-    opt->min_df = (size_t)m->min_df;
-    opt->max_df = m->max_df;
-    opt->max_vocab = (size_t)m->max_vocab;
-}
-
 int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
 {
     memset(m, 0, sizeof *m);
-    lda_params_default(&m->params);
-    set_setting_defaults(m);
+    lda_settings_default(&m->settings);
+    m->settings.params.num_topics = 0; /* required: a model.conf without it is not a model's */
     conf_ctx c = {m, 0};
     char *conf = lda_path_join(dir, "model.conf", err);
     int rc = -1;
@@ -394,11 +286,11 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
         return -1;
     if (lda_config_read(conf, read_conf_key, &c, err))
         goto out;
+    m->num_topics = m->settings.params.num_topics;
     if (!c.format_version || !m->num_topics || !m->vocab_size) {
         lda_error_input(err, "%s: not an ldagpu model (format_version, topics or vocabulary missing)", conf);
         goto out;
     }
-    m->params.num_topics = m->num_topics;
     rc = 0;
 out:
     free(conf);

@@ -25,6 +25,7 @@
 #include "backend/layout.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "model/settings.h"
 #include "corpus/corpus.h"
 
 #define LDA_MODEL_FORMAT_VERSION 1u
@@ -34,10 +35,12 @@ typedef struct {
     uint32_t vocab_size;
     uint64_t num_docs;   /* input documents: rows of θ */
     uint64_t num_tokens; /* tokens trained on */
-    lda_params params;   /* alpha resolved */
+    /* The run's settings (settings.h; alpha resolved; paths owned): model.conf's table.
+     * Keys added within format version 1 are absent from older folders, which read as the
+     * defaults (lda_settings_default). */
+    lda_settings settings;
     uint32_t iterations; /* completed */
     char *corpus_path;
-    corpus_format format;
     char **vocab;
     float *phi;            /* K × V */
     float *theta;          /* num_docs × K (NULL if not loaded) */
@@ -45,17 +48,8 @@ typedef struct {
     uint32_t *z;           /* num_tokens (NULL if not loaded) */
     int owns_vocab;
 
-    /* Keys added within format version 1 (older folders lack them and read as the defaults
-     * of corpus_options_default, holdout 0, 20 holdout iterations, checksums 0 = unknown).
-     * How the corpus was read, so it can be read again (--resume, coherence); what was held
-     * out; checksums that tell a resumable state from a stale or different one. */
-    char *vocab_path;     /* the corpus's vocabulary file as given; NULL: derived from its name */
-    char *stopwords_path; /* raw text; NULL: the built-in list */
-    uint32_t min_word_len;
-    uint64_t min_df, max_vocab;
-    double max_df;
-    double holdout;              /* fraction of documents held out (trainer.h) */
-    uint32_t holdout_iterations; /* θ-estimation sweeps of each held-out evaluation */
+    /* What was held out; checksums that tell a resumable state from a stale or different one
+     * (0 = unknown, as in folders that predate them). */
     uint64_t heldout_docs;       /* documents held out */
     uint64_t corpus_checksum;    /* lda_corpus_checksum of the corpus as read; 0: unknown */
     uint64_t z_checksum;         /* lda_u32_checksum of z; 0: unknown */
@@ -77,9 +71,6 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
 int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err);
 /* Reads dir/model.conf alone: settings and sizes, no arrays. */
 int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err);
-
-/* The corpus options the model was trained with (strings borrowed from m). */
-void lda_model_corpus_options(const lda_model *m, corpus_options *opt);
 
 /* Prints "topic K  SHARE%  word word ..." lines, top_words per topic. */
 int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, lda_error *err);

@@ -1,17 +1,15 @@
 /* model_corpus.c — see model_corpus.h. */
 #include "model/model_corpus.h"
 
-#include "corpus/corpus_read.h"
-
 #include <stdlib.h>
 
+#include "corpus/corpus_read.h"
 #include "model/checksum.h"
 
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err)
 {
-    corpus_options opt;
-    lda_model_corpus_options(m, &opt);
+    corpus_options opt = m->settings.corpus;
     opt.format = format;
     opt.vocab_path = vocab_path;
     opt.fixed_vocab = m->vocab;
@@ -25,7 +23,7 @@ corpus *lda_model_read_training_corpus(const lda_model *m, int *same, lda_error 
         lda_error_input(err, "the model does not say which corpus it was trained on");
         return NULL;
     }
-    corpus *c = lda_model_read_corpus(m, m->corpus_path, m->format, m->vocab_path, err);
+    corpus *c = lda_model_read_corpus(m, m->corpus_path, m->settings.corpus.format, m->settings.corpus.vocab_path, err);
     if (c)
         *same = !m->corpus_checksum || lda_corpus_checksum(c) == m->corpus_checksum;
     return c;

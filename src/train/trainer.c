@@ -2,8 +2,6 @@
  * same loop runs on the CPU and on the GPU. */
 #include "train/trainer.h"
 
-#include "corpus/corpus_read.h"
-
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,12 +11,13 @@
 
 #include "backend/backend.h"
 #include "backend/layout.h"
+#include "corpus/corpus_read.h"
 #include "model/checkpoint.h"
-#include "model/model.h"
-#include "train/heldout.h"
-#include "model/train_log.h"
-#include "util/atomic_file.h"
 #include "model/checksum.h"
+#include "model/model.h"
+#include "model/train_log.h"
+#include "train/heldout.h"
+#include "util/atomic_file.h"
 
 static double now_seconds(void)
 {
@@ -72,19 +71,16 @@ static int absolute_path(const char *path, char **out, lda_error *err)
 static int set_settings(const run *r, lda_model *m, lda_error *err)
 {
     const lda_train_options *o = r->o;
-    m->min_word_len = (uint32_t)o->corpus.min_word_len;
-    m->min_df = o->corpus.min_df;
-    m->max_df = o->corpus.max_df;
-    m->max_vocab = o->corpus.max_vocab;
-    m->holdout = o->holdout;
-    m->holdout_iterations = o->holdout_iterations;
+    const lda_params params = m->settings.params; /* as the backend ran them, alpha resolved */
+    lda_settings_free_strings(&m->settings);
+    m->settings = o->settings;
+    m->settings.params = params;
+    m->settings.corpus.format = r->c->format; /* as detected */
+    m->settings.corpus.vocab_path = m->settings.corpus.stopwords_path = NULL; /* owned, below */
     m->heldout_docs = r->num_heldout;
     m->corpus_checksum = r->corpus_checksum;
-    free(m->vocab_path);
-    free(m->stopwords_path);
-    m->vocab_path = m->stopwords_path = NULL;
-    if ((r->vocab_path && !(m->vocab_path = strdup(r->vocab_path))) ||
-        (r->stopwords_path && !(m->stopwords_path = strdup(r->stopwords_path)))) {
+    if ((r->vocab_path && !(m->settings.corpus.vocab_path = strdup(r->vocab_path))) ||
+        (r->stopwords_path && !(m->settings.corpus.stopwords_path = strdup(r->stopwords_path)))) {
         lda_error_fail(err, "out of memory");
         return -1;
     }
@@ -156,9 +152,9 @@ static int save_checkpoint(run *r, lda_error *err)
     m.vocab_size = r->c->vocab_size;
     m.num_docs = r->c->num_input_docs;
     m.num_tokens = r->c->num_tokens;
-    m.params = b->params;
+    m.settings.params = b->params;
+    m.settings.params.alpha = lda_params_alpha(&b->params);
     m.iterations = r->done;
-    m.format = r->c->format;
     if (!(m.corpus_path = strdup(r->corpus_path))) {
         lda_error_fail(err, "out of memory");
         goto out;
@@ -188,7 +184,7 @@ static int evaluate_into(run *r, lda_log_row *row, lda_error *err)
     row->heldout_evaluated = 1;
     return r->b->ops->fetch(r->b, NULL, r->phi, NULL, err) ||
            lda_completion_run(&r->completion, r->phi, lda_heldout_seed(r->b->params.seed, row->iteration),
-                              r->o->holdout_iterations, &row->loglik_heldout, err);
+                              r->o->settings.holdout_iterations, &row->loglik_heldout, err);
 }
 
 static int stop_requested(const run *r)
@@ -199,7 +195,7 @@ static int stop_requested(const run *r)
 static int run_iterations(run *r, lda_error *err)
 {
     const lda_train_options *o = r->o;
-    const uint32_t n = o->params.iterations, every = o->params.eval_every, end = r->first + n;
+    const uint32_t n = o->settings.params.iterations, every = o->settings.params.eval_every, end = r->first + n;
     const uint32_t ckpt = o->checkpoint_every;
     if (every && !o->resume) {
         lda_log_row row = {0};
@@ -240,11 +236,11 @@ static int run_iterations(run *r, lda_error *err)
 static int prepare_heldout(run *r, corpus *full, lda_error *err)
 {
     const lda_train_options *o = r->o;
-    if (!(o->holdout > 0)) {
+    if (!(o->settings.holdout > 0)) {
         r->c = full;
         return 0;
     }
-    if (lda_heldout_split(full, o->holdout, o->params.seed, &r->c, &r->heldout, err))
+    if (lda_heldout_split(full, o->settings.holdout, o->settings.params.seed, &r->c, &r->heldout, err))
         return -1;
     corpus_free(full);
     corpus *h = r->heldout;
@@ -321,7 +317,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
     memset(&r, 0, sizeof r);
     r.o = o;
     r.first = r.done = o->resume ? o->resume->m.iterations : 0;
-    lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->params.iterations);
+    lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->settings.params.iterations);
     corpus *full = NULL;
     int rc = -1;
 
@@ -335,19 +331,19 @@ int lda_train(const lda_train_options *o, lda_error *err)
             }
         r.log.out = out;
     }
-    if (absolute_path(o->corpus_path, &r.corpus_path, err) || absolute_path(o->corpus.vocab_path, &r.vocab_path, err))
+    if (absolute_path(o->corpus_path, &r.corpus_path, err) || absolute_path(o->settings.corpus.vocab_path, &r.vocab_path, err))
         goto out;
-    if (o->corpus.stopwords_path && strcmp(o->corpus.stopwords_path, "none") == 0) {
+    if (o->settings.corpus.stopwords_path && strcmp(o->settings.corpus.stopwords_path, "none") == 0) {
         if (!(r.stopwords_path = strdup("none"))) {
             lda_error_fail(err, "out of memory");
             goto out;
         }
-    } else if (absolute_path(o->corpus.stopwords_path, &r.stopwords_path, err)) {
+    } else if (absolute_path(o->settings.corpus.stopwords_path, &r.stopwords_path, err)) {
         goto out;
     }
 
     double t0 = now_seconds();
-    if (!(full = corpus_read(o->corpus_path, &o->corpus, err)))
+    if (!(full = corpus_read(o->corpus_path, &o->settings.corpus, err)))
         goto out;
     print_corpus_summary(o->corpus_path, full, now_seconds() - t0);
     r.corpus_checksum = lda_corpus_checksum(full);
@@ -362,17 +358,17 @@ int lda_train(const lda_train_options *o, lda_error *err)
                         o->corpus_path, r.c->num_tokens, o->resume->dir, (unsigned long long)o->resume->m.num_tokens);
         goto out;
     }
-    if (o->params.device == LDA_DEVICE_AUTO) {
+    if (o->settings.params.device == LDA_DEVICE_AUTO) {
         char why[256];
         if (lda_cuda_device_count(why, sizeof why) == 0)
             fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
     }
-    if (!(r.L = lda_layout_build(r.c, err)) || !(r.b = lda_backend_create(r.L, &o->params, err)))
+    if (!(r.L = lda_layout_build(r.c, err)) || !(r.b = lda_backend_create(r.L, &o->settings.params, err)))
         goto out;
     if (o->resume)
         fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
                         "precision %s, seed %llu\n",
-                o->resume->dir, r.first, r.b->params.num_topics, r.b->description, o->params.iterations,
+                o->resume->dir, r.first, r.b->params.num_topics, r.b->description, o->settings.params.iterations,
                 lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
                 lda_choice_name(lda_precision_choices, r.b->params.precision),
                 (unsigned long long)r.b->params.seed);
@@ -380,9 +376,10 @@ int lda_train(const lda_train_options *o, lda_error *err)
         fprintf(stderr, "ldagpu: training K=%u on %s: model %s, alpha %g, beta %g, %u iterations, precision %s, "
                         "refresh %u, seed %llu\n",
                 r.b->params.num_topics, r.b->description, lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
-                r.b->params.alpha, r.b->params.beta, o->params.iterations,
+                r.b->params.alpha, r.b->params.beta, o->settings.params.iterations,
                 lda_choice_name(lda_precision_choices, r.b->params.precision), r.b->params.refresh,
                 (unsigned long long)r.b->params.seed);
+    fprintf(stderr, "ldagpu: z draw: %s\n", r.b->zplan.why);
     if (start_completion(&r, err))
         goto out;
     /* A new run in an old folder must not leave a stale checkpoint that --resume would take. */
@@ -401,7 +398,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (save_model(&r, err))
         goto out;
     if (stop_requested(&r)) {
-        uint32_t end = r.first + o->params.iterations;
+        uint32_t end = r.first + o->settings.params.iterations;
         if (r.done < end)
             fprintf(stderr, "ldagpu: stopped by %s after iteration %u of %u; checkpoint and model written to %s/; "
                             "continue with: ldagpu train --resume %s -n %u\n",

@@ -9,19 +9,20 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "corpus/corpus.h"
+#include "model/settings.h"
 #include "model/checkpoint.h"
 
 typedef struct {
     const char *corpus_path;
-    corpus_options corpus;
-    lda_params params;
+    /* What the model records (model/settings.h): K, α, β, seed, model, how the corpus is
+     * read, and the held-out evaluation (heldout.h: settings.holdout of the documents are
+     * left out of training and scored by document completion on every evaluated iteration,
+     * with settings.holdout_iterations sweeps). settings.params also carries what is not
+     * recorded: iterations to run, device, threads, evaluation interval, split. */
+    lda_settings settings;
     const char *output_dir;
     uint32_t top_words; /* in topics.txt */
     int quiet;          /* no per-iteration lines */
-    /* Held-out evaluation (heldout.h): this fraction of the documents is left out of
-     * training and scored by document completion on every evaluated iteration. */
-    double holdout;              /* 0: none */
-    uint32_t holdout_iterations; /* sweeps estimating θ of each held-out document */
     uint32_t checkpoint_every;   /* write OUTPUT/checkpoint every N iterations; 0: never */
     /* Continue this state (checkpoint.h) for params.iterations more iterations; the options
      * must hold its settings (cmd_train.c merges them). NULL: a new run. */

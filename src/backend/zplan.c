@@ -1,0 +1,165 @@
+/* zplan.c — the launch plan of the GPU z draw; see zplan.h. Every rule about which kernel
+ * runs, with what shape and what memory, is here and nowhere else. */
+#include "backend/zplan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const kernel_names[] = {
+    [LDA_ZKERNEL_CPU] = "cpu",
+    [LDA_ZKERNEL_STAGED] = "staged",
+    [LDA_ZKERNEL_SPLIT] = "split",
+    [LDA_ZKERNEL_COLLAPSED] = "collapsed",
+    [LDA_ZKERNEL_PER_DOCUMENT] = "per-document",
+};
+
+const char *lda_zkernel_name(lda_zkernel kernel)
+{
+    return (unsigned)kernel < sizeof kernel_names / sizeof kernel_names[0] ? kernel_names[kernel] : "?";
+}
+
+static size_t real_size(lda_precision precision)
+{
+    return precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
+static uint32_t staged_warps(lda_precision precision)
+{
+    return precision == LDA_PRECISION_DOUBLE ? LDA_ZPLAN_STAGED_WARPS_DOUBLE : LDA_ZPLAN_STAGED_WARPS_FLOAT;
+}
+
+static int refuse(lda_error *err, const char *what, const lda_params *p)
+{
+    lda_error_input(err, "--sampler %s: %s", lda_choice_name(lda_sampler_choices, p->sampler), what);
+    return -1;
+}
+
+/* One document a thread; scratch: naive keeps a prefix-sum row a document, transpose and
+ * stored also θ_local (float) a document. */
+static void plan_per_document(const lda_params *p, const lda_layout *L, lda_zplan *z)
+{
+    const size_t row = (size_t)L->num_slots * p->num_topics;
+    z->kernel = LDA_ZKERNEL_PER_DOCUMENT;
+    z->warps_per_group = 1;
+    z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
+    z->scratch_bytes = p->sampler == LDA_SAMPLER_NAIVE ? row * real_size(p->precision)
+                                                       : row * (sizeof(float) + real_size(p->precision)) + 64;
+    snprintf(z->why, sizeof z->why, "one document a thread (--sampler %s)",
+             lda_choice_name(lda_sampler_choices, p->sampler));
+}
+
+/* θ staged: one block a group; refuses (explicit --split staged) or declines (auto) when θ of
+ * a group does not fit. Returns 1 when planned. */
+static int plan_staged(const lda_params *p, const lda_gpu_limits *gpu, lda_zplan *z)
+{
+    const uint32_t warps = staged_warps(p->precision);
+    const size_t smem = lda_butterfly_smem_bytes(p->num_topics, warps, 1, real_size(p->precision));
+    if (smem > gpu->max_smem_per_block)
+        return 0;
+    z->kernel = LDA_ZKERNEL_STAGED;
+    z->warps_per_group = warps;
+    z->threads_per_block = warps * LDA_WARP;
+    z->smem_bytes = smem;
+    z->totals_in_smem = 1;
+    z->scratch_bytes = 64;
+    z->fused_counts = 1;
+    z->fused_theta_mean = p->update == LDA_UPDATE_MEAN;
+    return 1;
+}
+
+/* split warps a group (θ from global memory or, collapsed, n[m,k]), 4 warps a block. The
+ * block totals go to shared memory when 4 warps' worth fits, else to global scratch, which
+ * is sized for at most LDA_ZPLAN_DEFAULT_SPLIT warps a group. */
+static void plan_split(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, uint32_t split,
+                       lda_zplan *z)
+{
+    const size_t smem =
+        lda_butterfly_smem_bytes(p->num_topics, LDA_ZPLAN_WARPS_PER_BLOCK, 0, real_size(p->precision));
+    z->kernel = p->theta_collapsed ? LDA_ZKERNEL_COLLAPSED : LDA_ZKERNEL_SPLIT;
+    z->threads_per_block = LDA_ZPLAN_WARPS_PER_BLOCK * LDA_WARP;
+    z->totals_in_smem = smem <= gpu->max_smem_per_block;
+    if (!z->totals_in_smem && split > LDA_ZPLAN_DEFAULT_SPLIT)
+        split = LDA_ZPLAN_DEFAULT_SPLIT;
+    z->warps_per_group = split;
+    z->smem_bytes = z->totals_in_smem ? smem : 0;
+    /* global totals: one region a launched warp (a launch rounds its warps up to whole blocks) */
+    const size_t warps = z->groups_per_launch * split + LDA_ZPLAN_WARPS_PER_BLOCK;
+    z->scratch_bytes = z->totals_in_smem ? 64
+                                         : warps * (p->num_topics / LDA_WARP) * LDA_WARP * real_size(p->precision) + 64;
+    (void)L;
+}
+
+int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *z,
+                   lda_error *err)
+{
+    memset(z, 0, sizeof *z);
+    z->sampler = p->sampler;
+    z->precision = p->precision;
+    z->theta_collapsed = p->theta_collapsed;
+    z->K = p->num_topics;
+    z->groups_per_launch = lda_part_warps(L->num_warps, 0, p->refresh);
+    if (p->sampler != LDA_SAMPLER_BUTTERFLY) {
+        if (p->refresh > 1)
+            return refuse(err, "--refresh is implemented by --sampler butterfly only", p);
+        if (p->theta_collapsed && p->sampler != LDA_SAMPLER_NAIVE)
+            return refuse(err, "draws with θ given; θ-collapsed models need butterfly or naive", p);
+        plan_per_document(p, L, z);
+        return 0;
+    }
+    if (p->theta_collapsed) { /* a document's tokens in order, by its own lane */
+        plan_split(p, L, gpu, 1, z);
+        snprintf(z->why, sizeof z->why, "θ collapsed: one warp a group of 32 documents, counts changed token by token");
+        return 0;
+    }
+    const size_t staged_smem =
+        lda_butterfly_smem_bytes(p->num_topics, staged_warps(p->precision), 1, real_size(p->precision));
+    if (p->split == LDA_SPLIT_STAGED) {
+        if (!plan_staged(p, gpu, z)) {
+            lda_error_input(err, "--split staged: θ of a document group (%zu KiB at K=%u) does not fit in the %zu KiB "
+                            "of shared memory a block may have",
+                            staged_smem >> 10, p->num_topics, gpu->max_smem_per_block >> 10);
+            return -1;
+        }
+        snprintf(z->why, sizeof z->why, "--split staged: one block of %u warps a group, θ in shared memory (%zu KiB)",
+                 z->warps_per_group, z->smem_bytes >> 10);
+        return 0;
+    }
+    if (p->split != LDA_SPLIT_AUTO) {
+        plan_split(p, L, gpu, p->split, z);
+        snprintf(z->why, sizeof z->why, "--split %u: %u warps a group, θ read from global memory%s", p->split,
+                 z->warps_per_group, z->totals_in_smem ? "" : " (block totals in global memory)");
+        return 0;
+    }
+    if (z->groups_per_launch >= LDA_ZPLAN_STAGED_MIN_GROUPS && plan_staged(p, gpu, z)) {
+        snprintf(z->why, sizeof z->why, "auto: staged (one block of %u warps a group, θ in shared memory, %zu KiB; "
+                 "%zu groups a launch >= %u)", z->warps_per_group, z->smem_bytes >> 10, z->groups_per_launch,
+                 LDA_ZPLAN_STAGED_MIN_GROUPS);
+        return 0;
+    }
+    plan_split(p, L, gpu, LDA_ZPLAN_DEFAULT_SPLIT, z);
+    if (staged_smem > gpu->max_smem_per_block)
+        snprintf(z->why, sizeof z->why, "auto: %u warps a group, θ from global memory (θ of a group, %zu KiB, does "
+                 "not fit in shared memory)", z->warps_per_group, staged_smem >> 10);
+    else
+        snprintf(z->why, sizeof z->why, "auto: %u warps a group, θ from global memory (%zu groups a launch < %u: "
+                 "staging would leave SMs idle)", z->warps_per_group, z->groups_per_launch, LDA_ZPLAN_STAGED_MIN_GROUPS);
+    return 0;
+}
+
+void lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z)
+{
+    memset(z, 0, sizeof *z);
+    z->kernel = LDA_ZKERNEL_CPU;
+    z->sampler = p->sampler;
+    z->precision = p->precision;
+    z->theta_collapsed = p->theta_collapsed;
+    z->K = p->num_topics;
+    snprintf(z->why, sizeof z->why, "CPU reference: prefix sums and binary search, %d thread%s", threads,
+             threads == 1 ? "" : "s");
+}
+
+void lda_zplan_draw_only(lda_zplan *z)
+{
+    z->fused_counts = 0;
+    z->fused_theta_mean = 0;
+}

@@ -1,0 +1,104 @@
+/* zplan.h — how the GPU draws z, decided once for a run: which kernel, how many warps share
+ * a document group, whether θ is staged in shared memory, what the kernel does besides
+ * drawing (keeping the counts, forming mean-for-mode's θ), the memory it needs, and why.
+ *
+ * lda_zplan_make is the only place these choices are made: from the run's parameters, the
+ * layout (how many document groups a launch has) and the device's limits. The CUDA backend
+ * sizes its memory from the plan and launches from it, the test harness runs the kernel the
+ * plan names, and `train` and `bench` print it, so a user sees which kernel ran and why.
+ * It is plain C (no CUDA), so the choices are tested on machines without a GPU. */
+#ifndef LDA_ZPLAN_H
+#define LDA_ZPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/layout.h"
+#include "core/error.h"
+#include "core/hd.h"
+#include "core/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Warps a block in the butterfly kernels that read θ from global memory (split and
+ * θ-collapsed): 4 leaves each block a small slice of shared memory for its block totals. */
+#define LDA_ZPLAN_WARPS_PER_BLOCK 4u
+/* Warps a block in the staged kernels, one block an SM at K = 1024 (θ of a group is 128 KiB):
+ * as many as the registers allow (168 a thread in float, no stack frame; 8 in double).
+ * Measured on the H100 at K = 1024: 4 warps 4.40 ms, 8 2.52 ms, 12 1.98 ms of z. */
+#define LDA_ZPLAN_STAGED_WARPS_FLOAT 12u
+#define LDA_ZPLAN_STAGED_WARPS_DOUBLE 8u
+/* Threads a block of the one-document-per-thread kernels (naive, transpose, stored). */
+#define LDA_ZPLAN_PER_DOCUMENT_THREADS 128u
+/* Warps a group when θ is read from global memory and --split is auto: the fastest of the
+ * explicit splits on an H100 for wiki43k (results/README.md). The log-likelihood kernel,
+ * which walks the same layout, uses it too. */
+#define LDA_ZPLAN_DEFAULT_SPLIT 32u
+/* The staged kernel runs one group a block, one block an SM at K = 1024; with few groups a
+ * launch most SMs sit idle in the last wave. Measured on wiki43k, K = 1024, --refresh 8
+ * (171 groups a part): mean-for-mode 9.4 ms an iteration staged against 5.3 ms with 32
+ * warps a group. 512 groups are about four waves of an H100's 132 SMs. */
+#define LDA_ZPLAN_STAGED_MIN_GROUPS 512u
+
+typedef enum {
+    LDA_ZKERNEL_CPU = 0,      /* the CPU reference (no GPU kernel) */
+    LDA_ZKERNEL_STAGED,       /* butterfly, θ given: one block a group, θ staged in shared memory */
+    LDA_ZKERNEL_SPLIT,        /* butterfly, θ given: warps_per_group warps a group, θ from global memory */
+    LDA_ZKERNEL_COLLAPSED,    /* butterfly, θ collapsed: one warp a group, counts changed token by token */
+    LDA_ZKERNEL_PER_DOCUMENT, /* naive, transpose, butterfly-stored: one document a thread */
+} lda_zkernel;
+
+/* What a plan needs to know of the device. */
+typedef struct {
+    size_t max_smem_per_block; /* bytes a block may opt in to */
+    int sm_count;
+} lda_gpu_limits;
+
+typedef struct {
+    lda_zkernel kernel;
+    lda_sampler sampler;
+    lda_precision precision;
+    int theta_collapsed;
+    uint32_t K;
+    uint32_t warps_per_group;  /* token rows of a group are shared by this many warps */
+    uint32_t threads_per_block;
+    size_t groups_per_launch;  /* document groups in the largest --refresh part */
+    int fused_counts;          /* the kernel keeps n[m,k], n[w,k], n[k] current (no count kernel) */
+    int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
+    int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
+    size_t smem_bytes;         /* dynamic shared memory a block */
+    size_t scratch_bytes;      /* global scratch the kernel needs */
+    char why[256];             /* one line: the kernel and the reason it was chosen */
+} lda_zplan;
+
+/* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
+ * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
+ * --split staged where θ of a group does not fit in shared memory. */
+int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *plan,
+                   lda_error *err);
+
+/* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print. */
+void lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *plan);
+
+/* A plan that draws z and nothing else (the test harness checks the draw alone). */
+void lda_zplan_draw_only(lda_zplan *plan);
+
+/* "staged", "split", ... */
+const char *lda_zkernel_name(lda_zkernel kernel);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Shared memory of one butterfly block: θ of the group when staged (32 × K floats), then each
+ * warp's block totals ((K / 32) × 32 reals), then, staged, the block's changes to n[k]. The
+ * kernels lay their shared memory out by the same function. */
+LDA_HD size_t lda_butterfly_smem_bytes(uint32_t K, uint32_t warps, int staged, size_t real_size)
+{
+    return (staged ? (size_t)LDA_WARP * K * sizeof(float) : 0) + (size_t)warps * (K / LDA_WARP) * LDA_WARP * real_size +
+           (staged ? (size_t)K * sizeof(uint32_t) : 0);
+}
+
+#endif

@@ -1,0 +1,266 @@
+/* settings.c — the table of a run's recorded settings and what is driven from it; see
+ * settings.h. */
+#include "model/settings.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parse.h"
+
+#define AT(field) offsetof(lda_settings, field)
+#define NO_LIMIT 0.0, 0.0, 0, 0
+
+/* Integer bounds travel as doubles: every bound below is exact in a double (UINT64_MAX is
+ * not, hence the seed's special case in parse_integer). */
+const lda_setting lda_settings_table[] = {
+    {"topics", "topics", LDA_SET_U32, AT(params.num_topics), 0, 1, 1u << 20, 0, 0, NULL, NULL},
+    {"alpha", "alpha", LDA_SET_DOUBLE, AT(params.alpha), 0, 0, INFINITY, 1, 0, NULL, NULL},
+    {"beta", "beta", LDA_SET_DOUBLE, AT(params.beta), 0, 0, INFINITY, 1, 0, NULL, NULL},
+    {"seed", "seed", LDA_SET_U64, AT(params.seed), 0, NO_LIMIT, NULL, NULL},
+    {"model", "model", LDA_SET_MODEL, 0, 0, NO_LIMIT, lda_model_choices, NULL},
+    {"update", "update", LDA_SET_CHOICE, AT(params.update), 0, NO_LIMIT, lda_update_choices, NULL},
+    {"precision", "precision", LDA_SET_CHOICE, AT(params.precision), 0, NO_LIMIT, lda_precision_choices, NULL},
+    {"sampler", "sampler", LDA_SET_CHOICE, AT(params.sampler), 1, NO_LIMIT, lda_sampler_choices, NULL},
+    {"refresh", "refresh", LDA_SET_U32, AT(params.refresh), 0, 1, 256, 0, 0, NULL, NULL},
+    {"corpus_format", "format", LDA_SET_FORMAT, AT(corpus.format), 0, NO_LIMIT, corpus_format_choices, NULL},
+    {"vocab_file", "vocab", LDA_SET_PATH, AT(corpus.vocab_path), 1, NO_LIMIT, NULL, "derived from the corpus name"},
+    {"stopwords", "stopwords", LDA_SET_PATH, AT(corpus.stopwords_path), 0, NO_LIMIT, NULL, "the built-in list"},
+    {"min_word_length", "min-word-length", LDA_SET_INT, AT(corpus.min_word_len), 0, 1, 1000, 0, 0, NULL, NULL},
+    {"min_df", "min-df", LDA_SET_SIZE, AT(corpus.min_df), 0, 1, 1e15, 0, 0, NULL, NULL},
+    {"max_df", "max-df", LDA_SET_DOUBLE, AT(corpus.max_df), 0, 0, 1, 1, 0, NULL, NULL},
+    {"max_vocab", "max-vocab", LDA_SET_SIZE, AT(corpus.max_vocab), 0, 0, UINT32_MAX, 0, 0, NULL, NULL},
+    {"holdout", "holdout", LDA_SET_DOUBLE, AT(holdout), 0, 0, 1, 0, 1, NULL, NULL},
+    {"holdout_iterations", "holdout-iterations", LDA_SET_U32, AT(holdout_iterations), 0, 1, 1000000, 0, 0, NULL,
+     NULL},
+    {NULL, NULL, 0, 0, 0, NO_LIMIT, NULL, NULL},
+};
+
+void lda_settings_default(lda_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    lda_params_default(&s->params);
+    corpus_options_default(&s->corpus);
+    s->holdout = 0.0;
+    s->holdout_iterations = 20;
+}
+
+const lda_setting *lda_setting_by_key(const char *key)
+{
+    for (const lda_setting *row = lda_settings_table; row->key; row++)
+        if (strcmp(row->key, key) == 0)
+            return row;
+    return NULL;
+}
+
+const lda_setting *lda_setting_by_option(const char *option)
+{
+    for (const lda_setting *row = lda_settings_table; row->key; row++)
+        if (strcmp(row->option, option) == 0)
+            return row;
+    return NULL;
+}
+
+static void *field(const lda_setting *row, lda_settings *s)
+{
+    return (char *)s + row->offset;
+}
+
+static const void *cfield(const lda_setting *row, const lda_settings *s)
+{
+    return (const char *)s + row->offset;
+}
+
+static int parse_integer(const lda_setting *row, const char *where, const char *text, void *out, lda_error *err)
+{
+    const int unbounded = row->min == 0 && row->max == 0;
+    const uint64_t lo = (uint64_t)row->min, hi = unbounded ? UINT64_MAX : (uint64_t)row->max;
+    uint64_t v;
+    if (lda_parse_u64(where, text, lo, hi, &v, err))
+        return -1;
+    switch (row->type) {
+    case LDA_SET_U32:
+        *(uint32_t *)out = (uint32_t)v;
+        break;
+    case LDA_SET_U64:
+        *(uint64_t *)out = v;
+        break;
+    case LDA_SET_SIZE:
+        *(size_t *)out = (size_t)v;
+        break;
+    default:
+        *(int *)out = (int)v;
+        break;
+    }
+    return 0;
+}
+
+int lda_setting_parse(const lda_setting *row, const char *where, const char *text, lda_settings *s, int own_strings,
+                      lda_error *err)
+{
+    void *out = field(row, s);
+    int choice;
+    switch (row->type) {
+    case LDA_SET_U32:
+    case LDA_SET_U64:
+    case LDA_SET_SIZE:
+    case LDA_SET_INT:
+        return parse_integer(row, where, text, out, err);
+    case LDA_SET_DOUBLE:
+        if (!row->max_open)
+            return lda_parse_double(where, text, row->min, row->min_open, row->max, (double *)out, err);
+        if (lda_parse_double(where, text, row->min, row->min_open, row->max, (double *)out, err) ||
+            *(double *)out >= row->max) {
+            lda_error_input(err, "%s: expected a number in %c%g, %g), got '%s'", where, row->min_open ? '(' : '[',
+                            row->min, row->max, text);
+            return -1;
+        }
+        return 0;
+    case LDA_SET_CHOICE:
+    case LDA_SET_FORMAT:
+        if (lda_parse_choice(where, text, row->choices, &choice, err))
+            return -1;
+        *(int *)out = choice;
+        return 0;
+    case LDA_SET_MODEL:
+        if (lda_parse_choice(where, text, row->choices, &choice, err))
+            return -1;
+        lda_params_set_model(&s->params, (lda_model_kind)choice);
+        return 0;
+    case LDA_SET_PATH: {
+        const char **path = out;
+        if (own_strings) {
+            char *copy = strdup(text);
+            if (!copy) {
+                lda_error_fail(err, "out of memory");
+                return -1;
+            }
+            free((char *)*path);
+            *path = copy;
+        } else {
+            *path = text;
+        }
+        return 0;
+    }
+    }
+    lda_error_fail(err, "internal error: setting %s has no type", row->key);
+    return -1;
+}
+
+static int same_path(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (strcmp(a, b) == 0)
+        return 1;
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    int same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+int lda_setting_same(const lda_setting *row, const lda_settings *a, const lda_settings *b)
+{
+    const void *x = cfield(row, a), *y = cfield(row, b);
+    switch (row->type) {
+    case LDA_SET_U32:
+        return *(const uint32_t *)x == *(const uint32_t *)y;
+    case LDA_SET_U64:
+        return *(const uint64_t *)x == *(const uint64_t *)y;
+    case LDA_SET_SIZE:
+        return *(const size_t *)x == *(const size_t *)y;
+    case LDA_SET_INT:
+    case LDA_SET_CHOICE:
+        return *(const int *)x == *(const int *)y;
+    case LDA_SET_DOUBLE:
+        return *(const double *)x == *(const double *)y;
+    case LDA_SET_FORMAT: /* "auto" agrees with the format that was detected */
+        return *(const int *)x == CORPUS_FORMAT_AUTO || *(const int *)x == *(const int *)y;
+    case LDA_SET_MODEL:
+        return lda_params_model(&a->params) == lda_params_model(&b->params);
+    case LDA_SET_PATH:
+        return same_path(*(const char *const *)x, *(const char *const *)y);
+    }
+    return 0;
+}
+
+/* The shortest %g form that reads back as the same double ("0.1", not "0.10000000000000001"). */
+static void shortest(double v, char *buf, size_t size)
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+}
+
+const char *lda_setting_format(const lda_setting *row, const lda_settings *s, char *buf, size_t size)
+{
+    const void *x = cfield(row, s);
+    switch (row->type) {
+    case LDA_SET_U32:
+        snprintf(buf, size, "%u", *(const uint32_t *)x);
+        break;
+    case LDA_SET_U64:
+        snprintf(buf, size, "%llu", (unsigned long long)*(const uint64_t *)x);
+        break;
+    case LDA_SET_SIZE:
+        snprintf(buf, size, "%zu", *(const size_t *)x);
+        break;
+    case LDA_SET_INT:
+        snprintf(buf, size, "%d", *(const int *)x);
+        break;
+    case LDA_SET_DOUBLE:
+        shortest(*(const double *)x, buf, size);
+        break;
+    case LDA_SET_CHOICE:
+    case LDA_SET_FORMAT:
+        snprintf(buf, size, "%s", lda_choice_name(row->choices, *(const int *)x));
+        break;
+    case LDA_SET_MODEL:
+        snprintf(buf, size, "%s", lda_choice_name(row->choices, (int)lda_params_model(&s->params)));
+        break;
+    case LDA_SET_PATH:
+        if (!*(const char *const *)x)
+            return NULL;
+        snprintf(buf, size, "%s", *(const char *const *)x);
+        break;
+    }
+    return buf;
+}
+
+void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settings *from)
+{
+    static const size_t sizes[] = {
+        [LDA_SET_U32] = sizeof(uint32_t), [LDA_SET_U64] = sizeof(uint64_t), [LDA_SET_SIZE] = sizeof(size_t),
+        [LDA_SET_INT] = sizeof(int),      [LDA_SET_DOUBLE] = sizeof(double), [LDA_SET_CHOICE] = sizeof(int),
+        [LDA_SET_FORMAT] = sizeof(int),   [LDA_SET_PATH] = sizeof(const char *),
+    };
+    if (row->type == LDA_SET_MODEL) {
+        to->params.theta_collapsed = from->params.theta_collapsed;
+        to->params.update = from->params.update;
+        return;
+    }
+    memcpy(field(row, to), cfield(row, from), sizes[row->type]);
+}
+
+void lda_settings_write(FILE *f, const lda_settings *s)
+{
+    char buf[4096];
+    for (const lda_setting *row = lda_settings_table; row->key; row++) {
+        const char *value = lda_setting_format(row, s, buf, sizeof buf);
+        if (value)
+            fprintf(f, "%s = %s\n", row->key, value);
+    }
+}
+
+void lda_settings_free_strings(lda_settings *s)
+{
+    for (const lda_setting *row = lda_settings_table; row->key; row++)
+        if (row->type == LDA_SET_PATH) {
+            const char **path = field(row, s);
+            free((char *)*path);
+            *path = NULL;
+        }
+}

@@ -1,0 +1,146 @@
+/* test_zplan.c — the GPU z launch plan (backend/zplan.h): every rule about which kernel runs,
+ * its shape, memory and reason, checked without a GPU against an H100's limits. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "backend/zplan.h"
+
+static const lda_gpu_limits h100 = {227 * 1024, 132};
+
+/* The plan reads only the layout's shape: a layout of `groups` document groups. */
+static lda_layout layout_of(size_t groups)
+{
+    lda_layout L;
+    memset(&L, 0, sizeof L);
+    L.num_warps = groups;
+    L.num_slots = groups * LDA_WARP;
+    return L;
+}
+
+static lda_params params(lda_model_kind model, uint32_t K)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = K;
+    lda_params_set_model(&p, model);
+    return p;
+}
+
+static lda_zplan plan_ok(const lda_params *p, size_t groups)
+{
+    lda_layout L = layout_of(groups);
+    lda_zplan z;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(p, &L, &h100, &z, &err), 0, "%s", err.msg);
+    cr_assert(z.why[0], "every plan says why");
+    return z;
+}
+
+static void plan_refused(const lda_params *p, size_t groups, const char *needle)
+{
+    lda_layout L = layout_of(groups);
+    lda_zplan z;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(p, &L, &h100, &z, &err), -1, "accepted: %s", z.why);
+    cr_assert_eq(err.status, LDA_EXIT_BAD_INPUT);
+    cr_assert(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg, needle);
+}
+
+Test(zplan, auto_stages_theta_with_many_groups)
+{
+    lda_params p = params(LDA_MODEL_MEAN_FOR_MODE, 1024);
+    lda_zplan z = plan_ok(&p, 1362); /* wiki43k */
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_STAGED, "%s", z.why);
+    cr_assert_eq(z.warps_per_group, LDA_ZPLAN_STAGED_WARPS_FLOAT);
+    cr_assert_eq(z.threads_per_block, LDA_ZPLAN_STAGED_WARPS_FLOAT * 32);
+    cr_assert(z.fused_counts && z.fused_theta_mean);
+    /* θ of 32 documents, 12 warps' block totals, the n[k] tally */
+    cr_assert_eq(z.smem_bytes, (size_t)32 * 1024 * 4 + 12 * 1024 * 4 + 1024 * 4);
+    p = params(LDA_MODEL_UNCOLLAPSED, 1024);
+    z = plan_ok(&p, 1362);
+    cr_assert(z.kernel == LDA_ZKERNEL_STAGED && z.fused_counts && !z.fused_theta_mean, "%s", z.why);
+    p.precision = LDA_PRECISION_DOUBLE;
+    z = plan_ok(&p, 1362);
+    cr_assert(z.kernel == LDA_ZKERNEL_STAGED && z.warps_per_group == LDA_ZPLAN_STAGED_WARPS_DOUBLE, "%s", z.why);
+}
+
+Test(zplan, auto_reads_theta_from_global_memory_with_few_groups)
+{
+    lda_params p = params(LDA_MODEL_MEAN_FOR_MODE, 1024);
+    p.refresh = 8; /* 1362 groups in 8 parts: 171 a launch */
+    lda_zplan z = plan_ok(&p, 1362);
+    cr_assert_eq(z.groups_per_launch, 171);
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_SPLIT, "%s", z.why);
+    cr_assert_eq(z.warps_per_group, LDA_ZPLAN_DEFAULT_SPLIT);
+    cr_assert(!z.fused_counts && !z.fused_theta_mean);
+    cr_assert(strstr(z.why, "171 groups a launch < 512"), "%s", z.why);
+}
+
+Test(zplan, auto_reads_theta_from_global_memory_when_it_does_not_fit)
+{
+    lda_params p = params(LDA_MODEL_UNCOLLAPSED, 2048); /* 256 KiB of θ a group */
+    lda_zplan z = plan_ok(&p, 1362);
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_SPLIT, "%s", z.why);
+    cr_assert(strstr(z.why, "does not fit"), "%s", z.why);
+    p.split = LDA_SPLIT_STAGED;
+    plan_refused(&p, 1362, "--split staged");
+}
+
+Test(zplan, explicit_splits_are_kept)
+{
+    lda_params p = params(LDA_MODEL_UNCOLLAPSED, 1024);
+    p.split = 1; /* the paper's one-warp loop */
+    lda_zplan z = plan_ok(&p, 1362);
+    cr_assert(z.kernel == LDA_ZKERNEL_SPLIT && z.warps_per_group == 1 && z.totals_in_smem, "%s", z.why);
+    cr_assert_eq(z.smem_bytes, (size_t)LDA_ZPLAN_WARPS_PER_BLOCK * 1024 * 4);
+    p.split = LDA_SPLIT_STAGED; /* staged on request, however few the groups */
+    z = plan_ok(&p, 3);
+    cr_assert(z.kernel == LDA_ZKERNEL_STAGED && z.fused_counts, "%s", z.why);
+}
+
+Test(zplan, block_totals_beyond_shared_memory_go_to_sized_global_scratch)
+{
+    /* K = 20,000 in double: 4 warps' block totals are 625 KiB, more than a block may have */
+    lda_params p = params(LDA_MODEL_UNCOLLAPSED, 20000);
+    p.precision = LDA_PRECISION_DOUBLE;
+    p.split = 64;
+    lda_zplan z = plan_ok(&p, 100);
+    cr_assert(z.kernel == LDA_ZKERNEL_SPLIT && !z.totals_in_smem && z.smem_bytes == 0, "%s", z.why);
+    cr_assert_eq(z.warps_per_group, LDA_ZPLAN_DEFAULT_SPLIT, "global scratch holds at most 32 warps a group");
+    const size_t per_warp = (size_t)(20000 / 32) * 32 * sizeof(double);
+    cr_assert_geq(z.scratch_bytes, 100 * 32 * per_warp, "one region a launched warp");
+}
+
+Test(zplan, theta_collapsed_runs_one_warp_a_group)
+{
+    lda_params p = params(LDA_MODEL_COLLAPSED, 1024);
+    p.split = 32; /* ignored: a document's tokens are drawn in order */
+    lda_zplan z = plan_ok(&p, 1362);
+    cr_assert(z.kernel == LDA_ZKERNEL_COLLAPSED && z.warps_per_group == 1 && !z.fused_counts, "%s", z.why);
+}
+
+Test(zplan, other_samplers_draw_one_document_a_thread)
+{
+    lda_params p = params(LDA_MODEL_UNCOLLAPSED, 64);
+    p.sampler = LDA_SAMPLER_NAIVE;
+    lda_zplan z = plan_ok(&p, 10);
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_PER_DOCUMENT);
+    cr_assert_eq(z.scratch_bytes, (size_t)10 * 32 * 64 * sizeof(float), "a prefix-sum row a document");
+    p = params(LDA_MODEL_COLLAPSED, 64);
+    p.sampler = LDA_SAMPLER_NAIVE;
+    cr_assert_eq(plan_ok(&p, 10).kernel, LDA_ZKERNEL_PER_DOCUMENT);
+    p.sampler = LDA_SAMPLER_TRANSPOSE;
+    plan_refused(&p, 10, "θ-collapsed models need butterfly or naive");
+    p = params(LDA_MODEL_UNCOLLAPSED, 64);
+    p.sampler = LDA_SAMPLER_BUTTERFLY_STORED;
+    p.refresh = 2;
+    plan_refused(&p, 10, "--refresh is implemented by --sampler butterfly only");
+}
+
+Test(zplan, draw_only_keeps_the_kernel)
+{
+    lda_params p = params(LDA_MODEL_MEAN_FOR_MODE, 256);
+    lda_zplan z = plan_ok(&p, 600);
+    lda_zplan_draw_only(&z);
+    cr_assert(z.kernel == LDA_ZKERNEL_STAGED && !z.fused_counts && !z.fused_theta_mean);
+}
