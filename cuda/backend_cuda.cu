@@ -49,7 +49,9 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
     size_t b = 0;
     b += L->num_positions * sizeof(uint32_t) * 3;                           // words, z, z_prev
     b += (L->num_warps + 1) * sizeof(size_t) + L->num_warps * sizeof(uint32_t); // warp offsets, lengths
-    b += L->num_slots * (3 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
+    b += L->num_slots * (5 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
+    b += (L->num_cut_docs + 1) * sizeof(size_t) + L->num_pieces * sizeof(uint32_t); // cut documents' pieces
+    b += L->num_cut_docs * K * sizeof(uint32_t);                            // their counts at a pass's start
     b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
     b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
     b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
@@ -61,7 +63,8 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
 
 static void free_state(device_state &s)
 {
-    void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_token_base, s.theta, s.phi,
+    void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
+                    s.cut_offsets, s.cut_slots, s.cut_base, s.slot_token_base, s.theta, s.phi,
                     s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials};
     for (void *ptr : ptrs)
         if (ptr)
@@ -98,6 +101,7 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     s.num_warps = L->num_warps;
     s.num_positions = L->num_positions;
     s.num_tokens = L->num_tokens;
+    s.num_cut_docs = L->num_cut_docs;
     s.V = L->vocab_size;
     s.K = p->num_topics;
     s.partials_count = cuda_eval_partials(L->num_warps, L->num_slots, s.V, s.K);
@@ -116,6 +120,11 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.warp_len, L->warp_len, L->num_warps));
     CUDA_TRY(alloc_copy(&s.slot_len, L->slot_len, L->num_slots));
     CUDA_TRY(alloc_copy(&s.slot_doc, L->slot_doc, L->num_slots));
+    CUDA_TRY(alloc_copy(&s.slot_doc_len, L->slot_doc_len, L->num_slots));
+    CUDA_TRY(alloc_copy(&s.slot_piece, L->slot_piece, L->num_slots));
+    CUDA_TRY(alloc_copy(&s.cut_offsets, L->cut_offsets, L->num_cut_docs + 1));
+    CUDA_TRY(alloc_copy(&s.cut_slots, L->cut_slots, L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0));
+    CUDA_TRY(alloc_copy(&s.cut_base, (const uint32_t *)NULL, L->num_cut_docs * K));
     CUDA_TRY(alloc_copy(&s.slot_token_base, L->slot_token_base, L->num_slots));
     CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
     CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));
@@ -177,7 +186,7 @@ static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
     else if (cuda_init_z(s, b->params.seed, err))
         return -1;
-    if (cuda_count(s, err) || update_model(b, iteration, err))
+    if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err) || update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));
     return 0;
@@ -210,8 +219,8 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
     const lda_zplan &plan = b->zplan;
-    const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, b->params.alpha,
-                             plan.fused_theta_mean};
+    const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, s.slot_doc_len,
+                             b->params.alpha, plan.fused_theta_mean};
     return zsample_launch(plan, a, f, s.stream, err);
 }
 
@@ -233,6 +242,8 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
             return -1;
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
         if (!fused_counts && cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
+            return -1;
+        if (cuda_join_cut_counts(s, false, err))
             return -1;
         if (part + 1 < R && update_phi(b, lda_phi_stream(iteration, part, R), err))
             return -1;

@@ -20,6 +20,11 @@ struct device_state {
     uint32_t *warp_len;
     uint32_t *slot_len;
     uint32_t *slot_doc;
+    uint32_t *slot_doc_len; // the whole document's tokens (θ's mean, the joint log-likelihood)
+    uint32_t *slot_piece;   // 0: the piece that stands for its document where documents count once
+    size_t *cut_offsets;    // cut documents' pieces (layout.h), num_cut_docs + 1
+    uint32_t *cut_slots;
+    uint32_t *cut_base;     // num_cut_docs × K: a cut document's counts when the z pass began
     uint64_t *slot_token_base;
     // model state
     float *theta; // num_slots × K
@@ -34,7 +39,7 @@ struct device_state {
     double *partials;      // per-block partial sums for the log-likelihoods
     size_t partials_count;
     // sizes
-    size_t num_slots, num_warps, num_positions, num_tokens;
+    size_t num_slots, num_warps, num_positions, num_tokens, num_cut_docs;
     uint32_t V, K;
     cudaStream_t stream;
     cudaEvent_t ev_start, ev_updated;
@@ -55,6 +60,10 @@ int cuda_count(const device_state &s, lda_error *err);
 // current, the z-sampler kept it).
 int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
                        lda_error *err);
+// Brings the rows of every cut document's pieces in n[m,k] together (layout.h,
+// lda_layout_join_cut_counts, its CPU reference): from_scratch after a recount (each row holds
+// its piece's own tokens), else after a z pass (each row moved from cut_base by its piece).
+int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *err);
 int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
                       lda_error *err);
 int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,

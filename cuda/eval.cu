@@ -149,7 +149,8 @@ int cuda_loglik_pred(const device_state &s, double *out, lda_error *err)
 // only) and n[w,k]; block 0 also adds the K topic normalisers and, per document, its
 // normaliser is added by whichever thread sees the document's topic 0.
 __global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
-    const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len, size_t num_slots,
+    const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
+    size_t num_slots,
     const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double alpha, double beta, double *partial)
 {
     const double lg_alpha = lgamma(alpha), lg_beta = lgamma(beta);
@@ -158,11 +159,11 @@ __global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
     double total = 0.0;
     for (size_t i = start; i < num_slots * K; i += stride) {
         const size_t s = i / K;
-        if (slot_doc[s] == LDA_NO_DOC)
+        if (slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0) // a document once, at its first piece
             continue;
         total += lda_joint_count_term(n_mk[i], alpha, lg_alpha);
         if (i % K == 0)
-            total += lda_joint_norm_term(slot_len[s], K * alpha);
+            total += lda_joint_norm_term(slot_doc_len[s], K * alpha);
     }
     for (size_t i = start; i < (size_t)V * K; i += stride)
         total += lda_joint_count_term(n_wk[i], beta, lg_beta);
@@ -175,7 +176,8 @@ __global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
 
 int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err)
 {
-    loglik_joint_kernel<<<JOINT_BLOCKS, EVAL_THREADS, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_len, s.num_slots,
+    loglik_joint_kernel<<<JOINT_BLOCKS, EVAL_THREADS, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.slot_piece,
+                                                                    s.num_slots,
                                                                     s.n_wk, s.n_k, s.V, s.K, alpha, beta,
                                                                     s.partials);
     LAUNCH_TRY();

@@ -70,7 +70,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.num_warps = L->num_warps;
     a.seed = in->seed;
     a.iteration = in->iteration;
-    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, 0.0, 0}, 0, err))
+    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, 0.0, 0}, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));

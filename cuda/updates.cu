@@ -146,9 +146,43 @@ fail:
     return -1;
 }
 
+// Cut document c (block x) at topics k (block y × threads): its rows in n[m,k] become the base
+// plus every piece's change from it, and so does the base (lda_layout_join_cut_counts).
+__global__ void join_cut_counts_kernel(const size_t *cut_offsets, const uint32_t *cut_slots, uint32_t K,
+                                       bool from_scratch, uint32_t *n_mk, uint32_t *base)
+{
+    const size_t c = blockIdx.x;
+    const uint32_t k = blockIdx.y * blockDim.x + threadIdx.x;
+    if (k >= K)
+        return;
+    const uint32_t *slots = cut_slots + cut_offsets[c];
+    const size_t pieces = cut_offsets[c + 1] - cut_offsets[c];
+    const uint32_t before = from_scratch ? 0u : base[c * K + k];
+    uint32_t total = before;
+    for (size_t p = 0; p < pieces; p++)
+        total += n_mk[(size_t)slots[p] * K + k] - before; // modulo 2^32, like the CPU's
+    for (size_t p = 0; p < pieces; p++)
+        n_mk[(size_t)slots[p] * K + k] = total;
+    base[c * K + k] = total;
+}
+
+int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *err)
+{
+    if (s.num_cut_docs == 0)
+        return 0;
+    const unsigned threads = 256;
+    const dim3 grid((unsigned)s.num_cut_docs, (s.K + threads - 1) / threads);
+    join_cut_counts_kernel<<<grid, threads, 0, s.stream>>>(s.cut_offsets, s.cut_slots, s.K, from_scratch, s.n_mk,
+                                                          s.cut_base);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
 // One warp per document slot. Draw: log-Gamma variates in single precision (gamma.h; kept
 // in θ meanwhile), then exp(x - max) and the normalisation, all within the warp.
-__global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_len,
+__global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len,
                              size_t num_slots, uint32_t K, double alpha, bool mean, uint64_t seed,
                              uint32_t iteration, float *theta)
 {
@@ -165,7 +199,7 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         return;
     }
     if (mean) {
-        const double denom = (double)slot_len[s] + K * alpha;
+        const double denom = (double)slot_doc_len[s] + K * alpha;
         for (uint32_t k = lane; k < K; k += 32)
             row[k] = (float)((n[k] + alpha) / denom);
         return;
@@ -196,7 +230,7 @@ int cuda_update_theta(const device_state &s, double alpha, lda_update update, ui
                       lda_error *err)
 {
     const unsigned threads = 256, blocks = (unsigned)((s.num_slots * 32 + threads - 1) / threads);
-    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_len, s.num_slots, s.K, alpha,
+    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.num_slots, s.K, alpha,
                                                    update == LDA_UPDATE_MEAN, seed, iteration, s.theta);
     LAUNCH_TRY();
     return 0;

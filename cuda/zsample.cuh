@@ -53,13 +53,14 @@ static_assert(sizeof(zsample_args) <= 128, "zsample_args must stay within 128 by
 // zsample_butterfly.cuh) can do in the same pass besides drawing z, as the plan says. It is kept out of
 // zsample_args (see above). Both leave the draws unchanged.
 //  - theta_mean: θ staged is formed from n_mk as the mean update forms it, θ[m,k] =
-//    (n[m,k] + α) / (len_m + Kα) in double, rounded to float (mean-for-mode): no θ update
+//    (n[m,k] + α) / (len_m + Kα) in double (len_m: the whole document's, slot_doc_len), rounded to float (mean-for-mode): no θ update
 //    kernel an iteration, and a.theta is not read.
 //  - n_wk, n_k non-NULL: the counts n[m,k] (a.n_mk), n[w,k] and n[k] are brought from the
 //    topics z held on entry to the ones drawn, token by token where they differ: no count
 //    update kernel, and no copy of z to compare against.
 struct zsample_fused {
     uint32_t *n_wk, *n_k;
+    const uint32_t *slot_doc_len; // theta_mean: the whole document's tokens, the mean's denominator
     double alpha;
     int theta_mean;
 };

@@ -153,7 +153,7 @@ __device__ __forceinline__ void stage_group_theta(const zsample_args &a, const z
         __syncthreads();
         const uint32_t warps = blockDim.x / BFLY_W;
         for (uint32_t k = threadIdx.x / BFLY_W; k < BFLY_W; k += warps) {
-            const double denom = (double)a.slot_len[q * BFLY_W + k] + K * f.alpha;
+            const double denom = (double)f.slot_doc_len[q * BFLY_W + k] + K * f.alpha;
             for (uint32_t j = threadIdx.x % BFLY_W; j < K; j += BFLY_W)
                 staged[k * K + j] = (float)((__float_as_uint(staged[k * K + j]) + f.alpha) / denom);
         }

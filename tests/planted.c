@@ -58,12 +58,23 @@ void planted_recovery_refreshed(lda_device device, lda_model_kind model, uint32_
     run_planted(device, &p, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY);
 }
 
+void planted_recovery_pieces(lda_device device, lda_model_kind model, uint32_t piece_length)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, model);
+    p.piece_length = piece_length;
+    run_planted(device, &p, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY);
+}
+
 static void run_planted(lda_device device, const lda_params *model, lda_precision precision, lda_sampler sampler)
 {
     corpus *c = test_planted_corpus(PLANTED, WORDS_PER_TOPIC, 1000, 40, 90, 12, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, model->piece_length, &err);
     cr_assert(L, "%s", err.msg);
+    if (model->piece_length && model->piece_length < 40)
+        cr_assert_eq(L->num_cut_docs, c->num_docs, "every document cut");
     lda_params p = *model;
     p.num_topics = TOPICS;
     p.alpha = 0.1;

@@ -13,4 +13,7 @@ void planted_recovery_model(lda_device device, lda_model_kind model, lda_precisi
 /* The same for a model version drawn in `refresh` parts an iteration (--refresh). */
 void planted_recovery_refreshed(lda_device device, lda_model_kind model, uint32_t refresh);
 
+/* The same with documents cut into pieces of piece_length tokens (backend/layout.h). */
+void planted_recovery_pieces(lda_device device, lda_model_kind model, uint32_t piece_length);
+
 #endif

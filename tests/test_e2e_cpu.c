@@ -20,7 +20,7 @@ Test(e2e_cpu, same_state_for_any_thread_count)
 {
     corpus *c = test_planted_corpus(5, 20, 150, 10, 60, 5, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     const uint32_t K = 5;
     float *theta[2], *phi[2];
     uint32_t *z[2];

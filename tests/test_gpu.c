@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "corpus/corpus_read.h"
 #include "helpers.h"
+#include "pieces.h"
 #include "planted.h"
 
 #ifdef LDA_HAVE_CUDA
@@ -92,7 +93,7 @@ static void exactness(const variant *v, lda_precision precision, uint32_t K)
     const uint32_t V = 40;
     corpus *c = ragged_corpus(V);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
     uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
     uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)};
@@ -179,7 +180,7 @@ static void chi_squared(lda_sampler sampler, uint32_t split, lda_precision preci
     const uint32_t V = 3;
     corpus *c = test_repeated_word_corpus(32, 31250, V, 2); /* 10^6 tokens */
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
     double *prob = malloc(K * sizeof *prob), total = 0;
     for (uint32_t k = 0; k < K; k++) {
@@ -250,14 +251,16 @@ static lda_backend *backend_for(const lda_layout *L, lda_device device, uint32_t
     return b;
 }
 
-/* The same z on both backends: identical counts; mean-rule θ and φ equal up to rounding. */
-Test(gpu, counts_and_mean_update_equal_the_cpu)
+/* The same z on both backends: identical counts (a cut document's in every piece: the GPU's
+ * join against its CPU reference); mean-rule θ and φ equal up to rounding. */
+static void counts_and_mean_update_equal_the_cpu(uint32_t piece_length)
 {
     require_gpu();
     const uint32_t K = 37;
     corpus *c = test_planted_corpus(6, 20, 300, 5, 80, 9, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(!piece_length || L->num_cut_docs > 100);
     uint32_t *z = calloc(L->num_positions, sizeof *z);
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++)
@@ -302,6 +305,9 @@ Test(gpu, counts_and_mean_update_equal_the_cpu)
     corpus_free(c);
 }
 
+Test(gpu, counts_and_mean_update_equal_the_cpu) { counts_and_mean_update_equal_the_cpu(0); }
+Test(gpu, counts_and_mean_update_equal_the_cpu_pieces) { counts_and_mean_update_equal_the_cpu(16); }
+
 /* Inference plumbing: a frozen φ set from the host stays put, and score() of a layout
  * against itself is the predictive log-likelihood times its tokens, on both backends. */
 Test(gpu, set_phi_freeze_and_score_agree_with_the_cpu)
@@ -310,7 +316,7 @@ Test(gpu, set_phi_freeze_and_score_agree_with_the_cpu)
     const uint32_t K = 20;
     corpus *c = test_planted_corpus(4, 15, 200, 4, 50, 21, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     const uint32_t V = L->vocab_size;
     float *phi = malloc(V * K * 4), *got = malloc(V * K * 4);
     for (uint32_t k = 0; k < K; k++) {
@@ -358,7 +364,7 @@ static void counts_stay_exact(lda_model_kind model, uint32_t refresh)
     const uint32_t K = 24;
     corpus *c = test_planted_corpus(5, 12, 300, 3, 70, 8, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     lda_params p;
     lda_params_default(&p);
     p.num_topics = K;
@@ -403,6 +409,35 @@ Test(gpu, counts_stay_exact_collapsed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 
 Test(gpu, counts_stay_exact_refreshed) { counts_stay_exact(LDA_MODEL_MEAN_FOR_MODE, 3); }
 Test(gpu, counts_stay_exact_collapsed_refreshed) { counts_stay_exact(LDA_MODEL_COLLAPSED, 4); }
 
+/* Documents cut into pieces (backend/layout.h) on the GPU: with θ given nothing changes, by
+ * the split kernel (few groups) and by the staged kernel that keeps the counts itself (more
+ * than 512 groups in either layout); every piece holds its document's counts for every
+ * model; planted topics are recovered with θ collapsed across pieces. */
+Test(gpu, pieces_change_nothing_uncollapsed_split)
+{
+    require_gpu();
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 400, 40);
+}
+Test(gpu, pieces_change_nothing_staged_fused)
+{
+    require_gpu();
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 17000, 40);
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_MEAN_FOR_MODE, 17000, 40);
+}
+Test(gpu, pieces_hold_their_documents_counts)
+{
+    require_gpu();
+    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 1);
+    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_MEAN_FOR_MODE, 3);
+    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, 1);
+    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, 4);
+}
+Test(gpu, planted_topics_collapsed_pieces)
+{
+    require_gpu();
+    planted_recovery_pieces(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, 16);
+}
+
 /* The default z kernel (split auto, enough document groups) stages θ in shared memory, keeps the
  * counts current itself and, for mean-for-mode, forms θ from them; with --split 32 the same
  * draws come from the kernel that reads θ from global memory, followed by the count and θ
@@ -414,7 +449,7 @@ static void fused_equals_unfused(lda_model_kind model, uint32_t refresh, lda_pre
     require_gpu();
     corpus *c = test_planted_corpus(5, 12, (size_t)512 * 32 * refresh, 3, 15, 8, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     const uint32_t V = L->vocab_size;
     const size_t sizes[6] = {L->num_positions * 4, L->num_slots * K * 4, (size_t)V * K * 4, K * 4,
                              L->num_slots * K * 4, (size_t)V * K * 4};
@@ -492,7 +527,7 @@ Test(gpu, dirichlet_draws_have_the_right_means_and_variances, .timeout = 120)
     const uint32_t K = 6, draws = 300;
     corpus *c = test_planted_corpus(4, 10, 100, 5, 40, 3, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     const uint32_t V = L->vocab_size;
     uint32_t *z = calloc(L->num_positions, sizeof *z);
     for (size_t s = 0; s < L->num_slots; s++)
@@ -581,7 +616,7 @@ Test(gpu, same_seed_same_state)
     const uint32_t K = 64;
     corpus *c = test_planted_corpus(6, 20, 500, 5, 80, 4, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     uint32_t *z[2];
     float *phi[2];
     for (int run = 0; run < 2; run++) {
@@ -627,7 +662,7 @@ Test(gpu, cpu_and_gpu_reach_similar_loglik_on_wiki5k, .timeout = 300)
     lda_error err = {0};
     corpus *c = corpus_read(path, &opt, &err);
     cr_assert(c, "%s", err.msg);
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     lda_eval e[2];
     for (int i = 0; i < 2; i++) {
         lda_backend *b = backend_for(L, i ? LDA_DEVICE_CUDA : LDA_DEVICE_CPU, 32, LDA_UPDATE_DRAW);
@@ -654,7 +689,7 @@ Test(gpu, too_little_memory_is_a_clear_error)
     const size_t docs = lda_cuda_memory_bytes() / ((size_t)K * 8) * 2;
     corpus *c = test_planted_corpus(4, 10, docs, 3, 5, 1, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     lda_params p;
     lda_params_default(&p);
     p.num_topics = K;

@@ -162,7 +162,7 @@ static void inference_recovers(lda_device device)
     corpus *c = test_planted_corpus(PLANTED, WORDS, D, 40, 90, 21, mix);
     float *phi = planted_phi();
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     cr_assert(L, "%s", err.msg);
     float *theta = malloc(L->num_slots * PLANTED * sizeof *theta);
     lda_params p = cpu_params(PLANTED, 2);

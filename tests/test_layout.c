@@ -27,7 +27,7 @@ Test(layout, sorts_pads_and_interleaves)
 {
     corpus *c = uneven_corpus(70);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     cr_assert(L, "%s", err.msg);
     cr_assert_eq(L->num_slots, 96);
     cr_assert_eq(L->num_warps, 3);
@@ -68,7 +68,7 @@ Test(layout, equal_lengths_keep_input_order)
     const uint32_t lengths[] = {2, 1, 2};
     corpus *c = test_corpus_from_docs(3, docs, lengths, 6);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     cr_assert(L);
     cr_assert_eq(L->slot_doc[0], 0);
     cr_assert_eq(L->slot_doc[1], 2);
@@ -81,7 +81,7 @@ Test(layout, word_index_lists_every_token_once)
 {
     corpus *c = uneven_corpus(45);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     lda_word_index wi;
     cr_assert_eq(lda_word_index_build(L, &wi, &err), 0);
     cr_assert_eq(wi.offsets[L->vocab_size], c->num_tokens);

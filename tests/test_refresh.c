@@ -30,7 +30,7 @@ static void parts_see_earlier_parts(lda_model_kind model)
 {
     corpus *c = test_planted_corpus(5, 12, 640, 20, 60, 3, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     cr_assert(L, "%s", err.msg);
     cr_assert_geq(L->num_warps, 4);
     lda_backend *whole = cpu_backend(L, model, 1), *halves = cpu_backend(L, model, 2);

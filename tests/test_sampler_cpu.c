@@ -65,7 +65,7 @@ static void chi2_of_cpu_draws(lda_precision precision)
     const uint32_t K = 50, V = 3;
     corpus *c = test_repeated_word_corpus(32, 31250, V, 1); /* 10^6 tokens */
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     cr_assert(L, "%s", err.msg);
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc(V * K * sizeof *phi);
     double prob[50], total = 0;
@@ -121,7 +121,7 @@ Test(sampler_cpu, collapsed_draws_keep_the_counts_consistent)
 {
     corpus *c = test_planted_corpus(3, 8, 80, 3, 30, 6, NULL);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, &err);
+    lda_layout *L = lda_layout_build(c, 0, &err);
     const uint32_t K = 9, V = L->vocab_size;
     uint32_t *z = calloc(L->num_positions, sizeof *z), *n = calloc(L->num_slots * K, sizeof *n);
     float *phi = malloc(V * K * sizeof *phi);

@@ -24,7 +24,7 @@ static void setup_fixture(fixture *f, uint32_t K)
     lda_error err = {0};
     f->K = K;
     f->c = test_planted_corpus(4, 10, 100, 5, 40, 3, NULL);
-    f->L = lda_layout_build(f->c, &err);
+    f->L = lda_layout_build(f->c, 0, &err);
     cr_assert(f->L);
     cr_assert_eq(lda_word_index_build(f->L, &f->wi, &err), 0);
     f->pool = lda_pool_create(2, &err);

@@ -34,6 +34,7 @@ static int recount_and_update_phi(lda_backend *b, uint32_t phi_stream, lda_error
     const lda_params *p = &b->params;
     if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err))
         return -1;
+    lda_layout_join_cut_counts(L, p->num_topics, st->n_mk, NULL); /* a cut document's counts in every piece */
     if (p->freeze_phi)
         return 0;
     return lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,

@@ -65,12 +65,12 @@ static void joint_docs_warp(void *vctx, size_t q, int worker)
     double total = 0.0;
     for (uint32_t r = 0; r < LDA_WARP; r++) {
         size_t s = q * LDA_WARP + r;
-        if (c->L->slot_doc[s] == LDA_NO_DOC)
+        if (c->L->slot_doc[s] == LDA_NO_DOC || c->L->slot_piece[s] != 0) /* a document once */
             continue;
         const uint32_t *n = c->n_mk + s * c->K;
         for (uint32_t k = 0; k < c->K; k++)
             total += lda_joint_count_term(n[k], c->alpha, lg_alpha);
-        total += lda_joint_norm_term(c->L->slot_len[s], c->K * c->alpha);
+        total += lda_joint_norm_term(c->L->slot_doc_len[s], c->K * c->alpha);
     }
     c->partial[q] = total;
 }

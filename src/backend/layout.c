@@ -1,21 +1,28 @@
 /* layout.c — sorting documents into warps and interleaving their tokens; see layout.h. */
 #include "backend/layout.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A piece of a document (the whole document when it is not cut). */
 typedef struct {
     uint32_t len;
     uint32_t doc;
-} doc_key;
+    uint32_t piece;
+    uint32_t start; /* its first token within the document */
+} piece_key;
 
-/* Longest first; equal lengths keep the input order, so the layout is deterministic. */
+/* Longest first; equal lengths keep the input order (document, then piece), so the layout
+ * is deterministic. */
 static int by_length_desc(const void *a, const void *b)
 {
-    const doc_key *x = a, *y = b;
+    const piece_key *x = a, *y = b;
     if (x->len != y->len)
         return x->len > y->len ? -1 : 1;
-    return (x->doc > y->doc) - (x->doc < y->doc);
+    if (x->doc != y->doc)
+        return x->doc > y->doc ? 1 : -1;
+    return (x->piece > y->piece) - (x->piece < y->piece);
 }
 
 void lda_layout_free(lda_layout *L)
@@ -24,8 +31,12 @@ void lda_layout_free(lda_layout *L)
         return;
     free(L->slot_doc);
     free(L->slot_len);
+    free(L->slot_doc_len);
+    free(L->slot_piece);
     free(L->slot_token_base);
     free(L->doc_slot);
+    free(L->cut_offsets);
+    free(L->cut_slots);
     free(L->warp_len);
     free(L->warp_offset);
     free(L->words);
@@ -53,17 +64,16 @@ static void fill_words(lda_layout *L, const corpus *c)
     for (size_t s = 0; s < L->num_slots; s++) {
         uint32_t len = L->slot_len[s];
         size_t q = s / LDA_WARP;
-        const uint32_t *doc_words = len ? c->words + c->doc_offsets[L->slot_doc[s]] : NULL;
+        const uint32_t *doc_words = len ? c->words + L->slot_token_base[s] : NULL;
         for (uint32_t i = 0; i < L->warp_len[q]; i++)
             L->words[lda_layout_pos(L, s, i)] = len ? doc_words[i < len ? i : len - 1] : 0;
     }
 }
 
-/* Allocates a layout of num_slots slots for c (everything but the token arrays). */
+/* Allocates a layout of num_slots slots for c (everything but the token arrays and the cut
+ * documents' lists), every slot empty. */
 static lda_layout *layout_alloc(const corpus *c, size_t num_slots, lda_error *err)
 {
-    if (check_sizes(c, err))
-        return NULL;
     lda_layout *L = lda_calloc(1, sizeof *L, "layout", err);
     if (!L)
         return NULL;
@@ -73,28 +83,30 @@ static lda_layout *layout_alloc(const corpus *c, size_t num_slots, lda_error *er
     L->num_slots = num_slots;
     L->num_warps = L->num_slots / LDA_WARP;
     if (!(L->slot_doc = lda_malloc_array(L->num_slots, sizeof *L->slot_doc, "layout", err)) ||
-        !(L->slot_len = lda_malloc_array(L->num_slots, sizeof *L->slot_len, "layout", err)) ||
-        !(L->slot_token_base = lda_malloc_array(L->num_slots, sizeof *L->slot_token_base, "layout", err)) ||
+        !(L->slot_len = lda_calloc(L->num_slots, sizeof *L->slot_len, "layout", err)) ||
+        !(L->slot_doc_len = lda_calloc(L->num_slots, sizeof *L->slot_doc_len, "layout", err)) ||
+        !(L->slot_piece = lda_calloc(L->num_slots, sizeof *L->slot_piece, "layout", err)) ||
+        !(L->slot_token_base = lda_calloc(L->num_slots, sizeof *L->slot_token_base, "layout", err)) ||
+        !(L->cut_offsets = lda_calloc(1, sizeof *L->cut_offsets, "layout", err)) ||
         !(L->doc_slot = lda_malloc_array(c->num_docs ? c->num_docs : 1, sizeof *L->doc_slot, "layout", err)) ||
         !(L->warp_len = lda_malloc_array(L->num_warps ? L->num_warps : 1, sizeof *L->warp_len, "layout", err)) ||
         !(L->warp_offset = lda_malloc_array(L->num_warps + 1, sizeof *L->warp_offset, "layout", err))) {
         lda_layout_free(L);
         return NULL;
     }
+    for (size_t s = 0; s < num_slots; s++)
+        L->slot_doc[s] = LDA_NO_DOC;
     return L;
 }
 
-/* Given slot_doc, fills lengths, token bases, warp extents and the interleaved words. */
+static uint32_t doc_len(const corpus *c, size_t d)
+{
+    return (uint32_t)(c->doc_offsets[d + 1] - c->doc_offsets[d]);
+}
+
+/* Given each slot's piece, fills warp extents and the interleaved words. */
 static int layout_finish(lda_layout *L, const corpus *c, lda_error *err)
 {
-    for (size_t s = 0; s < L->num_slots; s++) {
-        uint32_t d = L->slot_doc[s];
-        int real = d != LDA_NO_DOC;
-        L->slot_len[s] = real ? (uint32_t)(c->doc_offsets[d + 1] - c->doc_offsets[d]) : 0;
-        L->slot_token_base[s] = real ? c->doc_offsets[d] : 0;
-        if (real)
-            L->doc_slot[d] = (uint32_t)s;
-    }
     L->warp_offset[0] = 0;
     for (size_t q = 0; q < L->num_warps; q++) {
         uint32_t longest = 0;
@@ -111,29 +123,99 @@ static int layout_finish(lda_layout *L, const corpus *c, lda_error *err)
     return 0;
 }
 
-lda_layout *lda_layout_build(const corpus *c, lda_error *err)
+/* The pieces of every document, and how many of them. */
+static piece_key *cut_into_pieces(const corpus *c, uint32_t piece_length, size_t *count, lda_error *err)
 {
-    lda_layout *L = layout_alloc(c, (c->num_docs + LDA_WARP - 1) / LDA_WARP * LDA_WARP, err);
-    doc_key *keys = NULL;
-    if (!L)
+    size_t n = 0;
+    for (size_t d = 0; d < c->num_docs; d++)
+        n += piece_length && doc_len(c, d) > piece_length ? (doc_len(c, d) + piece_length - 1) / piece_length : 1;
+    if (n >= LDA_NO_DOC) {
+        lda_error_input(err, "too many documents and pieces (%zu; at most %u)", n, LDA_NO_DOC - 1);
         return NULL;
-    if (!(keys = lda_malloc_array(c->num_docs, sizeof *keys, "layout sort keys", err)))
-        goto fail;
-    for (size_t d = 0; d < c->num_docs; d++) {
-        keys[d].len = (uint32_t)(c->doc_offsets[d + 1] - c->doc_offsets[d]);
-        keys[d].doc = (uint32_t)d;
     }
-    qsort(keys, c->num_docs, sizeof *keys, by_length_desc);
-    for (size_t s = 0; s < L->num_slots; s++) /* sorted: lane 0 of a warp is its longest */
-        L->slot_doc[s] = s < c->num_docs ? keys[s].doc : LDA_NO_DOC;
-    if (layout_finish(L, c, err))
-        goto fail;
+    piece_key *keys = lda_malloc_array(n ? n : 1, sizeof *keys, "layout sort keys", err);
+    if (!keys)
+        return NULL;
+    size_t k = 0;
+    for (size_t d = 0; d < c->num_docs; d++) {
+        const uint32_t len = doc_len(c, d);
+        const uint32_t pieces = piece_length && len > piece_length ? (len + piece_length - 1) / piece_length : 1;
+        /* near-equal pieces: the first len % pieces of them one token longer */
+        for (uint32_t p = 0, start = 0; p < pieces; p++) {
+            const uint32_t plen = len / pieces + (p < len % pieces);
+            keys[k++] = (piece_key){plen, (uint32_t)d, p, start};
+            start += plen;
+        }
+    }
+    *count = n;
+    return keys;
+}
+
+/* The lists of the cut documents' slots, first piece first (slot_doc, slot_piece set). */
+static int list_cut_docs(lda_layout *L, lda_error *err)
+{
+    size_t cut = 0, pieces = 0;
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (L->slot_doc[s] != LDA_NO_DOC && L->slot_doc_len[s] != L->slot_len[s]) {
+            pieces++;
+            cut += L->slot_piece[s] == 0;
+        }
+    free(L->cut_offsets);
+    L->num_cut_docs = cut;
+    if (!(L->cut_offsets = lda_calloc(cut + 1, sizeof *L->cut_offsets, "layout", err)) ||
+        !(L->cut_slots = lda_malloc_array(pieces ? pieces : 1, sizeof *L->cut_slots, "layout", err)))
+        return -1;
+    /* cut document number of each document (in first-piece order), then a counting sort */
+    uint32_t *cut_index = lda_malloc_array(L->num_docs ? L->num_docs : 1, sizeof *cut_index, "layout", err);
+    if (!cut_index)
+        return -1;
+    size_t next = 0;
+    for (size_t d = 0; d < L->num_docs; d++) {
+        const size_t s = L->doc_slot[d];
+        cut_index[d] = L->slot_doc_len[s] != L->slot_len[s] ? (uint32_t)next++ : LDA_NO_DOC;
+    }
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (L->slot_doc[s] != LDA_NO_DOC && cut_index[L->slot_doc[s]] != LDA_NO_DOC)
+            L->cut_offsets[cut_index[L->slot_doc[s]] + 1]++;
+    for (size_t i = 0; i < cut; i++)
+        L->cut_offsets[i + 1] += L->cut_offsets[i];
+    for (size_t s = 0; s < L->num_slots; s++) {
+        const uint32_t d = L->slot_doc[s];
+        if (d != LDA_NO_DOC && cut_index[d] != LDA_NO_DOC)
+            L->cut_slots[L->cut_offsets[cut_index[d]] + L->slot_piece[s]] = (uint32_t)s;
+    }
+    free(cut_index);
+    return 0;
+}
+
+lda_layout *lda_layout_build(const corpus *c, uint32_t piece_length, lda_error *err)
+{
+    size_t n = 0;
+    piece_key *keys = check_sizes(c, err) ? NULL : cut_into_pieces(c, piece_length, &n, err);
+    lda_layout *L = keys ? layout_alloc(c, (n + LDA_WARP - 1) / LDA_WARP * LDA_WARP, err) : NULL;
+    if (!L) {
+        free(keys);
+        return NULL;
+    }
+    L->num_pieces = n;
+    L->piece_length = piece_length;
+    qsort(keys, n, sizeof *keys, by_length_desc);
+    for (size_t s = 0; s < n; s++) { /* sorted: lane 0 of a warp is its longest */
+        const uint32_t d = keys[s].doc;
+        L->slot_doc[s] = d;
+        L->slot_len[s] = keys[s].len;
+        L->slot_doc_len[s] = doc_len(c, d);
+        L->slot_piece[s] = keys[s].piece;
+        L->slot_token_base[s] = c->doc_offsets[d] + keys[s].start;
+        if (keys[s].piece == 0)
+            L->doc_slot[d] = (uint32_t)s;
+    }
     free(keys);
+    if (list_cut_docs(L, err) || layout_finish(L, c, err)) {
+        lda_layout_free(L);
+        return NULL;
+    }
     return L;
-fail:
-    free(keys);
-    lda_layout_free(L);
-    return NULL;
 }
 
 lda_layout *lda_layout_build_like(const corpus *c, const lda_layout *like, lda_error *err)
@@ -142,15 +224,69 @@ lda_layout *lda_layout_build_like(const corpus *c, const lda_layout *like, lda_e
         lda_error_fail(err, "internal error: %zu documents laid out like %zu", c->num_docs, like->num_docs);
         return NULL;
     }
-    lda_layout *L = layout_alloc(c, like->num_slots, err);
+    lda_layout *L = check_sizes(c, err) ? NULL : layout_alloc(c, like->num_slots, err);
     if (!L)
         return NULL;
-    memcpy(L->slot_doc, like->slot_doc, L->num_slots * sizeof *L->slot_doc);
-    if (layout_finish(L, c, err)) {
+    L->num_pieces = c->num_docs;
+    for (size_t d = 0; d < c->num_docs; d++) { /* whole, in the slot of the first piece */
+        const size_t s = like->doc_slot[d];
+        L->slot_doc[s] = (uint32_t)d;
+        L->slot_len[s] = L->slot_doc_len[s] = doc_len(c, d);
+        L->slot_token_base[s] = c->doc_offsets[d];
+        L->doc_slot[d] = (uint32_t)s;
+    }
+    if (list_cut_docs(L, err) || layout_finish(L, c, err)) {
         lda_layout_free(L);
         return NULL;
     }
     return L;
+}
+
+void lda_layout_join_cut_counts(const lda_layout *L, uint32_t K, uint32_t *n, uint32_t *base)
+{
+    for (size_t c = 0; c < L->num_cut_docs; c++) {
+        const uint32_t *slots = L->cut_slots + L->cut_offsets[c];
+        const size_t pieces = L->cut_offsets[c + 1] - L->cut_offsets[c];
+        uint32_t *b = base ? base + c * K : NULL;
+        for (uint32_t k = 0; k < K; k++) {
+            const uint32_t before = b ? b[k] : 0;
+            uint32_t total = before;
+            for (size_t p = 0; p < pieces; p++)
+                total += n[(size_t)slots[p] * K + k] - before;
+            for (size_t p = 0; p < pieces; p++)
+                n[(size_t)slots[p] * K + k] = total;
+            if (b)
+                b[k] = total;
+        }
+    }
+}
+
+const char *lda_layout_describe(const lda_layout *L, char *buf, size_t size)
+{
+    const size_t cut_pieces = L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0;
+    const double padding = L->num_tokens ? 100.0 * ((double)L->num_positions / (double)L->num_tokens - 1.0) : 0.0;
+    int used = snprintf(buf, size, "%zu documents", L->num_docs);
+    if (L->num_cut_docs && used >= 0 && (size_t)used < size)
+        used += snprintf(buf + used, size - (size_t)used, " (%zu cut into %zu pieces of at most %u tokens)",
+                         L->num_cut_docs, cut_pieces, L->piece_length);
+    if (used >= 0 && (size_t)used < size)
+        snprintf(buf + used, size - (size_t)used, ", %zu groups of %u, the longest %u rows, padding %.1f%%",
+                 L->num_warps, LDA_WARP, L->num_warps ? L->warp_len[0] : 0, padding);
+    return buf;
+}
+
+void lda_layout_z_to_corpus_order(const lda_layout *L, const uint32_t *z_positions, uint32_t *z)
+{
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z[L->slot_token_base[s] + i] = z_positions[lda_layout_pos(L, s, i)];
+}
+
+void lda_layout_z_to_positions(const lda_layout *L, const uint32_t *z, uint32_t *z_positions)
+{
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z_positions[lda_layout_pos(L, s, i)] = z[L->slot_token_base[s] + i];
 }
 
 int lda_word_index_build(const lda_layout *L, lda_word_index *out, lda_error *err)

@@ -5,6 +5,20 @@
  * lengths, and padded with empty documents to a multiple of W. Document "slot" s = q*W + r
  * is lane r of warp q.
  *
+ * Pieces. Real collections are heavy-tailed (a few documents of 10^4-10^6 tokens among
+ * many short ones); a warp's work is its longest document, so one long document would hold
+ * up the whole iteration and pad its warp's 31 shorter lanes. A document longer than
+ * piece_length tokens is therefore cut into ceil(len / piece_length) pieces of near-equal
+ * length, each a slot of its own, sorted with the rest; its tokens keep their corpus-order
+ * indices, so every random number is the one the whole document would draw. Each piece
+ * keeps in its row of n[m,k] the counts of its whole document (the backends bring the rows
+ * of a cut document together after every z pass: lda_layout_join_cut_counts), and θ is drawn per
+ * document (keyed on the document), so every piece of a document has the same θ row. With
+ * θ given (uncollapsed, mean-for-mode) this changes nothing: the draws, counts, θ and φ are
+ * those of the uncut layout. With θ collapsed a piece sees the counts of its document's
+ * other pieces as they were when the pass began (the AD-LDA approximation, within a
+ * document); documents of at most piece_length tokens are drawn exactly as before.
+ *
  * Tokens are stored interleaved by warp: position warp_offset[q] + i*W + r holds token i of
  * slot q*W + r, so the 32 lanes of a warp read their i-th words with one coalesced load.
  * Each warp reserves warp_len[q] (its longest document) rows; in a shorter document the rows
@@ -33,30 +47,57 @@ extern "C" {
 
 typedef struct {
     size_t num_docs;        /* real documents (the corpus's kept documents) */
-    size_t num_slots;       /* num_docs rounded up to a multiple of LDA_WARP */
+    size_t num_pieces;      /* real slots: num_docs plus the extra pieces of cut documents */
+    size_t num_slots;       /* num_pieces rounded up to a multiple of LDA_WARP */
     size_t num_warps;       /* num_slots / LDA_WARP */
     size_t num_tokens;      /* real tokens */
     size_t num_positions;   /* interleaved positions, padding included */
     uint32_t vocab_size;
+    uint32_t piece_length;  /* documents longer than this were cut into pieces; 0: none were */
     uint32_t *slot_doc;     /* num_slots: corpus document in the slot, or LDA_NO_DOC */
-    uint32_t *slot_len;     /* num_slots: tokens of the slot's document (0 for padding) */
-    uint64_t *slot_token_base; /* num_slots: corpus-order index of the document's first token */
-    uint32_t *doc_slot;     /* num_docs: slot of each corpus document */
+    uint32_t *slot_len;     /* num_slots: tokens of the slot's piece (0 for padding) */
+    uint32_t *slot_doc_len; /* num_slots: tokens of the slot's whole document (0 for padding) */
+    uint32_t *slot_piece;   /* num_slots: which piece of its document (0: the first, which stands
+                               for the document wherever documents are counted once) */
+    uint64_t *slot_token_base; /* num_slots: corpus-order index of the piece's first token */
+    uint32_t *doc_slot;     /* num_docs: slot of each corpus document's first piece */
+    size_t num_cut_docs;    /* documents cut into two or more pieces */
+    size_t *cut_offsets;    /* num_cut_docs + 1: cut document c has slots cut_slots[cut_offsets[c] ..] */
+    uint32_t *cut_slots;    /* the slots of the cut documents' pieces, first piece first */
     uint32_t *warp_len;     /* num_warps: longest document of the warp */
     size_t *warp_offset;    /* num_warps + 1: first position of each warp */
     uint32_t *words;        /* num_positions: interleaved word ids */
 } lda_layout;
 
-/* Builds the layout of a corpus; NULL on failure (out of memory, or a corpus too large for
- * 32-bit document and token counts per document). */
-lda_layout *lda_layout_build(const corpus *c, lda_error *err);
+/* Builds the layout of a corpus, cutting documents longer than piece_length tokens (0:
+ * none); NULL on failure (out of memory, or a corpus too large for 32-bit document and token
+ * counts per document). */
+lda_layout *lda_layout_build(const corpus *c, uint32_t piece_length, lda_error *err);
 void lda_layout_free(lda_layout *L);
 
 /* A layout of corpus c whose documents take the slots their namesakes take in `like`:
- * document d of c sits where document d of like's corpus sits (c and like's corpus must
- * have the same number of documents; lengths may differ, empty documents are allowed).
- * Used to score the held-out halves of documents against θ estimated on their first halves. */
+ * document d of c sits where the first piece of document d of like's corpus sits, whole
+ * (its other pieces' slots stay empty; c and like's corpus must have the same number of
+ * documents; lengths may differ, empty documents are allowed). Used to score the held-out
+ * halves of documents against θ estimated on their first halves: every piece of a document
+ * has the same θ row. */
 lda_layout *lda_layout_build_like(const corpus *c, const lda_layout *like, lda_error *err);
+
+/* The counts of every cut document brought together in its pieces' rows of n (num_slots × K):
+ * each row of a piece of cut document c becomes Σ over its pieces p of (n_p − base_c) + base_c,
+ * the counts of the document's tokens, and base_c (num_cut_docs × K, may be NULL) becomes
+ * that too. With base NULL (or all zero) each piece's row must hold the counts of its own
+ * tokens (a recount); otherwise the rows are the base moved by each piece's own changes (a
+ * z pass). Integer arithmetic modulo 2^32, so the order of the additions does not matter. */
+void lda_layout_join_cut_counts(const lda_layout *L, uint32_t K, uint32_t *n, uint32_t *base);
+
+/* "D documents (C cut into P pieces of at most N tokens), G groups of 32, the longest R
+ * rows, padding X%": the shape that decides how evenly the work spreads. */
+const char *lda_layout_describe(const lda_layout *L, char *buf, size_t size);
+
+/* z at layout positions into corpus order (z[i] for the corpus's token i), and back. */
+void lda_layout_z_to_corpus_order(const lda_layout *L, const uint32_t *z_positions, uint32_t *z);
+void lda_layout_z_to_positions(const lda_layout *L, const uint32_t *z, uint32_t *z_positions);
 
 /* Position of token i of slot s. */
 static inline size_t lda_layout_pos(const lda_layout *L, size_t slot, uint32_t i)

@@ -109,7 +109,7 @@ static void update_theta_warp(void *vctx, size_t q, int worker)
             for (uint32_t k = 0; k < K; k++)
                 th[k] = 1.0f / (float)K;
         } else if (c->update == LDA_UPDATE_MEAN) {
-            double denom = (double)c->L->slot_len[s] + K * c->alpha;
+            double denom = (double)c->L->slot_doc_len[s] + K * c->alpha;
             for (uint32_t k = 0; k < K; k++)
                 th[k] = (float)((n[k] + c->alpha) / denom);
         } else {

@@ -18,7 +18,8 @@
 #include "util/atomic_file.h"
 
 enum {
-    OPT_TOPICS, OPT_SAMPLERS, OPT_PRECISIONS, OPT_MODELS, OPT_SPLITS, OPT_REFRESH, OPT_ITERATIONS, OPT_WARMUP, OPT_REPEATS,
+    OPT_TOPICS, OPT_SAMPLERS, OPT_PRECISIONS, OPT_MODELS, OPT_SPLITS, OPT_PIECES, OPT_REFRESH, OPT_ITERATIONS, OPT_WARMUP,
+    OPT_REPEATS,
     OPT_DEVICE, OPT_THREADS, OPT_SEED, OPT_OUTPUT, OPT_FORMAT, OPT_VOCAB, OPT_HELP,
 };
 
@@ -30,6 +31,8 @@ static const lda_option_spec bench_options[] = {
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},
     [OPT_SPLITS] = {"splits", 0, "LIST", "--split values (auto, staged, N warps a group); other samplers and θ-collapsed "
                     "models run once", "auto"},
+    [OPT_PIECES] = {"piece-lengths", 0, "LIST", "--piece-length values (0: documents never cut)",
+                    LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT)},
     [OPT_REFRESH] = {"refresh", 0, "R", "z drawn in R parts an iteration, φ updated after each (see train)", "1"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "timed iterations per repeat", "5"},
     [OPT_WARMUP] = {"warmup", 'w', "N", "untimed iterations before each point", "2"},
@@ -61,6 +64,8 @@ typedef struct {
     size_t num_samplers, num_precisions, num_models;
     uint32_t *splits;
     size_t num_splits;
+    uint32_t *pieces;
+    size_t num_pieces;
     uint32_t iterations, warmup, repeats;
     lda_params base;
     const char *output;
@@ -91,6 +96,10 @@ static int apply_bench_option(void *vctx, int index, const char *v, const char *
         free(c->splits);
         c->splits = NULL;
         return lda_parse_split_list(where, v, &c->splits, &c->num_splits, err);
+    case OPT_PIECES:
+        free(c->pieces);
+        c->pieces = NULL;
+        return lda_parse_u32_list(where, v, 0, UINT32_MAX, &c->pieces, &c->num_pieces, err);
     case OPT_REFRESH:
         return lda_parse_u32(where, v, 1, 256, &c->base.refresh, err);
     case OPT_ITERATIONS:
@@ -171,24 +180,49 @@ out:
     return rc;
 }
 
-static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
+/* Times one point and writes its row; an unsupported combination is skipped with a note. */
+static int bench_point(const bench_ctx *c, const corpus *corp, const lda_layout *L, const lda_params *p, FILE *out,
+                       lda_error *err)
 {
-    corpus *corp = corpus_read(corpus_path, &c->corpus, err);
-    lda_layout *L = NULL;
-    lda_atomic_file af = {0};
-    FILE *out = stdout;
-    int rc = -1;
-    if (!corp || !(L = lda_layout_build(corp, err)))
-        goto done;
-    if (strcmp(c->output, "-") != 0) {
-        if (lda_atomic_open(&af, c->output, err))
-            goto done;
-        out = af.f;
+    static point_times t;
+    lda_error point_err = {0};
+    lda_device device;
+    lda_zplan plan;
+    if (time_point(c, L, p, &t, &device, &plan, &point_err)) {
+        if (point_err.status != LDA_EXIT_BAD_INPUT) {
+            *err = point_err;
+            return -1;
+        }
+        fprintf(stderr, "ldagpu bench: skipped K=%u %s: %s\n", p->num_topics,
+                lda_choice_name(lda_sampler_choices, p->sampler), point_err.msg);
+        return 0;
     }
-    fprintf(stderr, "ldagpu bench: %s: %zu documents, %zu tokens, V=%u\n", corpus_path, corp->num_docs,
-            corp->num_tokens, corp->vocab_size);
-    fprintf(out, "K,sampler,precision,model,split,device,ms_median,ms_min,ms_max,z_ms,update_ms,z_share,"
-                 "tokens_per_s,repeats,iterations,refresh,kernel,warps_per_group\n");
+    double lo = t.total_ms[0], hi = t.total_ms[0];
+    for (uint32_t r = 1; r < c->repeats; r++) {
+        lo = t.total_ms[r] < lo ? t.total_ms[r] : lo;
+        hi = t.total_ms[r] > hi ? t.total_ms[r] : hi;
+    }
+    const double ms = median(t.total_ms, c->repeats), zm = median(t.z_ms, c->repeats),
+                 um = median(t.update_ms, c->repeats);
+    const char *model = lda_choice_name(lda_model_choices, lda_params_model(p));
+    char split_buf[16];
+    const char *split = p->sampler == LDA_SAMPLER_BUTTERFLY && !p->theta_collapsed ? lda_split_name(p->split, split_buf)
+                                                                                   : "1"; /* a warp or thread a group */
+    fprintf(out, "%u,%s,%s,%s,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.0f,%u,%u,%u,%s,%u,%u\n", p->num_topics,
+            lda_choice_name(lda_sampler_choices, p->sampler), lda_choice_name(lda_precision_choices, p->precision),
+            model, split, lda_choice_name(lda_device_choices, device), ms, lo, hi, zm, um, zm / (zm + um),
+            corp->num_tokens / (ms * 1e-3), c->repeats, c->iterations, p->refresh, lda_zkernel_name(plan.kernel),
+            plan.warps_per_group, p->piece_length);
+    fflush(out);
+    fprintf(stderr, "K=%5u %-16s %-6s %-15s split %-6s pieces %-5u: %9.3f ms/iteration (z %.3f, update %.3f); %s\n",
+            p->num_topics, lda_choice_name(lda_sampler_choices, p->sampler),
+            lda_choice_name(lda_precision_choices, p->precision), model, split, p->piece_length, ms, zm, um, plan.why);
+    return 0;
+}
+
+/* Every point of one layout (one --piece-length). */
+static int bench_layout(const bench_ctx *c, const corpus *corp, const lda_layout *L, FILE *out, lda_error *err)
+{
     for (size_t ik = 0; ik < c->num_topics; ik++)
         for (size_t is = 0; is < c->num_samplers; is++)
             for (size_t ip = 0; ip < c->num_precisions; ip++)
@@ -201,52 +235,48 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
                         p.precision = (lda_precision)c->precisions[ip];
                         lda_params_set_model(&p, (lda_model_kind)c->models[im]);
                         p.split = c->splits[isp];
+                        p.piece_length = L->piece_length;
                         /* splits vary the butterfly with θ given only: the rest run once, at the first */
                         if (isp > 0 && (p.sampler != LDA_SAMPLER_BUTTERFLY || p.theta_collapsed))
                             continue;
-                        static point_times t;
-                        lda_error point_err = {0};
-                        lda_device device;
-                        lda_zplan plan;
-                        if (time_point(c, L, &p, &t, &device, &plan, &point_err)) {
-                            if (point_err.status == LDA_EXIT_BAD_INPUT) { /* an unsupported combination */
-                                fprintf(stderr, "ldagpu bench: skipped K=%u %s: %s\n", p.num_topics,
-                                        lda_choice_name(lda_sampler_choices, p.sampler), point_err.msg);
-                                continue;
-                            }
-                            *err = point_err;
-                            goto done;
-                        }
-                        double lo = t.total_ms[0], hi = t.total_ms[0];
-                        for (uint32_t r = 1; r < c->repeats; r++) {
-                            lo = t.total_ms[r] < lo ? t.total_ms[r] : lo;
-                            hi = t.total_ms[r] > hi ? t.total_ms[r] : hi;
-                        }
-                        double ms = median(t.total_ms, c->repeats), zm = median(t.z_ms, c->repeats),
-                               um = median(t.update_ms, c->repeats);
-                        const char *dev = lda_choice_name(lda_device_choices, device);
-                        char split_buf[16];
-                        const char *split = p.sampler == LDA_SAMPLER_BUTTERFLY && !p.theta_collapsed
-                                                ? lda_split_name(p.split, split_buf)
-                                                : "1"; /* one warp or thread a document group */
-                        fprintf(out, "%u,%s,%s,%s,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.0f,%u,%u,%u,%s,%u\n",
-                                p.num_topics, lda_choice_name(lda_sampler_choices, p.sampler),
-                                lda_choice_name(lda_precision_choices, p.precision),
-                                lda_choice_name(lda_model_choices, (int)c->models[im]), split, dev, ms, lo, hi, zm, um,
-                                zm / (zm + um), corp->num_tokens / (ms * 1e-3), c->repeats, c->iterations, p.refresh,
-                                lda_zkernel_name(plan.kernel), plan.warps_per_group);
-                        fflush(out);
-                        fprintf(stderr, "K=%5u %-16s %-6s %-15s split %-6s: %9.3f ms/iteration (z %.3f, update %.3f); %s\n",
-                                p.num_topics, lda_choice_name(lda_sampler_choices, p.sampler),
-                                lda_choice_name(lda_precision_choices, p.precision),
-                                lda_choice_name(lda_model_choices, (int)c->models[im]), split, ms, zm, um, plan.why);
+                        if (bench_point(c, corp, L, &p, out, err))
+                            return -1;
                     }
+    return 0;
+}
+
+static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
+{
+    corpus *corp = corpus_read(corpus_path, &c->corpus, err);
+    lda_atomic_file af = {0};
+    FILE *out = stdout;
+    int rc = -1;
+    if (!corp)
+        goto done;
+    if (strcmp(c->output, "-") != 0) {
+        if (lda_atomic_open(&af, c->output, err))
+            goto done;
+        out = af.f;
+    }
+    fprintf(out, "K,sampler,precision,model,split,device,ms_median,ms_min,ms_max,z_ms,update_ms,z_share,"
+                 "tokens_per_s,repeats,iterations,refresh,kernel,warps_per_group,piece_length\n");
+    for (size_t i = 0; i < c->num_pieces; i++) {
+        lda_layout *L = lda_layout_build(corp, c->pieces[i], err);
+        if (!L)
+            goto done;
+        char shape[256];
+        fprintf(stderr, "ldagpu bench: %s: %zu tokens, V=%u; layout: %s\n", corpus_path, corp->num_tokens,
+                corp->vocab_size, lda_layout_describe(L, shape, sizeof shape));
+        const int failed = bench_layout(c, corp, L, out, err);
+        lda_layout_free(L);
+        if (failed)
+            goto done;
+    }
     rc = out == stdout ? 0 : lda_atomic_commit(&af, err);
     out = stdout;
 done:
     if (out != stdout)
         lda_atomic_abort(&af);
-    lda_layout_free(L);
     corpus_free(corp);
     return rc;
 }
@@ -264,12 +294,14 @@ int lda_cmd_bench(int argc, char **argv)
     lda_error err = {0};
     const char *positional[1];
     int npos, help, rc = LDA_EXIT_OK;
-    static const char *defaults[][2] = {{"topics", "1024"}, {"samplers", "butterfly"}, {"precisions", "float"},
-                                        {"models", "uncollapsed"}, {"splits", "auto"}};
-    for (int i = 0; i < 5; i++)
-        if (apply_bench_option(&c, i == 0 ? OPT_TOPICS : i == 1 ? OPT_SAMPLERS : i == 2 ? OPT_PRECISIONS
-                                                           : i == 3 ? OPT_MODELS : OPT_SPLITS,
-                               defaults[i][1], defaults[i][0], &err))
+    const struct {
+        int option;
+        const char *value;
+    } defaults[] = {{OPT_TOPICS, "1024"},          {OPT_SAMPLERS, "butterfly"}, {OPT_PRECISIONS, "float"},
+                    {OPT_MODELS, "uncollapsed"},   {OPT_SPLITS, "auto"},        {OPT_PIECES, LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT)}};
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        if (apply_bench_option(&c, defaults[i].option, defaults[i].value, bench_options[defaults[i].option].name,
+                               &err))
             goto fail;
     if (lda_options_parse(&bench_spec, argc, argv, apply_bench_option, &c, positional, 1, &npos, &help, &err))
         goto fail;
@@ -295,5 +327,6 @@ out:
     free(c.precisions);
     free(c.models);
     free(c.splits);
+    free(c.pieces);
     return rc;
 }

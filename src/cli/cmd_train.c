@@ -13,7 +13,7 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
     OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_TOP, OPT_QUIET, OPT_HOLDOUT,
     OPT_HOLDOUT_ITERATIONS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP, OPT_COUNT
 };
@@ -36,6 +36,9 @@ static const lda_option_spec train_options[] = {
                    "and device (printed)", "auto"},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
                      "1"},
+    [OPT_PIECE_LENGTH] = {"piece-length", 0, "N", "documents longer than N tokens are drawn as pieces of at most N "
+                          "(0: never); exact for uncollapsed and mean-for-mode, an approximation within a long "
+                          "document when θ is collapsed", LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT)},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},

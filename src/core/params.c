@@ -93,6 +93,7 @@ void lda_params_default(lda_params *p)
     p->threads = 0;
     p->eval_every = 10;
     p->refresh = 1;
+    p->piece_length = LDA_PIECE_LENGTH_DEFAULT;
 }
 
 const char *lda_split_name(uint32_t split, char buf[16])

@@ -63,12 +63,20 @@ typedef struct {
     int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
     uint32_t split;        /* butterfly, θ given: LDA_SPLIT_AUTO, LDA_SPLIT_STAGED, or N warps a document group */
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
+    uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;
 
 void lda_params_default(lda_params *p);
+
+/* --piece-length: documents longer than this many tokens are cut into pieces of at most
+ * that many (backend/layout.h), so that no warp waits for one long document. Measured on
+ * the H100 (results/README.md, "Document lengths"). */
+#define LDA_PIECE_LENGTH_DEFAULT 512
+#define LDA_STRINGIFY_(x) #x
+#define LDA_STRINGIFY(x) LDA_STRINGIFY_(x) /* LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT): "512", for help texts */
 
 /* --refresh R: an iteration draws z in R parts, part c being the warps q with q mod R = c
  * (so every part has documents of every length), and after each part the counts and φ are

@@ -61,12 +61,9 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
             m->phi[(size_t)k * V + w] = phi_vk[(size_t)w * K + k];
     for (size_t i = 0; i < m->num_docs * K; i++) /* empty documents keep the uniform row */
         m->theta[i] = 1.0f / (float)K;
-    for (size_t d = 0; d < c->num_docs; d++) {
-        size_t s = L->doc_slot[d];
-        memcpy(m->theta + c->input_index[d] * K, theta_slots + s * K, K * sizeof(float));
-        for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            m->z[c->doc_offsets[d] + i] = z_positions[lda_layout_pos(L, s, i)];
-    }
+    for (size_t d = 0; d < c->num_docs; d++) /* every piece of a document has its θ row */
+        memcpy(m->theta + c->input_index[d] * K, theta_slots + (size_t)L->doc_slot[d] * K, K * sizeof(float));
+    lda_layout_z_to_corpus_order(L, z_positions, m->z);
     memcpy(m->topic_tokens, n_k, K * sizeof(uint32_t));
     return 0;
 }
@@ -279,6 +276,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     memset(m, 0, sizeof *m);
     lda_settings_default(&m->settings);
     m->settings.params.num_topics = 0; /* required: a model.conf without it is not a model's */
+    m->settings.params.piece_length = 0; /* folders from before pieces: documents were never cut */
     conf_ctx c = {m, 0};
     char *conf = lda_path_join(dir, "model.conf", err);
     int rc = -1;

@@ -23,6 +23,7 @@ const lda_setting lda_settings_table[] = {
     {"precision", "precision", LDA_SET_CHOICE, AT(params.precision), 0, NO_LIMIT, lda_precision_choices, NULL},
     {"sampler", "sampler", LDA_SET_CHOICE, AT(params.sampler), 1, NO_LIMIT, lda_sampler_choices, NULL},
     {"refresh", "refresh", LDA_SET_U32, AT(params.refresh), 0, 1, 256, 0, 0, NULL, NULL},
+    {"piece_length", "piece-length", LDA_SET_U32, AT(params.piece_length), 0, 0, UINT32_MAX, 0, 0, NULL, NULL},
     {"corpus_format", "format", LDA_SET_FORMAT, AT(corpus.format), 0, NO_LIMIT, corpus_format_choices, NULL},
     {"vocab_file", "vocab", LDA_SET_PATH, AT(corpus.vocab_path), 1, NO_LIMIT, NULL, "derived from the corpus name"},
     {"stopwords", "stopwords", LDA_SET_PATH, AT(corpus.stopwords_path), 0, NO_LIMIT, NULL, "the built-in list"},

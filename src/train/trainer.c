@@ -87,25 +87,6 @@ static int set_settings(const run *r, lda_model *m, lda_error *err)
     return 0;
 }
 
-/* z at layout positions -> corpus order, and back. */
-static void z_to_corpus_order(const corpus *c, const lda_layout *L, const uint32_t *z_pos, uint32_t *z)
-{
-    for (size_t d = 0; d < c->num_docs; d++) {
-        size_t s = L->doc_slot[d];
-        for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            z[c->doc_offsets[d] + i] = z_pos[lda_layout_pos(L, s, i)];
-    }
-}
-
-static void z_to_positions(const corpus *c, const lda_layout *L, const uint32_t *z, uint32_t *z_pos)
-{
-    for (size_t d = 0; d < c->num_docs; d++) {
-        size_t s = L->doc_slot[d];
-        for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            z_pos[lda_layout_pos(L, s, i)] = z[c->doc_offsets[d] + i];
-    }
-}
-
 static int save_model(run *r, lda_error *err)
 {
     const lda_train_options *o = r->o;
@@ -162,7 +143,7 @@ static int save_checkpoint(run *r, lda_error *err)
     if (!(m.z = lda_malloc_array(m.num_tokens ? m.num_tokens : 1, sizeof *m.z, "z", err)) ||
         set_settings(r, &m, err))
         goto out;
-    z_to_corpus_order(r->c, r->L, z_pos, m.z);
+    lda_layout_z_to_corpus_order(r->L, z_pos, m.z);
     m.z_checksum = lda_u32_checksum(m.z, m.num_tokens);
     if (lda_make_dirs(r->o->output_dir, err) ||
         lda_checkpoint_write(r->o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err))
@@ -282,7 +263,7 @@ static int start_state(run *r, lda_error *err)
     uint32_t *z_pos = lda_calloc(r->L->num_positions, sizeof(uint32_t), "z", err);
     if (!z_pos)
         return -1;
-    z_to_positions(r->c, r->L, st->m.z, z_pos);
+    lda_layout_z_to_positions(r->L, st->m.z, z_pos);
     int rc = r->b->ops->start(r->b, z_pos, r->first, err);
     free(z_pos);
     return rc;
@@ -363,7 +344,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
         if (lda_cuda_device_count(why, sizeof why) == 0)
             fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
     }
-    if (!(r.L = lda_layout_build(r.c, err)) || !(r.b = lda_backend_create(r.L, &o->settings.params, err)))
+    if (!(r.L = lda_layout_build(r.c, o->settings.params.piece_length, err)) || !(r.b = lda_backend_create(r.L, &o->settings.params, err)))
         goto out;
     if (o->resume)
         fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
@@ -379,7 +360,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
                 r.b->params.alpha, r.b->params.beta, o->settings.params.iterations,
                 lda_choice_name(lda_precision_choices, r.b->params.precision), r.b->params.refresh,
                 (unsigned long long)r.b->params.seed);
-    fprintf(stderr, "ldagpu: z draw: %s\n", r.b->zplan.why);
+    char shape[256];
+    fprintf(stderr, "ldagpu: layout: %s\nldagpu: z draw: %s\n", lda_layout_describe(r.L, shape, sizeof shape),
+            r.b->zplan.why);
     if (start_completion(&r, err))
         goto out;
     /* A new run in an old folder must not leave a stale checkpoint that --resume would take. */

@@ -1,0 +1,24 @@
+/* pieces.h — documents cut into pieces (backend/layout.h), checked end to end on a backend;
+ * shared by the CPU and GPU tests. */
+#ifndef LDA_TEST_PIECES_H
+#define LDA_TEST_PIECES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/params.h"
+
+/* With θ given (uncollapsed, mean-for-mode) cutting documents changes nothing: after a few
+ * iterations z (corpus order), θ (per document), φ and the word counts of a run on the uncut
+ * layout and of one with pieces of 37 tokens are byte-identical, and every piece of a
+ * document has its θ row. num_docs documents of 3 to 150 tokens. (With --refresh R > 1 the
+ * parts are groups of the layout, so cutting changes which tokens share a part: another
+ * scan order, not the same chain.) */
+void pieces_change_nothing_with_theta_given(lda_device device, lda_model_kind model, size_t num_docs, uint32_t K);
+
+/* Every model, pieces of 16 tokens: after several iterations each piece's row of n[m,k]
+ * holds the counts of its whole document's topics in z (the join of a recount), and the
+ * word and topic counts equal a recount. */
+void pieces_hold_their_documents_counts(lda_device device, lda_model_kind model, uint32_t refresh);
+
+#endif
