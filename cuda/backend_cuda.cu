@@ -29,6 +29,24 @@ extern "C" int lda_cuda_device_count(char *why, size_t why_size)
     return n;
 }
 
+cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < L->num_cut_docs; c++)
+        n += (L->cut_offsets[c + 1] - L->cut_offsets[c] + LDA_JOIN_CHUNK - 1) / LDA_JOIN_CHUNK;
+    cut_chunk *chunks = (cut_chunk *)malloc((n ? n : 1) * sizeof *chunks);
+    if (!chunks)
+        return NULL;
+    size_t i = 0;
+    for (size_t c = 0; c < L->num_cut_docs; c++)
+        for (size_t p = L->cut_offsets[c]; p < L->cut_offsets[c + 1]; p += LDA_JOIN_CHUNK) {
+            const size_t left = L->cut_offsets[c + 1] - p;
+            chunks[i++] = cut_chunk{(uint32_t)c, (uint32_t)p, (uint32_t)(left < LDA_JOIN_CHUNK ? left : LDA_JOIN_CHUNK)};
+        }
+    *count = n;
+    return chunks;
+}
+
 int cuda_gpu_limits(lda_gpu_limits *out, lda_error *err)
 {
     int device = 0, smem = 0, sms = 0;
@@ -51,7 +69,8 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
     b += (L->num_warps + 1) * sizeof(size_t) + L->num_warps * sizeof(uint32_t); // warp offsets, lengths
     b += L->num_slots * (5 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
     b += (L->num_cut_docs + 1) * sizeof(size_t) + L->num_pieces * sizeof(uint32_t); // cut documents' pieces
-    b += L->num_cut_docs * K * sizeof(uint32_t);                            // their counts at a pass's start
+    b += 2 * L->num_cut_docs * K * sizeof(uint32_t);                        // their counts at a pass's start, change
+    b += (L->num_pieces / LDA_JOIN_CHUNK + L->num_cut_docs + 1) * sizeof(cut_chunk); // join chunks (at most)
     b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
     b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
     b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
@@ -64,7 +83,7 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
 static void free_state(device_state &s)
 {
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
-                    s.cut_offsets, s.cut_slots, s.cut_base, s.slot_token_base, s.theta, s.phi,
+                    s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.phi,
                     s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials};
     for (void *ptr : ptrs)
         if (ptr)
@@ -125,6 +144,18 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.cut_offsets, L->cut_offsets, L->num_cut_docs + 1));
     CUDA_TRY(alloc_copy(&s.cut_slots, L->cut_slots, L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0));
     CUDA_TRY(alloc_copy(&s.cut_base, (const uint32_t *)NULL, L->num_cut_docs * K));
+    CUDA_TRY(alloc_copy(&s.cut_delta, (const uint32_t *)NULL, L->num_cut_docs * K));
+    CUDA_TRY(cudaMemset(s.cut_delta, 0, L->num_cut_docs * K * sizeof(uint32_t)));
+    {
+        cut_chunk *chunks = cuda_cut_chunks(L, &s.num_cut_chunks);
+        if (!chunks) {
+            lda_error_fail(err, "out of memory");
+            goto fail;
+        }
+        const cudaError_t e = alloc_copy(&s.cut_chunks, chunks, s.num_cut_chunks);
+        free(chunks);
+        CUDA_TRY(e);
+    }
     CUDA_TRY(alloc_copy(&s.slot_token_base, L->slot_token_base, L->num_slots));
     CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
     CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));

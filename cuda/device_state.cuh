@@ -13,6 +13,12 @@
 #include "core/params.h"
 #include "core/phi_chunks.h"
 
+// A run of at most LDA_JOIN_CHUNK pieces of cut document `doc`: cut_slots[first .. first + count).
+#define LDA_JOIN_CHUNK 16u
+struct cut_chunk {
+    uint32_t doc, first, count;
+};
+
 struct device_state {
     // corpus layout (read-only)
     uint32_t *words;
@@ -25,6 +31,9 @@ struct device_state {
     size_t *cut_offsets;    // cut documents' pieces (layout.h), num_cut_docs + 1
     uint32_t *cut_slots;
     uint32_t *cut_base;     // num_cut_docs × K: a cut document's counts when the z pass began
+    uint32_t *cut_delta;    // num_cut_docs × K: their change in the pass (zero between joins)
+    struct cut_chunk *cut_chunks; // the cut documents' pieces in chunks of at most LDA_JOIN_CHUNK
+    size_t num_cut_chunks;
     uint64_t *slot_token_base;
     // model state
     float *theta; // num_slots × K
@@ -60,6 +69,9 @@ int cuda_count(const device_state &s, lda_error *err);
 // current, the z-sampler kept it).
 int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
                        lda_error *err);
+// The chunks of the cut documents' pieces (malloc'ed; *count of them).
+cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count);
+
 // Brings the rows of every cut document's pieces in n[m,k] together (layout.h,
 // lda_layout_join_cut_counts, its CPU reference): from_scratch after a recount (each row holds
 // its piece's own tokens), else after a z pass (each row moved from cut_base by its piece).

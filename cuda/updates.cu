@@ -146,24 +146,45 @@ fail:
     return -1;
 }
 
-// Cut document c (block x) at topics k (block y × threads): its rows in n[m,k] become the base
-// plus every piece's change from it, and so does the base (lda_layout_join_cut_counts).
-__global__ void join_cut_counts_kernel(const size_t *cut_offsets, const uint32_t *cut_slots, uint32_t K,
-                                       bool from_scratch, uint32_t *n_mk, uint32_t *base)
+// Joining a cut document's counts (lda_layout_join_cut_counts) in three steps, so that a
+// document of thousands of pieces is not summed by one thread: blocks take chunks of at most
+// LDA_JOIN_CHUNK pieces (block y × threads: topics) and add their pieces' changes from the base
+// into cut_delta (integer atomics: the sum does not depend on their order); then every piece's
+// row becomes base + delta; then the base takes the delta and the delta is cleared.
+__global__ void join_gather_kernel(const cut_chunk *chunks, const uint32_t *cut_slots, uint32_t K, bool from_scratch,
+                                   const uint32_t *n_mk, const uint32_t *base, uint32_t *delta)
 {
-    const size_t c = blockIdx.x;
+    const cut_chunk ch = chunks[blockIdx.x];
     const uint32_t k = blockIdx.y * blockDim.x + threadIdx.x;
     if (k >= K)
         return;
-    const uint32_t *slots = cut_slots + cut_offsets[c];
-    const size_t pieces = cut_offsets[c + 1] - cut_offsets[c];
-    const uint32_t before = from_scratch ? 0u : base[c * K + k];
-    uint32_t total = before;
-    for (size_t p = 0; p < pieces; p++)
-        total += n_mk[(size_t)slots[p] * K + k] - before; // modulo 2^32, like the CPU's
-    for (size_t p = 0; p < pieces; p++)
-        n_mk[(size_t)slots[p] * K + k] = total;
-    base[c * K + k] = total;
+    const uint32_t before = from_scratch ? 0u : base[(size_t)ch.doc * K + k];
+    uint32_t sum = 0;
+    for (uint32_t p = 0; p < ch.count; p++)
+        sum += n_mk[(size_t)cut_slots[ch.first + p] * K + k] - before; // modulo 2^32, like the CPU's
+    if (sum)
+        atomicAdd(&delta[(size_t)ch.doc * K + k], sum);
+}
+
+__global__ void join_scatter_kernel(const cut_chunk *chunks, const uint32_t *cut_slots, uint32_t K, bool from_scratch,
+                                    uint32_t *n_mk, const uint32_t *base, const uint32_t *delta)
+{
+    const cut_chunk ch = chunks[blockIdx.x];
+    const uint32_t k = blockIdx.y * blockDim.x + threadIdx.x;
+    if (k >= K)
+        return;
+    const size_t i = (size_t)ch.doc * K + k;
+    const uint32_t total = (from_scratch ? 0u : base[i]) + delta[i];
+    for (uint32_t p = 0; p < ch.count; p++)
+        n_mk[(size_t)cut_slots[ch.first + p] * K + k] = total;
+}
+
+__global__ void join_settle_kernel(size_t entries, bool from_scratch, uint32_t *base, uint32_t *delta)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < entries; i += (size_t)gridDim.x * blockDim.x) {
+        base[i] = (from_scratch ? 0u : base[i]) + delta[i];
+        delta[i] = 0;
+    }
 }
 
 int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *err)
@@ -171,9 +192,16 @@ int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *er
     if (s.num_cut_docs == 0)
         return 0;
     const unsigned threads = 256;
-    const dim3 grid((unsigned)s.num_cut_docs, (s.K + threads - 1) / threads);
-    join_cut_counts_kernel<<<grid, threads, 0, s.stream>>>(s.cut_offsets, s.cut_slots, s.K, from_scratch, s.n_mk,
-                                                          s.cut_base);
+    const dim3 grid((unsigned)s.num_cut_chunks, (s.K + threads - 1) / threads);
+    const size_t entries = s.num_cut_docs * s.K;
+    join_gather_kernel<<<grid, threads, 0, s.stream>>>(s.cut_chunks, s.cut_slots, s.K, from_scratch, s.n_mk,
+                                                      s.cut_base, s.cut_delta);
+    LAUNCH_TRY();
+    join_scatter_kernel<<<grid, threads, 0, s.stream>>>(s.cut_chunks, s.cut_slots, s.K, from_scratch, s.n_mk,
+                                                       s.cut_base, s.cut_delta);
+    LAUNCH_TRY();
+    join_settle_kernel<<<(unsigned)((entries + threads - 1) / threads < 1024 ? (entries + threads - 1) / threads : 1024),
+                         threads, 0, s.stream>>>(entries, from_scratch, s.cut_base, s.cut_delta);
     LAUNCH_TRY();
     return 0;
 fail:

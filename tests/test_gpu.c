@@ -257,7 +257,8 @@ static void counts_and_mean_update_equal_the_cpu(uint32_t piece_length)
 {
     require_gpu();
     const uint32_t K = 37;
-    corpus *c = test_planted_corpus(6, 20, 300, 5, 80, 9, NULL);
+    /* with pieces, documents of up to 600 tokens: up to 38 pieces, joined in several chunks */
+    corpus *c = test_planted_corpus(6, 20, 300, 5, piece_length ? 600 : 80, 9, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);
     cr_assert(!piece_length || L->num_cut_docs > 100);
@@ -416,14 +417,73 @@ Test(gpu, counts_stay_exact_collapsed_refreshed) { counts_stay_exact(LDA_MODEL_C
 Test(gpu, pieces_change_nothing_uncollapsed_split)
 {
     require_gpu();
-    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 400, 40);
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 400, 40, 1e-4);
 }
 Test(gpu, pieces_change_nothing_staged_fused)
 {
     require_gpu();
-    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 17000, 40);
-    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_MEAN_FOR_MODE, 17000, 40);
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 17000, 40, 1e-4);
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CUDA, LDA_MODEL_MEAN_FOR_MODE, 17000, 40, 1e-4);
 }
+/* Cutting documents changes which block, warp, lane and row draw a token. With integer
+ * weights every partial sum is exact, so the draws must not change at all: the staged, split
+ * and one-warp kernels on a layout with pieces of 16 tokens against the uncut layout and
+ * against the CPU reference. θ is each document's (every piece reads its row). */
+static void pieces_draw_exactly(uint32_t split, lda_precision precision, uint32_t K)
+{
+    corpus *c = test_planted_corpus(4, 10, 200, 1, 300, 17, NULL);
+    const uint32_t V = c->vocab_size;
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    float *phi = malloc((size_t)V * K * sizeof *phi);
+    for (size_t i = 0; i < (size_t)V * K; i++)
+        phi[i] = (float)(lda_rng_once(5, LDA_RNG_TEST, K, i) % 5);
+    for (uint32_t w = 0; w < V; w++)
+        phi[(size_t)w * K + w % K] = 1.0f; /* no all-zero row */
+    uint32_t *z_corpus[3];
+    for (int v = 0; v < 3; v++) { /* the uncut layout on the GPU, the cut one on the GPU and on the CPU */
+        lda_layout *L = lda_layout_build(c, v ? 16 : 0, &err);
+        cr_assert(L && (v == 0 || L->num_cut_docs > 50), "%s", err.msg);
+        float *theta = malloc(L->num_slots * K * sizeof *theta);
+        for (size_t s = 0; s < L->num_slots; s++)
+            for (uint32_t k = 0; k < K; k++)
+                theta[s * K + k] = L->slot_doc[s] == LDA_NO_DOC
+                                       ? 1.0f
+                                       : (float)(1 + lda_rng_once(4, LDA_RNG_TEST, K, (uint64_t)L->slot_doc[s] * K + k) % 3);
+        uint32_t *z = calloc(L->num_positions, sizeof *z);
+        lda_zdraw in = {.theta = theta, .phi = phi, .K = K, .precision = precision, .seed = 31, .iteration = 2};
+        int rc = v < 2 ? lda_cuda_sample_z_given(L, &in, LDA_SAMPLER_BUTTERFLY, split, z, &err)
+                       : lda_cpu_sample_z(pool, L, &in, z, &err);
+        cr_assert_eq(rc, 0, "%s", err.msg);
+        z_corpus[v] = malloc(c->num_tokens * sizeof(uint32_t));
+        lda_layout_z_to_corpus_order(L, z, z_corpus[v]);
+        free(z);
+        free(theta);
+        lda_layout_free(L);
+    }
+    char split_name[16];
+    cr_assert_eq(memcmp(z_corpus[0], z_corpus[1], c->num_tokens * 4), 0, "split %s K=%u: pieces changed a draw",
+                 lda_split_name(split, split_name), K);
+    cr_assert_eq(memcmp(z_corpus[1], z_corpus[2], c->num_tokens * 4), 0, "split %s K=%u: GPU differs from the CPU",
+                 split_name, K);
+    for (int v = 0; v < 3; v++)
+        free(z_corpus[v]);
+    free(phi);
+    lda_pool_destroy(pool);
+    corpus_free(c);
+}
+
+Test(gpu, pieces_draw_exactly)
+{
+    require_gpu();
+    static const uint32_t Ks[] = {31, 100, 1024};
+    static const uint32_t splits[] = {LDA_SPLIT_STAGED, 32, 1};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = 0; j < 3; j++)
+            pieces_draw_exactly(splits[j], LDA_PRECISION_FLOAT, Ks[i]);
+    pieces_draw_exactly(LDA_SPLIT_STAGED, LDA_PRECISION_DOUBLE, 100);
+}
+
 Test(gpu, pieces_hold_their_documents_counts)
 {
     require_gpu();

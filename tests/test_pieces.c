@@ -138,8 +138,8 @@ Test(pieces, join_gathers_a_recount_and_moves_a_base)
 
 Test(pieces, change_nothing_with_theta_given_cpu)
 {
-    pieces_change_nothing_with_theta_given(LDA_DEVICE_CPU, LDA_MODEL_UNCOLLAPSED, 400, 12);
-    pieces_change_nothing_with_theta_given(LDA_DEVICE_CPU, LDA_MODEL_MEAN_FOR_MODE, 400, 12);
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CPU, LDA_MODEL_UNCOLLAPSED, 400, 12, 0.0);
+    pieces_change_nothing_with_theta_given(LDA_DEVICE_CPU, LDA_MODEL_MEAN_FOR_MODE, 400, 12, 0.0);
 }
 
 Test(pieces, hold_their_documents_counts_cpu)

@@ -14,8 +14,10 @@
  * keeps in its row of n[m,k] the counts of its whole document (the backends bring the rows
  * of a cut document together after every z pass: lda_layout_join_cut_counts), and θ is drawn per
  * document (keyed on the document), so every piece of a document has the same θ row. With
- * θ given (uncollapsed, mean-for-mode) this changes nothing: the draws, counts, θ and φ are
- * those of the uncut layout. With θ collapsed a piece sees the counts of its document's
+ * θ given (uncollapsed, mean-for-mode) this changes nothing on the CPU: the draws, counts, θ
+ * and φ are those of the uncut layout (on the GPU the butterfly search rounds by the lane a
+ * document sits in, so a draw within a few ulps of a boundary may differ: a handful in 10^6;
+ * exactly the same on integer weights). With θ collapsed a piece sees the counts of its document's
  * other pieces as they were when the pass began (the AD-LDA approximation, within a
  * document); documents of at most piece_length tokens are drawn exactly as before.
  *
