@@ -503,7 +503,7 @@ Test(gpu, planted_topics_collapsed_pieces)
  * draws come from the kernel that reads θ from global memory, followed by the count and θ
  * update kernels. Same arithmetic, so after several iterations z, the counts, θ and φ must be
  * byte-identical. The corpus has just enough short documents for the fused kernel in every
- * --refresh part (LDA_ZPLAN_STAGED_MIN_GROUPS = 512 groups of 32). */
+ * --refresh part (the rows of a launch fill LDA_ZPLAN_STAGED_MIN_FILL waves of its longest group). */
 static void fused_equals_unfused(lda_model_kind model, uint32_t refresh, lda_precision precision, uint32_t K)
 {
     require_gpu();

@@ -7,14 +7,25 @@
 
 static const lda_gpu_limits h100 = {227 * 1024, 132};
 
-/* The plan reads only the layout's shape: a layout of `groups` document groups. */
-static lda_layout layout_of(size_t groups)
+/* The plan reads only the layout's shape: `groups` document groups, the first of `longest`
+ * rows, the others of `rows` (wiki43k: 1362 groups, 445 rows at most, 70 on average). */
+static uint32_t warp_len[4096];
+static lda_layout layout_rows(size_t groups, uint32_t longest, uint32_t rows)
 {
     lda_layout L;
     memset(&L, 0, sizeof L);
+    cr_assert_leq(groups, 4096);
     L.num_warps = groups;
     L.num_slots = groups * LDA_WARP;
+    L.warp_len = warp_len;
+    for (size_t q = 0; q < groups; q++)
+        warp_len[q] = q == 0 ? longest : rows;
     return L;
+}
+
+static lda_layout layout_of(size_t groups)
+{
+    return layout_rows(groups, 445, 70);
 }
 
 static lda_params params(lda_model_kind model, uint32_t K)
@@ -24,6 +35,15 @@ static lda_params params(lda_model_kind model, uint32_t K)
     p.num_topics = K;
     lda_params_set_model(&p, model);
     return p;
+}
+
+static lda_zplan plan_on(const lda_params *p, const lda_layout *L)
+{
+    lda_zplan z;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(p, L, &h100, &z, &err), 0, "%s", err.msg);
+    cr_assert(z.why[0], "every plan says why");
+    return z;
 }
 
 static lda_zplan plan_ok(const lda_params *p, size_t groups)
@@ -64,16 +84,22 @@ Test(zplan, auto_stages_theta_with_many_groups)
     cr_assert(z.kernel == LDA_ZKERNEL_STAGED && z.warps_per_group == LDA_ZPLAN_STAGED_WARPS_DOUBLE, "%s", z.why);
 }
 
-Test(zplan, auto_reads_theta_from_global_memory_with_few_groups)
+Test(zplan, auto_reads_theta_from_global_memory_when_the_rows_are_few)
 {
     lda_params p = params(LDA_MODEL_MEAN_FOR_MODE, 1024);
-    p.refresh = 8; /* 1362 groups in 8 parts: 171 a launch */
+    p.refresh = 8; /* 1362 groups in 8 parts: 171 a launch, (445 + 170 x 70) / (132 x 445) = 0.21 waves */
     lda_zplan z = plan_ok(&p, 1362);
     cr_assert_eq(z.groups_per_launch, 171);
     cr_assert_eq(z.kernel, LDA_ZKERNEL_SPLIT, "%s", z.why);
     cr_assert_eq(z.warps_per_group, LDA_ZPLAN_DEFAULT_SPLIT);
     cr_assert(!z.fused_counts && !z.fused_theta_mean);
-    cr_assert(strstr(z.why, "171 groups a launch < 512"), "%s", z.why);
+    cr_assert(strstr(z.why, "fill 0.21 waves of its longest group < 0.6"), "%s", z.why);
+    /* few groups, but long ones: 241 groups of 512 rows fill 1.83 waves, staging pays */
+    p.refresh = 1;
+    lda_layout L = layout_rows(241, 512, 512);
+    z = plan_on(&p, &L);
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_STAGED, "%s", z.why);
+    cr_assert(strstr(z.why, "fill 1.83 waves"), "%s", z.why);
 }
 
 Test(zplan, auto_reads_theta_from_global_memory_when_it_does_not_fit)

@@ -28,6 +28,17 @@ static uint32_t staged_warps(lda_precision precision)
     return precision == LDA_PRECISION_DOUBLE ? LDA_ZPLAN_STAGED_WARPS_DOUBLE : LDA_ZPLAN_STAGED_WARPS_FLOAT;
 }
 
+/* Part 0 has the longest group (groups are sorted by length) and the most groups. */
+static double launch_fill(const lda_layout *L, uint32_t refresh, const lda_gpu_limits *gpu)
+{
+    if (L->num_warps == 0 || gpu->sm_count <= 0 || L->warp_len[0] == 0)
+        return 0.0;
+    double rows = 0.0;
+    for (size_t q = 0; q < L->num_warps; q += refresh)
+        rows += L->warp_len[q];
+    return rows / ((double)gpu->sm_count * L->warp_len[0]);
+}
+
 static int refuse(lda_error *err, const char *what, const lda_params *p)
 {
     lda_error_input(err, "--sampler %s: %s", lda_choice_name(lda_sampler_choices, p->sampler), what);
@@ -98,6 +109,7 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->theta_collapsed = p->theta_collapsed;
     z->K = p->num_topics;
     z->groups_per_launch = lda_part_warps(L->num_warps, 0, p->refresh);
+    z->fill = launch_fill(L, p->refresh, gpu);
     if (p->sampler != LDA_SAMPLER_BUTTERFLY) {
         if (p->refresh > 1)
             return refuse(err, "--refresh is implemented by --sampler butterfly only", p);
@@ -130,10 +142,10 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
                  z->warps_per_group, z->totals_in_smem ? "" : " (block totals in global memory)");
         return 0;
     }
-    if (z->groups_per_launch >= LDA_ZPLAN_STAGED_MIN_GROUPS && plan_staged(p, gpu, z)) {
+    if (z->fill >= LDA_ZPLAN_STAGED_MIN_FILL && plan_staged(p, gpu, z)) {
         snprintf(z->why, sizeof z->why, "auto: staged (one block of %u warps a group, θ in shared memory, %zu KiB; "
-                 "%zu groups a launch >= %u)", z->warps_per_group, z->smem_bytes >> 10, z->groups_per_launch,
-                 LDA_ZPLAN_STAGED_MIN_GROUPS);
+                 "a launch's rows fill %.2f waves of its longest group >= %.1f)", z->warps_per_group,
+                 z->smem_bytes >> 10, z->fill, LDA_ZPLAN_STAGED_MIN_FILL);
         return 0;
     }
     plan_split(p, L, gpu, LDA_ZPLAN_DEFAULT_SPLIT, z);
@@ -141,8 +153,9 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
         snprintf(z->why, sizeof z->why, "auto: %u warps a group, θ from global memory (θ of a group, %zu KiB, does "
                  "not fit in shared memory)", z->warps_per_group, staged_smem >> 10);
     else
-        snprintf(z->why, sizeof z->why, "auto: %u warps a group, θ from global memory (%zu groups a launch < %u: "
-                 "staging would leave SMs idle)", z->warps_per_group, z->groups_per_launch, LDA_ZPLAN_STAGED_MIN_GROUPS);
+        snprintf(z->why, sizeof z->why, "auto: %u warps a group, θ from global memory (a launch's rows fill %.2f "
+                 "waves of its longest group < %.1f: staging would leave SMs idle)", z->warps_per_group, z->fill,
+                 LDA_ZPLAN_STAGED_MIN_FILL);
     return 0;
 }
 

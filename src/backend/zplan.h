@@ -36,11 +36,16 @@ extern "C" {
  * explicit splits on an H100 for wiki43k (results/README.md). The log-likelihood kernel,
  * which walks the same layout, uses it too. */
 #define LDA_ZPLAN_DEFAULT_SPLIT 32u
-/* The staged kernel runs one group a block, one block an SM at K = 1024; with few groups a
- * launch most SMs sit idle in the last wave. Measured on wiki43k, K = 1024, --refresh 8
- * (171 groups a part): mean-for-mode 9.4 ms an iteration staged against 5.3 ms with 32
- * warps a group. 512 groups are about four waves of an H100's 132 SMs. */
-#define LDA_ZPLAN_STAGED_MIN_GROUPS 512u
+/* The staged kernel runs one group a block and one block an SM (its 12 warps take every
+ * register), so a launch takes at least as long as its longest group, on one SM; with split
+ * warps a group's rows spread over the GPU. Staging pays when a launch's rows fill the SMs
+ * for long enough: fill = (rows of the launch) / (SMs × rows of its longest group), the
+ * waves of the longest group the rows make. Measured on the H100 (K = 256 and 1024,
+ * uncollapsed and mean-for-mode; DEVELOPERS.md has the table): staged was faster at every
+ * fill from 0.81 up (wiki43k 1.62, wikimix 1.41, --refresh 2 0.81) and slower at every
+ * fill to 0.41 (--refresh 4 and 8); at 0.71 it was faster at K = 256 and up to 8% slower
+ * at K = 1024. */
+#define LDA_ZPLAN_STAGED_MIN_FILL 0.6
 
 typedef enum {
     LDA_ZKERNEL_CPU = 0,      /* the CPU reference (no GPU kernel) */
@@ -65,6 +70,7 @@ typedef struct {
     uint32_t warps_per_group;  /* token rows of a group are shared by this many warps */
     uint32_t threads_per_block;
     size_t groups_per_launch;  /* document groups in the largest --refresh part */
+    double fill;               /* its rows over (SMs × rows of its longest group): LDA_ZPLAN_STAGED_MIN_FILL */
     int fused_counts;          /* the kernel keeps n[m,k], n[w,k], n[k] current (no count kernel) */
     int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */

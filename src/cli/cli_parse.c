@@ -50,7 +50,9 @@ int lda_parse_split(const char *where, const char *text, uint32_t *out, lda_erro
     return -1;
 }
 
-int lda_parse_split_list(const char *where, const char *text, uint32_t **out, size_t *count, lda_error *err)
+/* A comma-separated list, each item parsed by `one`; *out is malloc'ed. */
+static int parse_list(const char *where, const char *text, int (*one)(const char *, const char *, uint32_t *, lda_error *),
+                      uint32_t **out, size_t *count, lda_error *err)
 {
     char *copy = strdup(text), *save = NULL;
     size_t n = 0;
@@ -61,7 +63,7 @@ int lda_parse_split_list(const char *where, const char *text, uint32_t **out, si
         return -1;
     }
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
-        if (lda_parse_split(where, item, &values[n++], err)) {
+        if (one(where, item, &values[n++], err)) {
             free(copy);
             free(values);
             return -1;
@@ -75,4 +77,23 @@ int lda_parse_split_list(const char *where, const char *text, uint32_t **out, si
     *out = values;
     *count = n;
     return 0;
+}
+
+int lda_parse_split_list(const char *where, const char *text, uint32_t **out, size_t *count, lda_error *err)
+{
+    return parse_list(where, text, lda_parse_split, out, count, err);
+}
+
+static int parse_piece_length(const char *where, const char *text, uint32_t *out, lda_error *err)
+{
+    if (strcmp(text, "auto") == 0) {
+        *out = LDA_PIECE_LENGTH_AUTO;
+        return 0;
+    }
+    return lda_parse_u32(where, text, 0, LDA_PIECE_LENGTH_AUTO - 1, out, err);
+}
+
+int lda_parse_piece_lengths(const char *where, const char *text, uint32_t **out, size_t *count, lda_error *err)
+{
+    return parse_list(where, text, parse_piece_length, out, count, err);
 }

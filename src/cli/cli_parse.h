@@ -12,6 +12,8 @@ int lda_parse_device(const char *where, const char *text, lda_device *out, lda_e
 int lda_parse_split(const char *where, const char *text, uint32_t *out, lda_error *err);
 /* A comma-separated list of --split values; *out is malloc'ed. */
 int lda_parse_split_list(const char *where, const char *text, uint32_t **out, size_t *count, lda_error *err);
+/* A comma-separated list of --piece-length values: auto or numbers; *out is malloc'ed. */
+int lda_parse_piece_lengths(const char *where, const char *text, uint32_t **out, size_t *count, lda_error *err);
 int lda_parse_corpus_format(const char *where, const char *text, corpus_format *out, lda_error *err);
 
 #endif

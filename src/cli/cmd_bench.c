@@ -31,8 +31,8 @@ static const lda_option_spec bench_options[] = {
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},
     [OPT_SPLITS] = {"splits", 0, "LIST", "--split values (auto, staged, N warps a group); other samplers and θ-collapsed "
                     "models run once", "auto"},
-    [OPT_PIECES] = {"piece-lengths", 0, "LIST", "--piece-length values (0: documents never cut)",
-                    LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT)},
+    [OPT_PIECES] = {"piece-lengths", 0, "LIST", "--piece-length values (auto, or N; 0: documents never cut)",
+                    "auto"},
     [OPT_REFRESH] = {"refresh", 0, "R", "z drawn in R parts an iteration, φ updated after each (see train)", "1"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "timed iterations per repeat", "5"},
     [OPT_WARMUP] = {"warmup", 'w', "N", "untimed iterations before each point", "2"},
@@ -99,7 +99,7 @@ static int apply_bench_option(void *vctx, int index, const char *v, const char *
     case OPT_PIECES:
         free(c->pieces);
         c->pieces = NULL;
-        return lda_parse_u32_list(where, v, 0, UINT32_MAX, &c->pieces, &c->num_pieces, err);
+        return lda_parse_piece_lengths(where, v, &c->pieces, &c->num_pieces, err);
     case OPT_REFRESH:
         return lda_parse_u32(where, v, 1, 256, &c->base.refresh, err);
     case OPT_ITERATIONS:
@@ -220,34 +220,64 @@ static int bench_point(const bench_ctx *c, const corpus *corp, const lda_layout 
     return 0;
 }
 
-/* Every point of one layout (one --piece-length). */
-static int bench_layout(const bench_ctx *c, const corpus *corp, const lda_layout *L, FILE *out, lda_error *err)
+/* The layouts of the corpus, one a piece length, built when a point first needs one. */
+typedef struct {
+    const char *path;
+    const corpus *corp;
+    lda_layout *layouts[16];
+    size_t count;
+} layout_cache;
+
+static const lda_layout *layout_for(layout_cache *lc, uint32_t piece_length, lda_error *err)
+{
+    for (size_t i = 0; i < lc->count; i++)
+        if (lc->layouts[i]->piece_length == piece_length)
+            return lc->layouts[i];
+    if (lc->count == sizeof lc->layouts / sizeof lc->layouts[0]) {
+        lda_error_input(err, "--piece-lengths: at most %zu different lengths", lc->count);
+        return NULL;
+    }
+    lda_layout *L = lda_layout_build(lc->corp, piece_length, err);
+    if (!L)
+        return NULL;
+    char shape[256];
+    fprintf(stderr, "ldagpu bench: %s: %zu tokens, V=%u; layout: %s\n", lc->path, lc->corp->num_tokens,
+            lc->corp->vocab_size, lda_layout_describe(L, shape, sizeof shape));
+    return lc->layouts[lc->count++] = L;
+}
+
+/* Every point: K x sampler x precision x model x split x piece length. */
+static int bench_points(const bench_ctx *c, layout_cache *lc, FILE *out, lda_error *err)
 {
     for (size_t ik = 0; ik < c->num_topics; ik++)
         for (size_t is = 0; is < c->num_samplers; is++)
             for (size_t ip = 0; ip < c->num_precisions; ip++)
                 for (size_t im = 0; im < c->num_models; im++)
-                    for (size_t isp = 0; isp < c->num_splits; isp++) {
-                        lda_params p = c->base;
-                        p.num_topics = c->topics[ik];
-                        p.alpha = 0; /* 50/K */
-                        p.sampler = (lda_sampler)c->samplers[is];
-                        p.precision = (lda_precision)c->precisions[ip];
-                        lda_params_set_model(&p, (lda_model_kind)c->models[im]);
-                        p.split = c->splits[isp];
-                        p.piece_length = L->piece_length;
-                        /* splits vary the butterfly with θ given only: the rest run once, at the first */
-                        if (isp > 0 && (p.sampler != LDA_SAMPLER_BUTTERFLY || p.theta_collapsed))
-                            continue;
-                        if (bench_point(c, corp, L, &p, out, err))
-                            return -1;
-                    }
+                    for (size_t ipc = 0; ipc < c->num_pieces; ipc++)
+                        for (size_t isp = 0; isp < c->num_splits; isp++) {
+                            lda_params p = c->base;
+                            p.num_topics = c->topics[ik];
+                            p.alpha = 0; /* 50/K */
+                            p.sampler = (lda_sampler)c->samplers[is];
+                            p.precision = (lda_precision)c->precisions[ip];
+                            lda_params_set_model(&p, (lda_model_kind)c->models[im]);
+                            p.split = c->splits[isp];
+                            p.piece_length = c->pieces[ipc];
+                            p.piece_length = lda_params_piece_length(&p);
+                            /* splits vary the butterfly with θ given only: the rest run once, at the first */
+                            if (isp > 0 && (p.sampler != LDA_SAMPLER_BUTTERFLY || p.theta_collapsed))
+                                continue;
+                            const lda_layout *L = layout_for(lc, p.piece_length, err);
+                            if (!L || bench_point(c, lc->corp, L, &p, out, err))
+                                return -1;
+                        }
     return 0;
 }
 
 static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
 {
     corpus *corp = corpus_read(corpus_path, &c->corpus, err);
+    layout_cache lc = {corpus_path, corp, {NULL}, 0};
     lda_atomic_file af = {0};
     FILE *out = stdout;
     int rc = -1;
@@ -260,23 +290,15 @@ static int run_bench(bench_ctx *c, const char *corpus_path, lda_error *err)
     }
     fprintf(out, "K,sampler,precision,model,split,device,ms_median,ms_min,ms_max,z_ms,update_ms,z_share,"
                  "tokens_per_s,repeats,iterations,refresh,kernel,warps_per_group,piece_length\n");
-    for (size_t i = 0; i < c->num_pieces; i++) {
-        lda_layout *L = lda_layout_build(corp, c->pieces[i], err);
-        if (!L)
-            goto done;
-        char shape[256];
-        fprintf(stderr, "ldagpu bench: %s: %zu tokens, V=%u; layout: %s\n", corpus_path, corp->num_tokens,
-                corp->vocab_size, lda_layout_describe(L, shape, sizeof shape));
-        const int failed = bench_layout(c, corp, L, out, err);
-        lda_layout_free(L);
-        if (failed)
-            goto done;
-    }
+    if (bench_points(c, &lc, out, err))
+        goto done;
     rc = out == stdout ? 0 : lda_atomic_commit(&af, err);
     out = stdout;
 done:
     if (out != stdout)
         lda_atomic_abort(&af);
+    for (size_t i = 0; i < lc.count; i++)
+        lda_layout_free(lc.layouts[i]);
     corpus_free(corp);
     return rc;
 }
@@ -298,7 +320,7 @@ int lda_cmd_bench(int argc, char **argv)
         int option;
         const char *value;
     } defaults[] = {{OPT_TOPICS, "1024"},          {OPT_SAMPLERS, "butterfly"}, {OPT_PRECISIONS, "float"},
-                    {OPT_MODELS, "uncollapsed"},   {OPT_SPLITS, "auto"},        {OPT_PIECES, LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT)}};
+                    {OPT_MODELS, "uncollapsed"},   {OPT_SPLITS, "auto"},        {OPT_PIECES, "auto"}};
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         if (apply_bench_option(&c, defaults[i].option, defaults[i].value, bench_options[defaults[i].option].name,
                                &err))

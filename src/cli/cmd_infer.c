@@ -146,7 +146,7 @@ int lda_cmd_infer(int argc, char **argv)
     p.device = ctx.device;
     p.threads = ctx.threads;
     p.seed = ctx.seed;
-    if (!(L = lda_layout_build(c, p.piece_length, &err)) || !(phi = lda_model_phi_vk(&m, &err)) ||
+    if (!(L = lda_layout_build(c, lda_params_piece_length(&p), &err)) || !(phi = lda_model_phi_vk(&m, &err)) ||
         !(theta = lda_malloc_array(L->num_slots * (size_t)m.num_topics, sizeof *theta, "theta", &err)) ||
         lda_infer(L, &p, phi, ctx.iterations, theta, NULL, NULL, &err))
         goto out;

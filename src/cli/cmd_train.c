@@ -36,9 +36,10 @@ static const lda_option_spec train_options[] = {
                    "and device (printed)", "auto"},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
                      "1"},
-    [OPT_PIECE_LENGTH] = {"piece-length", 0, "N", "documents longer than N tokens are drawn as pieces of at most N "
-                          "(0: never); exact for uncollapsed and mean-for-mode, an approximation within a long "
-                          "document when θ is collapsed", LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT)},
+    [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "
+                          "most N (0: never); exact for uncollapsed and mean-for-mode, an approximation within a "
+                          "long document when θ is collapsed; auto: 512 with θ given, 256 with θ collapsed",
+                          "auto"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},

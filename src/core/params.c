@@ -93,7 +93,14 @@ void lda_params_default(lda_params *p)
     p->threads = 0;
     p->eval_every = 10;
     p->refresh = 1;
-    p->piece_length = LDA_PIECE_LENGTH_DEFAULT;
+    p->piece_length = LDA_PIECE_LENGTH_AUTO;
+}
+
+uint32_t lda_params_piece_length(const lda_params *p)
+{
+    if (p->piece_length != LDA_PIECE_LENGTH_AUTO)
+        return p->piece_length;
+    return p->theta_collapsed ? LDA_PIECE_LENGTH_THETA_COLLAPSED : LDA_PIECE_LENGTH_THETA_GIVEN;
 }
 
 const char *lda_split_name(uint32_t split, char buf[16])

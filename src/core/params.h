@@ -63,7 +63,8 @@ typedef struct {
     int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
     uint32_t split;        /* butterfly, θ given: LDA_SPLIT_AUTO, LDA_SPLIT_STAGED, or N warps a document group */
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
-    uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never */
+    uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never;
+                              LDA_PIECE_LENGTH_AUTO: lda_params_piece_length's choice */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
@@ -72,11 +73,22 @@ typedef struct {
 void lda_params_default(lda_params *p);
 
 /* --piece-length: documents longer than this many tokens are cut into pieces of at most
- * that many (backend/layout.h), so that no warp waits for one long document. Measured on
- * the H100 (results/README.md, "Document lengths"). */
-#define LDA_PIECE_LENGTH_DEFAULT 512
-#define LDA_STRINGIFY_(x) #x
-#define LDA_STRINGIFY(x) LDA_STRINGIFY_(x) /* LDA_STRINGIFY(LDA_PIECE_LENGTH_DEFAULT): "512", for help texts */
+ * that many (backend/layout.h), so that no warp waits for one long document. auto (the
+ * default), measured on the H100 (results/README.md, "Document lengths"):
+ *  - θ given: 512. Exact whatever the length; 512 was the fastest of 128, 256, 512 on
+ *    wiki43k, wikimix and a corpus of 10^6-token documents (fewer, longer pieces mean fewer
+ *    θ rows and stagings; shorter ones no better balance).
+ *  - θ collapsed: 256. A piece's tokens are drawn in order by one lane, so the longest piece
+ *    bounds the z kernel (collapsed, K = 1024: 16.5 ms at 512, 11.8 at 256, 8.8 at 128 on
+ *    wiki43k), while the held-out log-likelihood after 100 iterations was the same at 256 as
+ *    at 512 and uncut (−8.130 / −8.137 on wiki43k, −8.562 / −8.571 on wikimix) and 0.01
+ *    lower at 128. */
+#define LDA_PIECE_LENGTH_AUTO UINT32_MAX
+#define LDA_PIECE_LENGTH_THETA_GIVEN 512u
+#define LDA_PIECE_LENGTH_THETA_COLLAPSED 256u
+
+/* The piece length a run uses: --piece-length, or the model's auto choice. */
+uint32_t lda_params_piece_length(const lda_params *p);
 
 /* --refresh R: an iteration draws z in R parts, part c being the warps q with q mod R = c
  * (so every part has documents of every length), and after each part the counts and φ are

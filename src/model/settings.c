@@ -23,7 +23,7 @@ const lda_setting lda_settings_table[] = {
     {"precision", "precision", LDA_SET_CHOICE, AT(params.precision), 0, NO_LIMIT, lda_precision_choices, NULL},
     {"sampler", "sampler", LDA_SET_CHOICE, AT(params.sampler), 1, NO_LIMIT, lda_sampler_choices, NULL},
     {"refresh", "refresh", LDA_SET_U32, AT(params.refresh), 0, 1, 256, 0, 0, NULL, NULL},
-    {"piece_length", "piece-length", LDA_SET_U32, AT(params.piece_length), 0, 0, UINT32_MAX, 0, 0, NULL, NULL},
+    {"piece_length", "piece-length", LDA_SET_U32_AUTO, AT(params.piece_length), 0, 0, UINT32_MAX - 1, 0, 0, NULL, NULL},
     {"corpus_format", "format", LDA_SET_FORMAT, AT(corpus.format), 0, NO_LIMIT, corpus_format_choices, NULL},
     {"vocab_file", "vocab", LDA_SET_PATH, AT(corpus.vocab_path), 1, NO_LIMIT, NULL, "derived from the corpus name"},
     {"stopwords", "stopwords", LDA_SET_PATH, AT(corpus.stopwords_path), 0, NO_LIMIT, NULL, "the built-in list"},
@@ -81,6 +81,7 @@ static int parse_integer(const lda_setting *row, const char *where, const char *
         return -1;
     switch (row->type) {
     case LDA_SET_U32:
+    case LDA_SET_U32_AUTO:
         *(uint32_t *)out = (uint32_t)v;
         break;
     case LDA_SET_U64:
@@ -102,6 +103,12 @@ int lda_setting_parse(const lda_setting *row, const char *where, const char *tex
     void *out = field(row, s);
     int choice;
     switch (row->type) {
+    case LDA_SET_U32_AUTO:
+        if (strcmp(text, "auto") == 0) {
+            *(uint32_t *)out = UINT32_MAX;
+            return 0;
+        }
+        /* fall through */
     case LDA_SET_U32:
     case LDA_SET_U64:
     case LDA_SET_SIZE:
@@ -166,6 +173,7 @@ int lda_setting_same(const lda_setting *row, const lda_settings *a, const lda_se
     const void *x = cfield(row, a), *y = cfield(row, b);
     switch (row->type) {
     case LDA_SET_U32:
+    case LDA_SET_U32_AUTO:
         return *(const uint32_t *)x == *(const uint32_t *)y;
     case LDA_SET_U64:
         return *(const uint64_t *)x == *(const uint64_t *)y;
@@ -203,6 +211,12 @@ const char *lda_setting_format(const lda_setting *row, const lda_settings *s, ch
     case LDA_SET_U32:
         snprintf(buf, size, "%u", *(const uint32_t *)x);
         break;
+    case LDA_SET_U32_AUTO:
+        if (*(const uint32_t *)x == UINT32_MAX)
+            snprintf(buf, size, "auto");
+        else
+            snprintf(buf, size, "%u", *(const uint32_t *)x);
+        break;
     case LDA_SET_U64:
         snprintf(buf, size, "%llu", (unsigned long long)*(const uint64_t *)x);
         break;
@@ -234,7 +248,7 @@ const char *lda_setting_format(const lda_setting *row, const lda_settings *s, ch
 void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settings *from)
 {
     static const size_t sizes[] = {
-        [LDA_SET_U32] = sizeof(uint32_t), [LDA_SET_U64] = sizeof(uint64_t), [LDA_SET_SIZE] = sizeof(size_t),
+        [LDA_SET_U32] = sizeof(uint32_t), [LDA_SET_U32_AUTO] = sizeof(uint32_t), [LDA_SET_U64] = sizeof(uint64_t), [LDA_SET_SIZE] = sizeof(size_t),
         [LDA_SET_INT] = sizeof(int),      [LDA_SET_DOUBLE] = sizeof(double), [LDA_SET_CHOICE] = sizeof(int),
         [LDA_SET_FORMAT] = sizeof(int),   [LDA_SET_PATH] = sizeof(const char *),
     };

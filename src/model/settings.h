@@ -28,6 +28,7 @@ typedef struct {
 
 typedef enum {
     LDA_SET_U32,
+    LDA_SET_U32_AUTO, /* a number, or "auto" (UINT32_MAX) */
     LDA_SET_U64,
     LDA_SET_SIZE,
     LDA_SET_INT,

@@ -163,7 +163,7 @@ int lda_completion_init(lda_completion *c, const corpus *docs, const lda_params 
         goto out;
     }
     if (split_halves(scorable, &c->estimate, &c->scored, err) ||
-        !(c->estimate_layout = lda_layout_build(c->estimate, params->piece_length, err)) ||
+        !(c->estimate_layout = lda_layout_build(c->estimate, lda_params_piece_length(params), err)) ||
         !(c->scored_layout = lda_layout_build_like(c->scored, c->estimate_layout, err)))
         goto out;
     c->num_docs = scorable->num_docs;

@@ -344,7 +344,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
         if (lda_cuda_device_count(why, sizeof why) == 0)
             fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
     }
-    if (!(r.L = lda_layout_build(r.c, o->settings.params.piece_length, err)) || !(r.b = lda_backend_create(r.L, &o->settings.params, err)))
+    lda_params params = o->settings.params; /* the piece length resolved: the model records the number */
+    params.piece_length = lda_params_piece_length(&params);
+    if (!(r.L = lda_layout_build(r.c, params.piece_length, err)) || !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
     if (o->resume)
         fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
