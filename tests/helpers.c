@@ -328,3 +328,23 @@ void test_expect_failure(const char *args, int status, const char *needle)
     cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
     free(out);
 }
+
+char *test_tiny_corpus(const char *dir)
+{
+    char *path = NULL, *vocab = NULL;
+    cr_assert(asprintf(&path, "%s/tiny.ldac", dir) > 0 && asprintf(&vocab, "%s/tiny.vocab", dir) > 0);
+    FILE *f = fopen(path, "w"), *v = fopen(vocab, "w");
+    cr_assert(f && v);
+    for (int d = 0; d < 64; d++) {
+        int base = d % 2 ? 6 : 0; /* odd documents use words 6..11, even ones 0..5 */
+        fprintf(f, "3 %d:%d %d:2 %d:1\n", base + d % 6, 1 + d % 4, base + (d + 1) % 6, base + (d + 3) % 6);
+    }
+    static const char *words[] = {"apple", "banana", "cherry", "grape", "lemon", "mango",
+                                  "engine", "piston", "rotor", "valve", "wheel", "gear"};
+    for (int w = 0; w < 12; w++)
+        fprintf(v, "%s\n", words[w]);
+    fclose(f);
+    fclose(v);
+    free(vocab);
+    return path;
+}

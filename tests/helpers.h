@@ -64,3 +64,8 @@ char *test_write_file(const char *dir, const char *name, const char *text);
 int test_same_bytes(const char *a, const char *b);
 
 #endif
+
+/* A small LDA-C corpus (DIR/tiny.ldac and DIR/tiny.vocab: 64 documents over 12 words in
+ * two clear topics) for runs of the real binary that take a fraction of a second. Returns the
+ * corpus path (malloc'ed). */
+char *test_tiny_corpus(const char *dir);

@@ -266,7 +266,7 @@ int lda_cmd_bench(int argc, char **argv)
                                                            : i == 3 ? OPT_MODELS : OPT_SPLITS,
                                defaults[i][1], defaults[i][0], &err))
             goto fail;
-    if (lda_options_parse(&bench_spec, argc, argv, apply_bench_option, &c, positional, 1, &npos, &help, &err))
+    if (lda_options_parse(&bench_spec, argc, argv, apply_bench_option, &c, NULL, positional, 1, &npos, &help, &err))
         goto fail;
     if (help) {
         lda_options_print_help(&bench_spec, stdout);

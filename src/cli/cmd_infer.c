@@ -111,7 +111,7 @@ int lda_cmd_infer(int argc, char **argv)
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
-    if (lda_options_parse(&infer_spec, argc, argv, apply_infer_option, &ctx, positional, 2, &npos, &help, &err))
+    if (lda_options_parse(&infer_spec, argc, argv, apply_infer_option, &ctx, NULL, positional, 2, &npos, &help, &err))
         return lda_report(argv[0], &err);
     if (help) {
         lda_options_print_help(&infer_spec, stdout);

@@ -237,7 +237,7 @@ int lda_cmd_topics(int argc, char **argv)
     lda_error err = {0};
     const char *positional[1];
     int npos, help;
-    if (lda_options_parse(&topics_spec, argc, argv, apply_topics_option, &ctx, positional, 1, &npos, &help, &err))
+    if (lda_options_parse(&topics_spec, argc, argv, apply_topics_option, &ctx, NULL, positional, 1, &npos, &help, &err))
         return lda_report(argv[0], &err);
     if (help) {
         lda_options_print_help(&topics_spec, stdout);

@@ -392,7 +392,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     int rc = -1;
     if (!conf)
         return -1;
-    if (lda_config_read(conf, read_conf_key, &c, err))
+    if (lda_config_read(conf, read_conf_key, &c, NULL, err))
         goto out;
     if (!c.format_version || !m->num_topics || !m->vocab_size) {
         lda_error_input(err, "%s: not an ldagpu model (format_version, topics or vocabulary missing)", conf);
