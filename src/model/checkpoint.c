@@ -92,6 +92,8 @@ static void sync_folder(const char *path)
 
 int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err)
 {
+    if (lda_atomic_clean(model_dir, err))
+        return -1;
     DIR *d = opendir(model_dir);
     if (!d)
         return 0; /* nothing there yet */

@@ -33,7 +33,8 @@ int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_
 int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_train_log *log,
                          const size_t *heldout, size_t num_heldout, lda_error *err);
 
-/* Removes the leftovers of interrupted checkpoint writes in model_dir and, unless
+/* Removes the leftovers of interrupted writes in model_dir (temporary files of processes
+ * that are gone, atomic_file.h; temporary checkpoint folders) and, unless
  * keep_checkpoint, the checkpoint itself (a new run in an old folder). */
 int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err);
 

@@ -15,6 +15,7 @@
 #include "backend/layout.h"
 #include "model/checkpoint.h"
 #include "model/model.h"
+#include "model/model_output.h"
 #include "train/heldout.h"
 #include "model/train_log.h"
 #include "util/atomic_file.h"
@@ -324,6 +325,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
     lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->params.iterations);
     corpus *full = NULL;
     int rc = -1;
+    if (lda_model_check_output(o->output_dir, err)) /* before any work */
+        return -1;
 
     if (o->resume) {
         FILE *out = r.log.out; /* the old rows, kept and not printed again */
