@@ -203,11 +203,11 @@ const char *test_root(void)
     return root ? root : ".";
 }
 
-int test_run_ldagpu(const char *args, char **out)
+static int run_ldagpu(const char *prefix, const char *args, char **out)
 {
     const char *bin = getenv("LDAGPU_BIN");
     char *cmd = NULL;
-    cr_assert(asprintf(&cmd, "'%s' %s 2>&1", bin ? bin : "./ldagpu", args) > 0);
+    cr_assert(asprintf(&cmd, "%s'%s' %s 2>&1", prefix, bin ? bin : "./ldagpu", args) > 0);
     FILE *p = popen(cmd, "r");
     cr_assert(p, "cannot run %s", cmd);
     size_t cap = 4096, len = 0;
@@ -226,7 +226,19 @@ int test_run_ldagpu(const char *args, char **out)
         *out = buf;
     else
         free(buf);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+int test_run_ldagpu(const char *args, char **out)
+{
+    return run_ldagpu("", args, out);
+}
+
+int test_run_ldagpu_within(const char *args, int seconds, char **out)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "exec timeout -s KILL %d ", seconds);
+    return run_ldagpu(prefix, args, out);
 }
 
 char *test_write_file(const char *dir, const char *name, const char *text)

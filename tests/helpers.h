@@ -39,6 +39,10 @@ void test_rmdir(const char *dir);
  * exit status and, when out is not NULL, its stdout+stderr (malloc'ed). */
 int test_run_ldagpu(const char *args, char **out);
 
+/* test_run_ldagpu, killed after `seconds` (then the status is 137): for a command that must
+ * be refused at once, and that without the refusal would take minutes. */
+int test_run_ldagpu_within(const char *args, int seconds, char **out);
+
 /* Starts the ldagpu binary in the background with a shell-quoted argument string, its
  * stdout and stderr going to log_path; returns its pid. */
 pid_t test_spawn_ldagpu(const char *args, const char *log_path);

@@ -14,6 +14,13 @@
 
 #include "core/error.h"
 
+/* The counts are 32-bit on the CPU and the GPU (n[k], n[w,k], N[m]), so a corpus has fewer
+ * than 2^32 tokens; a document's tokens are moreover interleaved 32 to a row of 32-bit
+ * positions (layout.h), so a document has fewer than 2^32 / 32. Readers check both, and the
+ * memory the tokens take, from what a file declares before expanding it. */
+#define CORPUS_MAX_TOKENS ((uint64_t)UINT32_MAX)
+#define CORPUS_MAX_DOC_TOKENS ((uint64_t)UINT32_MAX / 32)
+
 typedef enum {
     CORPUS_FORMAT_AUTO = 0,
     CORPUS_FORMAT_TEXT,

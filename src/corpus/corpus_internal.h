@@ -4,6 +4,7 @@
 #define LDA_CORPUS_INTERNAL_H
 
 #include "corpus/corpus.h"
+#include "util/gzlines.h"
 #include "util/strmap.h"
 
 /* A word id meaning "no word": dropped by corpus_remap_words. */
@@ -20,7 +21,21 @@ typedef struct {
     corpus *c;
     size_t words_cap, docs_cap;
     size_t doc_start; /* first token of the current input document */
+    /* Where tokens come from: when set, every append is checked first (corpus_check_tokens)
+     * and a refusal names its file and line. */
+    const gzlines *src;
+    uint64_t max_tokens; /* the memory budget in tokens (corpus_token_budget) */
 } corpus_builder;
+
+/* How many tokens the memory available can hold as a corpus (memory.h). */
+int corpus_token_budget(uint64_t *max_tokens, lda_error *err);
+/* Before expanding tokens declared at src's current line: that the document would then
+ * have doc_tokens, and the corpus total, within CORPUS_MAX_DOC_TOKENS, CORPUS_MAX_TOKENS
+ * (status 2) and max_tokens (memory: status 1). */
+int corpus_check_tokens(const gzlines *src, uint64_t doc_tokens, uint64_t total, uint64_t max_tokens,
+                        lda_error *err);
+/* The memory part alone, for a total known at once (line 0: none to name). */
+int corpus_check_memory(const char *path, size_t line, uint64_t total, uint64_t max_tokens, lda_error *err);
 
 int corpus_builder_init(corpus_builder *b, corpus_format format, lda_error *err);
 /* Makes room for n more tokens at once (optional; appending grows as needed). */

@@ -128,14 +128,16 @@ static int read_lines(text_reader *t, const char *path, lda_error *err)
     gzlines *r = gzlines_open(path, err);
     if (!r)
         return -1;
+    t->b.src = r; /* a file of billions of words is refused when its tokens outgrow memory */
     char *line;
     size_t len;
-    int failed = 0;
+    int failed = corpus_token_budget(&t->b.max_tokens, err) < 0;
     while (!failed && (line = gzlines_next(r, &len, err))) {
         failed = tokenize_line(t, line, len, t->b.c->num_input_docs, err) < 0 ||
                  corpus_builder_end_doc(&t->b, err) < 0;
     }
     failed = failed || gzlines_failed(r);
+    t->b.src = NULL;
     gzlines_close(r);
     return failed ? -1 : 0;
 }

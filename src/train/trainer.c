@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "model/model_output.h"
 #include "train/heldout.h"
+#include "train/run_memory.h"
 #include "model/train_log.h"
 #include "util/atomic_file.h"
 #include "model/checksum.h"
@@ -370,7 +371,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
         if (lda_cuda_device_count(why, sizeof why) == 0)
             fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
     }
-    if (!(r.L = lda_layout_build(r.c, err)) || !(r.b = lda_backend_create(r.L, &o->params, err)))
+    if (!(r.L = lda_layout_build(r.c, err)) ||
+        lda_run_check_memory(r.L, &o->params, r.c->num_input_docs, r.heldout != NULL, err) ||
+        !(r.b = lda_backend_create(r.L, &o->params, err)))
         goto out;
     if (o->resume)
         fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
