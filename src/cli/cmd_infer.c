@@ -11,6 +11,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
 #include "train/inference.h"
@@ -127,7 +128,7 @@ int lda_cmd_infer(int argc, char **argv)
     float *phi = NULL, *theta = NULL;
     int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
     lda_atomic_file af = {0};
-    if (lda_model_read(&m, positional[0], 0, 0, &err))
+    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written fails before the work. */
     if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))

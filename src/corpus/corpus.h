@@ -57,6 +57,8 @@ typedef struct {
     size_t num_empty_docs;     /* num_input_docs - num_docs */
     size_t num_tokens;         /* total tokens in kept documents */
     size_t num_unknown_tokens; /* tokens dropped because fixed_vocab lacks the word */
+    size_t *input_unknown;     /* with fixed_vocab: those of each input document (num_input_docs);
+                                * NULL otherwise */
     uint32_t vocab_size;
     size_t *doc_offsets;       /* num_docs + 1; doc d is words[doc_offsets[d] .. doc_offsets[d+1]) */
     uint32_t *words;           /* num_tokens word ids, each < vocab_size */

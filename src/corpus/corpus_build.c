@@ -168,7 +168,7 @@ void corpus_builder_discard(corpus_builder *b)
     b->c = NULL;
 }
 
-size_t corpus_remap_words(corpus *c, const uint32_t *map)
+size_t corpus_remap_words(corpus *c, const uint32_t *map, size_t *dropped_by_input)
 {
     size_t out = 0, kept_docs = 0;
     size_t in_start = 0; /* doc_offsets is rewritten as we go, so the input's are kept here */
@@ -180,6 +180,8 @@ size_t corpus_remap_words(corpus *c, const uint32_t *map)
             if (w != CORPUS_NO_WORD)
                 c->words[out++] = w;
         }
+        if (dropped_by_input)
+            dropped_by_input[c->input_index[d]] = (in_end - in_start) - (out - doc_start);
         in_start = in_end;
         if (out == doc_start) {
             c->num_empty_docs++;

@@ -50,8 +50,9 @@ corpus *corpus_builder_finish(corpus_builder *b);
 void corpus_builder_discard(corpus_builder *b);
 
 /* Rewrites every token w as map[w], dropping tokens mapped to CORPUS_NO_WORD; documents left
- * without tokens are dropped and counted as empty. Returns the number of tokens dropped. */
-size_t corpus_remap_words(corpus *c, const uint32_t *map);
+ * without tokens are dropped and counted as empty. Returns the number of tokens dropped;
+ * dropped_by_input (optional, num_input_docs) gets them by input document too. */
+size_t corpus_remap_words(corpus *c, const uint32_t *map, size_t *dropped_by_input);
 
 
 /* ---- corpus_fixed.c: a model's fixed vocabulary (corpus_options.fixed_vocab) ---- */

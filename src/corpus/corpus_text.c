@@ -38,6 +38,7 @@ typedef struct {
     size_t stats_cap;
     /* Where the words went, for the note on an empty corpus. */
     size_t words_seen, too_short, stop_words, unknown, pruned;
+    size_t *input_unknown, input_unknown_cap; /* fixed vocabulary: unknown tokens by input document */
 } text_reader;
 
 static int is_letter(char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
@@ -83,8 +84,29 @@ static int take_word(text_reader *t, const char *w, size_t len, size_t doc, lda_
     return corpus_builder_add(&t->b, id, 1, err);
 }
 
-/* A word, looked up in the fixed vocabulary. */
-static int take_fixed_word(text_reader *t, const char *w, size_t len, lda_error *err)
+/* Counts an unknown token of input document doc. */
+static int count_unknown(text_reader *t, size_t doc, lda_error *err)
+{
+    if (doc >= t->input_unknown_cap) {
+        size_t cap = t->input_unknown_cap ? 2 * t->input_unknown_cap : 1024;
+        while (cap <= doc)
+            cap *= 2;
+        size_t *grown = realloc(t->input_unknown, cap * sizeof *grown);
+        if (!grown) {
+            lda_error_fail(err, "out of memory (unknown-token counts of %zu documents)", cap);
+            return -1;
+        }
+        memset(grown + t->input_unknown_cap, 0, (cap - t->input_unknown_cap) * sizeof *grown);
+        t->input_unknown = grown;
+        t->input_unknown_cap = cap;
+    }
+    t->input_unknown[doc]++;
+    t->unknown++;
+    return 0;
+}
+
+/* A word of document doc, looked up in the fixed vocabulary. */
+static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t doc, lda_error *err)
 {
     uint32_t id;
     if (strmap_find(t->words, w, len, &id)) {
@@ -94,7 +116,7 @@ static int take_fixed_word(text_reader *t, const char *w, size_t len, lda_error 
     } else if (len < (size_t)t->opt->min_word_len) {
         t->too_short++;
     } else {
-        t->unknown++;
+        return count_unknown(t, doc, err);
     }
     return 0;
 }
@@ -115,7 +137,7 @@ static int tokenize_line(text_reader *t, char *line, size_t len, size_t doc, lda
             i++;
         } while (i < len && is_letter(line[i]));
         t->words_seen++;
-        int status = fixed ? take_fixed_word(t, line + start, i - start, err)
+        int status = fixed ? take_fixed_word(t, line + start, i - start, doc, err)
                            : take_word(t, line + start, i - start, doc, err);
         if (status < 0)
             return -1;
@@ -209,7 +231,7 @@ static int prune_vocabulary(text_reader *t, lda_error *err)
             map[id] = CORPUS_NO_WORD;
         for (size_t i = 0; i < n; i++)
             map[kept[i].id] = (uint32_t)i;
-        t->pruned = corpus_remap_words(c, map);
+        t->pruned = corpus_remap_words(c, map, NULL);
     }
     free(map);
     free(kept);
@@ -254,13 +276,19 @@ corpus *corpus_read_text(const char *path, const corpus_options *opt,
         return NULL;
     int failed = load_word_map(&t, err) < 0 || read_lines(&t, path, err) < 0;
     if (!failed && opt->fixed_vocab) {
-        t.b.c->num_unknown_tokens = t.unknown;
-        failed = corpus_adopt_fixed_vocab(t.b.c, opt, err) < 0;
+        corpus *c = t.b.c;
+        c->num_unknown_tokens = t.unknown;
+        failed = !(c->input_unknown = lda_calloc(c->num_input_docs, sizeof *c->input_unknown, "unknown-token counts",
+                                                 err)) ||
+                 corpus_adopt_fixed_vocab(c, opt, err) < 0;
+        for (size_t d = 0; !failed && d < c->num_input_docs && d < t.input_unknown_cap; d++)
+            c->input_unknown[d] = t.input_unknown[d];
     } else if (!failed) {
         failed = prune_vocabulary(&t, err) < 0;
     }
     strmap_free(t.words);
     free(t.stats);
+    free(t.input_unknown);
     if (failed) {
         corpus_builder_discard(&t.b);
         return NULL;

@@ -171,6 +171,24 @@ out:
     return rc;
 }
 
+int lda_model_read_finished(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
+{
+    if (lda_model_read(m, dir, with_theta, with_z, err) == 0)
+        return 0;
+    char *conf = lda_path_join(dir, "model.conf", err), *ckpt = conf ? lda_path_join(dir, CHECKPOINT_NAME, err) : NULL;
+    lda_model state;
+    lda_error ignored;
+    if (ckpt && access(conf, F_OK) != 0 && errno == ENOENT && lda_model_read_conf(&state, ckpt, &ignored) == 0) {
+        lda_error_input(err, "%s holds no finished model, only a checkpoint at iteration %u (a run stopped before "
+                        "it wrote its model): finish it with 'ldagpu train --resume %s -n N' (N more iterations; "
+                        "0 writes the model as it is)", dir, state.iterations, dir);
+        lda_model_free(&state);
+    }
+    free(conf);
+    free(ckpt);
+    return -1;
+}
+
 /* ---- finding a state again ---- */
 
 void lda_resume_free(lda_resume_state *st)

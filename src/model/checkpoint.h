@@ -44,6 +44,10 @@ typedef struct {
     lda_train_log log; /* the rows of its log.csv */
 } lda_resume_state;
 
+/* lda_model_read for the commands that use a finished model (topics, infer, eval): a folder
+ * holding only a checkpoint (a run stopped before it wrote its model) is told how to finish it. */
+int lda_model_read_finished(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err);
+
 /* Finds the newest valid state of model_dir (itself, its checkpoint) and loads it. */
 int lda_resume_load(const char *model_dir, lda_resume_state *st, lda_error *err);
 void lda_resume_free(lda_resume_state *st);

@@ -3,6 +3,7 @@
 #include "model/matrix_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,19 @@ int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint
     return lda_atomic_commit(&af, err);
 }
 
+/* A model of NaN or infinite values would print NaN topics and scores and exit 0: such a
+ * file is refused where it is read. */
+static int check_finite(const char *path, const float *v, uint64_t rows, uint64_t cols, lda_error *err)
+{
+    for (uint64_t i = 0; i < rows * cols; i++)
+        if (!isfinite(v[i])) {
+            lda_error_input(err, "%s: the value at row %llu, column %llu is not a finite number (%g)", path,
+                            (unsigned long long)(i / cols), (unsigned long long)(i % cols), (double)v[i]);
+            return -1;
+        }
+    return 0;
+}
+
 int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint64_t *cols, void **data,
                     lda_error *err)
 {
@@ -79,6 +93,8 @@ int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint
         }
     }
     fclose(f);
+    if (ok && type == LDA_MATRIX_F32 && check_finite(path, *data, h.rows, h.cols, err))
+        ok = 0;
     if (!ok) {
         free(*data);
         *data = NULL;
