@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
@@ -328,8 +329,19 @@ static int merge_resume(train_ctx *ctx, const lda_resume_state *st, const char *
 
 static volatile sig_atomic_t stop_signal = 0;
 
+/* A second signal ends the run at once, as a run stuck while saving must still be
+ * stoppable; but 130/143 say "stopped after saving its state", so it says what happened and
+ * ends with status 1 instead. Whatever was completely written stays (every file is written
+ * atomically); the next run removes the temporary files (atomic_file.h). */
 static void on_stop_signal(int sig)
 {
+    if (stop_signal) {
+        static const char msg[] = "ldagpu train: stopped by a second signal before its state was saved; the model "
+                                  "folder keeps its last complete model and checkpoint, if any\n";
+        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)ignored;
+        _exit(LDA_EXIT_FAILURE);
+    }
     stop_signal = sig;
 }
 
@@ -339,8 +351,7 @@ static void install_stop_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    /* A second signal takes the default action: a run stuck while saving can still be killed. */
-    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
