@@ -155,6 +155,10 @@ static malformed rows[] = {
      "m/phi.bin: not an ldagpu matrix file"},
     {"phi.bin cut short", "clean", TINY_MODEL, {{"m/phi.bin", ONE_PHI, 100, 0}}, NULL, "topics %D/m", 2,
      "m/phi.bin: truncated"},
+    {"phi.bin claiming 2^62 values", "fuzzing: allocated before reading", TINY_MODEL,
+     {{"m/phi.bin", "LDAGPUMX\x01\0\0\0\x01\0\0\0\xff\xff\xff\xff\xff\xff\xff\x1f\x02\0\0\0\0\0\0\0"
+       "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 64, 0}}, NULL,
+     "topics %D/m", 2, "m/phi.bin: truncated (expected 4611686018427387902 values)"},
     {"phi.bin of integers", "clean", TINY_MODEL, {{"m/phi.bin", U32_PHI, 160, 0}}, NULL, "topics %D/m", 2,
      "m/phi.bin: element type 2, expected 1"},
     {"phi.bin of NaN", "6: accepted, NaN printed", TINY_MODEL, {{"m/phi.bin", NAN_PHI, 160, 0}}, NULL,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/atomic_file.h"
 
@@ -43,6 +44,15 @@ int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint
         return -1;
     }
     return lda_atomic_commit(&af, err);
+}
+
+/* Whether a regular file holds n values after its header (anything else is read to its end). */
+static int fits_in_file(FILE *f, uint64_t n)
+{
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 1;
+    return (uint64_t)sb.st_size >= sizeof(matrix_header) && n <= ((uint64_t)sb.st_size - sizeof(matrix_header)) / 4;
 }
 
 /* A model of NaN or infinite values would print NaN topics and scores and exit 0: such a
@@ -82,6 +92,10 @@ int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint
     } else if (h.cols && h.rows > SIZE_MAX / 4 / h.cols) {
         lda_error_input(err, "%s: impossible size %llu x %llu", path, (unsigned long long)h.rows,
                         (unsigned long long)h.cols);
+        ok = 0;
+    } else if (!fits_in_file(f, h.rows * h.cols)) {
+        /* Before allocating what a 64-byte header may claim. */
+        lda_error_input(err, "%s: truncated (expected %llu values)", path, (unsigned long long)(h.rows * h.cols));
         ok = 0;
     } else {
         size_t n = (size_t)(h.rows * h.cols);
