@@ -2,6 +2,8 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +252,25 @@ char *test_write_file(const char *dir, const char *name, const char *text)
     fputs(text, f);
     fclose(f);
     return path;
+}
+
+int test_count_entries(const char *dir, ...)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d, "no folder %s", dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        va_list ap;
+        va_start(ap, dir);
+        for (const char *word; (word = va_arg(ap, const char *));)
+            if (strstr(e->d_name, word)) {
+                n++;
+                break;
+            }
+        va_end(ap);
+    }
+    closedir(d);
+    return n;
 }
 
 int test_same_bytes(const char *a, const char *b)

@@ -64,6 +64,10 @@ const char *test_root(void);
 /* Writes text to DIR/NAME; returns the malloc'ed path. */
 char *test_write_file(const char *dir, const char *name, const char *text);
 
+/* How many entries of dir (hidden ones too) have a name containing one of the
+ * NULL-terminated words: leftovers such as "tmp" files. */
+int test_count_entries(const char *dir, ...);
+
 /* 1 when both files exist and have identical bytes. */
 int test_same_bytes(const char *a, const char *b);
 

@@ -43,20 +43,28 @@ typedef struct {
 
 static int is_letter(char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
 
-static int grow_stats(text_reader *t, size_t need, lda_error *err)
+/* Grows *array of *cap elements of `size` bytes to hold at least `need`, doubling from
+ * `first`; the new elements are zero. */
+static int grow_zeroed(void **array, size_t *cap, size_t need, size_t size, size_t first, const char *what,
+                       lda_error *err)
 {
-    size_t cap = t->stats_cap ? t->stats_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    word_stats *grown = realloc(t->stats, cap * sizeof *grown);
+    size_t n = *cap ? *cap : first;
+    while (n < need)
+        n *= 2;
+    char *grown = realloc(*array, n * size);
     if (!grown) {
-        lda_error_fail(err, "out of memory (statistics for %zu words)", cap);
+        lda_error_fail(err, "out of memory (%s of %zu)", what, n);
         return -1;
     }
-    memset(grown + t->stats_cap, 0, (cap - t->stats_cap) * sizeof *grown);
-    t->stats = grown;
-    t->stats_cap = cap;
+    memset(grown + *cap * size, 0, (n - *cap) * size);
+    *array = grown;
+    *cap = n;
     return 0;
+}
+
+static int grow_stats(text_reader *t, size_t need, lda_error *err)
+{
+    return grow_zeroed((void **)&t->stats, &t->stats_cap, need, sizeof *t->stats, 4096, "word statistics", err);
 }
 
 /* A word of document doc, building the corpus's own vocabulary. */
@@ -87,19 +95,10 @@ static int take_word(text_reader *t, const char *w, size_t len, size_t doc, lda_
 /* Counts an unknown token of input document doc. */
 static int count_unknown(text_reader *t, size_t doc, lda_error *err)
 {
-    if (doc >= t->input_unknown_cap) {
-        size_t cap = t->input_unknown_cap ? 2 * t->input_unknown_cap : 1024;
-        while (cap <= doc)
-            cap *= 2;
-        size_t *grown = realloc(t->input_unknown, cap * sizeof *grown);
-        if (!grown) {
-            lda_error_fail(err, "out of memory (unknown-token counts of %zu documents)", cap);
-            return -1;
-        }
-        memset(grown + t->input_unknown_cap, 0, (cap - t->input_unknown_cap) * sizeof *grown);
-        t->input_unknown = grown;
-        t->input_unknown_cap = cap;
-    }
+    if (doc >= t->input_unknown_cap &&
+        grow_zeroed((void **)&t->input_unknown, &t->input_unknown_cap, doc + 1, sizeof *t->input_unknown, 1024,
+                    "unknown-token counts of documents", err) < 0)
+        return -1;
     t->input_unknown[doc]++;
     t->unknown++;
     return 0;
