@@ -4,8 +4,9 @@
 #   make test       build and run the Criterion test suite (GPU tests skip without a GPU)
 #   make asan       build the CLI and tests with AddressSanitizer + UBSan and run the tests
 #   make demo       train on the bundled corpus and print its topics
+#   make fuzz       build the libFuzzer targets (clang) and run each FUZZ_SECONDS on its seeds
 #
-# Variables: CUDA=0|1, CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc.
+# Variables: CUDA=0|1, CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc, FUZZ_SECONDS=60.
 
 CC        ?= cc
 NVCC      ?= nvcc
@@ -39,7 +40,7 @@ else
 endif
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 
-.PHONY: all ldagpu test asan demo clean deps check-criterion
+.PHONY: all ldagpu test asan fuzz fuzz-targets demo clean deps check-criterion
 all: ldagpu
 
 ldagpu: $(BUILD)/ldagpu
@@ -85,6 +86,37 @@ asan:
 	    build/asan/ldagpu build/asan/test_ldagpu
 	LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 build/asan/test_ldagpu $(TEST_ARGS)
+
+# Fuzzing (fuzz/): libFuzzer targets over the readers and parsers, built with clang and
+# AddressSanitizer + UBSan in their own folder. Each runs FUZZ_SECONDS from the seeds in
+# fuzz/corpus/TARGET (new inputs go to build/fuzz/found/TARGET, a crash's input to
+# build/fuzz/crash-*); a crash, a leak or a sanitizer report fails the target.
+FUZZ_TARGETS := corpus config model_conf log_csv matrix
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/%.o: fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Ifuzz -MMD -MP -c -o $@ $<
+
+# The library without the command layer, which no target needs.
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/fuzz_input.o $(filter-out $(BUILD)/src/cli/%,$(LIB_OBJ))
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-targets: $(FUZZ_BINS)
+
+fuzz:
+	@command -v clang >/dev/null || scripts/install-deps.sh --fuzz
+	$(MAKE) BUILD=build/fuzz CUDA=0 CC=clang OPTFLAGS="$(FUZZ_FLAGS)" fuzz-targets
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build/fuzz/found/$$t; \
+	    echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	    build/fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
+	        -artifact_prefix=build/fuzz/crash-$$t- -print_final_stats=1 build/fuzz/found/$$t fuzz/corpus/$$t \
+	        > build/fuzz/$$t.log 2>&1 || { tail -60 build/fuzz/$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
+	    grep -E "^stat::number_of_executed_units|^Done" build/fuzz/$$t.log | tr '\n' ' '; echo; \
+	done
 
 demo: ldagpu
 	./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf -o demo-model

@@ -1,13 +1,15 @@
 #!/bin/sh
-# Runs on the GPU machine (see DEVELOPERS.md): the whole test suite, the GPU sampler tests
-# under compute-sanitizer (memcheck and racecheck), and training runs on wiki43k.
+# Runs on the GPU machine (see DEVELOPERS.md): the whole test suite, every GPU test under
+# compute-sanitizer memcheck and the sampler tests under racecheck, and training runs on wiki43k.
 # Expects binaries built beforehand (make BUILD=build/cuda build/cuda/ldagpu build/cuda/test_ldagpu),
 # Criterion's runtime in .crit/ and the corpora in .corpora/ (all carried with the call).
 # Logs go to a work folder packed at the end into $OUT/gpu-check.tgz (the device tool brings
 # back only a few files), with summary.txt beside it; the summary is printed too.
 # Optional: BENCH="bench args" (an ldagpu bench on wiki43k), RUNS="K n sampler precision;...",
 # FIGURES=reduced|full (scripts/paper-figures.sh), NCU=1 (per-kernel times of 3 iterations),
-# TTQ=1 (time to quality), HELDOUT=1 (held-out figures), TESTS=0 and SANITIZE=0 (skip those).
+# TTQ=1 (time to quality), HELDOUT=1 (held-out figures), TESTS=0 and SANITIZE=0 (skip those),
+# MEMCHECK_FILTER (the tests run under memcheck; default every GPU test: 'gpu/*' and
+# 'resume_gpu/*', the binary they start included).
 set -u
 final=${OUT:-gpu-check-out}
 out=$(mktemp -d)
@@ -29,7 +31,14 @@ if [ "${TESTS:-1}" = 1 ]; then
 fi
 
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-    for tool in memcheck racecheck; do
+    # memcheck: the whole GPU suite (out-of-memory path included), the processes it starts too.
+    compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 \
+        "$bin/test_ldagpu" -j1 --filter "${MEMCHECK_FILTER:-@(gpu|resume_gpu)/*}" > "$out/sanitizer-memcheck.log" 2>&1
+    note "compute-sanitizer memcheck (${MEMCHECK_FILTER:-@(gpu|resume_gpu)/*}): exit $? — $(grep -E 'ERROR SUMMARY' "$out/sanitizer-memcheck.log" | sort | uniq -c | tr '\n' ' ') $(grep Synthesis "$out/sanitizer-memcheck.log")"
+    grep -E "\[FAIL\]|Invalid|out of bounds|Leaked" "$out/sanitizer-memcheck.log" | head -20 | tee -a "$summary"
+    # racecheck: the kernels' shared memory, on the sampler and update tests (a whole-suite run
+    # under racecheck takes far longer than the machine is lent for).
+    for tool in racecheck; do
         compute-sanitizer --tool $tool --target-processes all --error-exitcode 99 \
             "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|butterfly_collapsed_float_exact|butterfly_stored_float_exact|transpose_float_exact|naive_collapsed_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float|planted_topics_collapsed|counts_stay_exact_uncollapsed|counts_stay_exact_collapsed|counts_stay_exact_collapsed_refreshed|planted_topics_uncollapsed_refreshed|set_phi_freeze_and_score_agree_with_the_cpu|fused_equals_unfused_mean_for_mode_remnant|fused_equals_unfused_uncollapsed_double|fused_equals_unfused_refreshed)' \
             > "$out/sanitizer-$tool.log" 2>&1

@@ -3,6 +3,7 @@
 #   scripts/install-deps.sh          build tools and zlib (to build and train)
 #   scripts/install-deps.sh --test   the same plus Criterion (to run the tests)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
+#   scripts/install-deps.sh --fuzz   the same plus clang and its libFuzzer runtime (make fuzz)
 # Nothing is installed when everything is already there. The CUDA toolkit is not installed
 # here: without nvcc, ldagpu builds with the CPU backend only.
 set -eu
@@ -17,7 +18,12 @@ for arg in "$@"; do
     case "$arg" in
         --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
-        *) echo "install-deps.sh: unknown option '$arg' (use --test or --plots)" >&2; exit 2 ;;
+        --fuzz)
+            # libFuzzer's runtime is a separate package from the compiler.
+            if ! have_cmd clang || ! ls "$(clang -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+                need="$need clang libclang-rt-dev"
+            fi ;;
+        *) echo "install-deps.sh: unknown option '$arg' (use --test, --plots or --fuzz)" >&2; exit 2 ;;
     esac
 done
 [ -z "$need" ] && exit 0

@@ -2,6 +2,8 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdarg.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -203,11 +205,11 @@ const char *test_root(void)
     return root ? root : ".";
 }
 
-int test_run_ldagpu(const char *args, char **out)
+static int run_ldagpu(const char *prefix, const char *args, char **out)
 {
     const char *bin = getenv("LDAGPU_BIN");
     char *cmd = NULL;
-    cr_assert(asprintf(&cmd, "'%s' %s 2>&1", bin ? bin : "./ldagpu", args) > 0);
+    cr_assert(asprintf(&cmd, "%s'%s' %s 2>&1", prefix, bin ? bin : "./ldagpu", args) > 0);
     FILE *p = popen(cmd, "r");
     cr_assert(p, "cannot run %s", cmd);
     size_t cap = 4096, len = 0;
@@ -226,7 +228,19 @@ int test_run_ldagpu(const char *args, char **out)
         *out = buf;
     else
         free(buf);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+int test_run_ldagpu(const char *args, char **out)
+{
+    return run_ldagpu("", args, out);
+}
+
+int test_run_ldagpu_within(const char *args, int seconds, char **out)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "exec timeout -s KILL %d ", seconds);
+    return run_ldagpu(prefix, args, out);
 }
 
 char *test_write_file(const char *dir, const char *name, const char *text)
@@ -238,6 +252,25 @@ char *test_write_file(const char *dir, const char *name, const char *text)
     fputs(text, f);
     fclose(f);
     return path;
+}
+
+int test_count_entries(const char *dir, ...)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d, "no folder %s", dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        va_list ap;
+        va_start(ap, dir);
+        for (const char *word; (word = va_arg(ap, const char *));)
+            if (strstr(e->d_name, word)) {
+                n++;
+                break;
+            }
+        va_end(ap);
+    }
+    closedir(d);
+    return n;
 }
 
 int test_same_bytes(const char *a, const char *b)
@@ -327,4 +360,24 @@ void test_expect_failure(const char *args, int status, const char *needle)
     cr_assert(strstr(out, needle), "ldagpu %s: '%s' not in: %s", args, needle, out);
     cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
     free(out);
+}
+
+char *test_tiny_corpus(const char *dir)
+{
+    char *path = NULL, *vocab = NULL;
+    cr_assert(asprintf(&path, "%s/tiny.ldac", dir) > 0 && asprintf(&vocab, "%s/tiny.vocab", dir) > 0);
+    FILE *f = fopen(path, "w"), *v = fopen(vocab, "w");
+    cr_assert(f && v);
+    for (int d = 0; d < 64; d++) {
+        int base = d % 2 ? 6 : 0; /* odd documents use words 6..11, even ones 0..5 */
+        fprintf(f, "3 %d:%d %d:2 %d:1\n", base + d % 6, 1 + d % 4, base + (d + 1) % 6, base + (d + 3) % 6);
+    }
+    static const char *words[] = {"apple", "banana", "cherry", "grape", "lemon", "mango",
+                                  "engine", "piston", "rotor", "valve", "wheel", "gear"};
+    for (int w = 0; w < 12; w++)
+        fprintf(v, "%s\n", words[w]);
+    fclose(f);
+    fclose(v);
+    free(vocab);
+    return path;
 }

@@ -39,6 +39,10 @@ void test_rmdir(const char *dir);
  * exit status and, when out is not NULL, its stdout+stderr (malloc'ed). */
 int test_run_ldagpu(const char *args, char **out);
 
+/* test_run_ldagpu, killed after `seconds` (then the status is 137): for a command that must
+ * be refused at once, and that without the refusal would take minutes. */
+int test_run_ldagpu_within(const char *args, int seconds, char **out);
+
 /* Starts the ldagpu binary in the background with a shell-quoted argument string, its
  * stdout and stderr going to log_path; returns its pid. */
 pid_t test_spawn_ldagpu(const char *args, const char *log_path);
@@ -60,7 +64,16 @@ const char *test_root(void);
 /* Writes text to DIR/NAME; returns the malloc'ed path. */
 char *test_write_file(const char *dir, const char *name, const char *text);
 
+/* How many entries of dir (hidden ones too) have a name containing one of the
+ * NULL-terminated words: leftovers such as "tmp" files. */
+int test_count_entries(const char *dir, ...);
+
 /* 1 when both files exist and have identical bytes. */
 int test_same_bytes(const char *a, const char *b);
 
 #endif
+
+/* A small LDA-C corpus (DIR/tiny.ldac and DIR/tiny.vocab: 64 documents over 12 words in
+ * two clear topics) for runs of the real binary that take a fraction of a second. Returns the
+ * corpus path (malloc'ed). */
+char *test_tiny_corpus(const char *dir);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "backend/layout.h"
@@ -760,6 +761,58 @@ Test(gpu, too_little_memory_is_a_clear_error)
     cr_assert(strstr(err.msg, "not enough GPU memory") && strstr(err.msg, "GiB"), "%s", err.msg);
     lda_layout_free(L);
     corpus_free(c);
+}
+
+/* The same through the binary, on purpose: a run the GPU cannot hold ends with status 1 and
+ * a clear last line before any iteration, into an existing model folder that it leaves as it
+ * was, and without creating a new one. 114,688 one-token documents at K = 65,536 with
+ * butterfly-stored in double: θ, n[m,k] and the sampler's per-thread tables are 20 bytes a
+ * document and topic on the device, 150 GiB (more than an H200 has), while the host's part
+ * (the model as it would be saved) is 60 GiB. */
+Test(gpu, a_run_too_large_for_the_gpu_exits_1_and_writes_nothing)
+{
+    require_gpu();
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' -K 2 -n 2 -q --device cuda -o '%s/m'", tiny, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "cp '%s/m/phi.bin' '%s/phi.before'", dir, dir);
+    cr_assert_eq(system(args), 0);
+    char *big = NULL;
+    cr_assert(asprintf(&big, "%s/big.ldac", dir) > 0);
+    FILE *f = fopen(big, "w");
+    cr_assert(f);
+    for (int d = 0; d < 114688; d++)
+        fputs("1 0:1\n", f);
+    fclose(f);
+    free(test_write_file(dir, "big.vocab", "word\n"));
+    const char *outputs[] = {"m", "new"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args,
+                 "train '%s' -K 65536 -n 1 --sampler butterfly-stored --precision double --device cuda -o '%s/%s'",
+                 big, dir, outputs[i]);
+        int rc = test_run_ldagpu(args, &out);
+        cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+        char *last = strrchr(out, '\n');
+        while (last && last > out && last[-1] != '\n')
+            last--;
+        cr_assert(last && strstr(last, "ldagpu train: not enough GPU memory on") && strstr(last, "GiB are free"),
+                  "last line: %s", out);
+        cr_assert(!strstr(out, "iter "), "it iterated: %s", out);
+        free(out);
+    }
+    char before[2048], after[2048];
+    snprintf(before, sizeof before, "%s/phi.before", dir);
+    snprintf(after, sizeof after, "%s/m/phi.bin", dir);
+    cr_assert(test_same_bytes(before, after), "the existing model was changed");
+    snprintf(args, sizeof args, "%s/m", dir);
+    cr_assert_eq(test_count_entries(args, "tmp", "checkpoint", NULL), 0, "temporary files or a checkpoint in %s", args);
+    snprintf(args, sizeof args, "%s/new", dir);
+    cr_assert_eq(access(args, F_OK), -1, "a folder %s was created", args);
+    free(big);
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
 }
 
 #else

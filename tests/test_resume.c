@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -256,6 +257,39 @@ static void stop_with(int sig)
 
 Test(resume, sigint_saves_a_checkpoint_and_the_model_and_exits_130) { stop_with(SIGINT); }
 Test(resume, sigterm_saves_a_checkpoint_and_the_model_and_exits_143) { stop_with(SIGTERM); }
+
+/* A second SIGINT right after the first, while the iteration under way (and then the save)
+ * would still take a while: status 1 and a line that says so, not 130 ("saved"). */
+Test(resume, a_second_signal_stops_at_once_and_says_so)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), model[1024], log[1024];
+    snprintf(model, sizeof model, "%s/run", dir);
+    snprintf(log, sizeof log, "%s/run.log", dir);
+    /* K = 512 on one thread: an iteration takes a second or so, the window for the second
+     * signal; it follows the first once that one has surely been delivered (two pending
+     * signals of a kind are one). */
+    char args[8192];
+    snprintf(args, sizeof args, "train '%s' -K 512 -n 1000 -e 0 --checkpoint-every 1 -j 1 --device cpu -o '%s'", c,
+             model);
+    pid_t pid = test_spawn_ldagpu(args, log);
+    snprintf(args, sizeof args, "%s/checkpoint/model.conf", model);
+    test_wait_for_file(args, pid, log, 120);
+    cr_assert_eq(kill(pid, SIGINT), 0);
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    cr_assert_eq(kill(pid, SIGINT), 0);
+    int status = test_wait_ldagpu(pid);
+    char *out = test_read_file(log);
+    cr_assert_eq(status, 1, "exit status %d: %s", status, out);
+    cr_assert(strstr(out, "ldagpu train: stopped by a second signal before its state was saved"), "%s", out);
+    free(out);
+    /* What was there stays usable: the last checkpoint resumes. */
+    snprintf(args, sizeof args, "train --resume '%s' -n 1 -q -j 2 --device cpu", model);
+    run_ok(args);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
 
 static void eval_repeats_the_log(const char *device)
 {

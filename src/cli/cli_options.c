@@ -65,7 +65,7 @@ static void describe_option(const lda_option_spec *o, char *buf, size_t size)
 }
 
 int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_option_fn fn, void *ctx,
-                      const char **positional, int max_positional, int *num_positional, int *help_asked,
+                      lda_config_values *keep, const char **positional, int max_positional, int *num_positional, int *help_asked,
                       lda_error *err)
 {
     const int n = count_options(spec->options);
@@ -120,7 +120,7 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     free(scan);
     if (config_path) {
         config_ctx cc = {spec, fn, ctx};
-        if (lda_config_read(config_path, apply_config_key, &cc, err))
+        if (lda_config_read(config_path, apply_config_key, &cc, keep, err))
             goto out;
     }
     /* Pass 2: everything else, in order. */

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "util/config_file.h"
 
 typedef struct {
     const char *name;     /* long name, also the config key */
@@ -33,11 +34,13 @@ typedef struct {
 } lda_command_spec;
 
 /* Parses argv (argv[0] is the command name): config file first (if the table has one),
- * then flags. Positional arguments are returned in order in positional[] (at most
+ * then flags. The values of a config file are handed to fn as copies kept in *keep (the
+ * caller frees them with lda_config_values_free once done with the options; NULL only for
+ * a table without --config). Positional arguments are returned in order in positional[] (at most
  * max_positional; more is an error). *help_asked is set when --help was given (then
  * nothing else is checked). */
 int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_option_fn fn, void *ctx,
-                      const char **positional, int max_positional, int *num_positional, int *help_asked,
+                      lda_config_values *keep, const char **positional, int max_positional, int *num_positional, int *help_asked,
                       lda_error *err);
 
 void lda_options_print_help(const lda_command_spec *spec, FILE *out);

@@ -325,7 +325,7 @@ int lda_cmd_bench(int argc, char **argv)
         if (apply_bench_option(&c, defaults[i].option, defaults[i].value, bench_options[defaults[i].option].name,
                                &err))
             goto fail;
-    if (lda_options_parse(&bench_spec, argc, argv, apply_bench_option, &c, positional, 1, &npos, &help, &err))
+    if (lda_options_parse(&bench_spec, argc, argv, apply_bench_option, &c, NULL, positional, 1, &npos, &help, &err))
         goto fail;
     if (help) {
         lda_options_print_help(&bench_spec, stdout);

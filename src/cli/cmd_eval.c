@@ -9,6 +9,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
 #include "train/heldout.h"
@@ -132,7 +133,7 @@ int lda_cmd_eval(int argc, char **argv)
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
-    if (lda_options_parse(&eval_spec, argc, argv, apply_eval_option, &ctx, positional, 2, &npos, &help, &err))
+    if (lda_options_parse(&eval_spec, argc, argv, apply_eval_option, &ctx, NULL, positional, 2, &npos, &help, &err))
         return lda_report(argv[0], &err);
     if (help) {
         lda_options_print_help(&eval_spec, stdout);
@@ -148,11 +149,12 @@ int lda_cmd_eval(int argc, char **argv)
     float *phi = NULL;
     lda_completion comp;
     int have_comp = 0, rc = -1;
-    if (lda_model_read(&m, positional[0], 0, 0, &err))
+    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))
         goto out;
+    size_t unknown = c->num_unknown_tokens;
     if (ctx.docs) {
         size_t count;
         if (!(listed = lda_calloc(c->num_input_docs, 1, "document flags", &err)) ||
@@ -161,6 +163,9 @@ int lda_cmd_eval(int argc, char **argv)
         size_t kept = 0;
         for (size_t d = 0; d < c->num_docs; d++)
             kept += keep[d] = listed[c->input_index[d]];
+        unknown = 0; /* of the documents listed only */
+        for (size_t i = 0; i < c->num_input_docs; i++)
+            unknown += listed[i] && c->input_unknown ? c->input_unknown[i] : 0;
         if (kept < count)
             fprintf(stderr, "ldagpu eval: %zu of the %zu documents listed in %s have no known word\n", count - kept,
                     count, ctx.docs);
@@ -183,7 +188,7 @@ int lda_cmd_eval(int argc, char **argv)
     printf("documents %zu\n", comp.num_docs);
     printf("documents_too_short %zu\n", comp.num_short_docs);
     printf("tokens_scored %zu\n", comp.num_tokens);
-    printf("unknown_tokens %zu\n", c->num_unknown_tokens);
+    printf("unknown_tokens %zu\n", unknown);
     printf("loglik_per_token %.6f\n", loglik);
     printf("perplexity %.2f\n", exp(-loglik));
     if (fflush(stdout) != 0) {

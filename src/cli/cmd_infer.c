@@ -11,6 +11,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
 #include "train/inference.h"
@@ -112,7 +113,7 @@ int lda_cmd_infer(int argc, char **argv)
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
-    if (lda_options_parse(&infer_spec, argc, argv, apply_infer_option, &ctx, positional, 2, &npos, &help, &err))
+    if (lda_options_parse(&infer_spec, argc, argv, apply_infer_option, &ctx, NULL, positional, 2, &npos, &help, &err))
         return lda_report(argv[0], &err);
     if (help) {
         lda_options_print_help(&infer_spec, stdout);
@@ -128,7 +129,7 @@ int lda_cmd_infer(int argc, char **argv)
     float *phi = NULL, *theta = NULL;
     int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
     lda_atomic_file af = {0};
-    if (lda_model_read(&m, positional[0], 0, 0, &err))
+    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written fails before the work. */
     if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))

@@ -9,6 +9,7 @@
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
 #include "model/coherence.h"
+#include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
 #include "model/topwords.h"
@@ -238,7 +239,7 @@ int lda_cmd_topics(int argc, char **argv)
     lda_error err = {0};
     const char *positional[1];
     int npos, help;
-    if (lda_options_parse(&topics_spec, argc, argv, apply_topics_option, &ctx, positional, 1, &npos, &help, &err))
+    if (lda_options_parse(&topics_spec, argc, argv, apply_topics_option, &ctx, NULL, positional, 1, &npos, &help, &err))
         return lda_report(argv[0], &err);
     if (help) {
         lda_options_print_help(&topics_spec, stdout);
@@ -251,7 +252,7 @@ int lda_cmd_topics(int argc, char **argv)
     if (ctx.sort == SORT_COHERENCE || ctx.corpus)
         ctx.coherence = 1;
     lda_model m;
-    if (lda_model_read(&m, positional[0], 0, 0, &err))
+    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     const uint32_t K = m.num_topics, n = ctx.top < m.vocab_size ? ctx.top : m.vocab_size;
     uint32_t *top = lda_malloc_array((size_t)K * n, sizeof *top, "top words", &err);

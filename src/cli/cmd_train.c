@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
@@ -222,8 +223,19 @@ static int merge_resume(train_ctx *ctx, const lda_resume_state *st, const char *
 
 static volatile sig_atomic_t stop_signal = 0;
 
+/* A second signal ends the run at once, as a run stuck while saving must still be
+ * stoppable; but 130/143 say "stopped after saving its state", so it says what happened and
+ * ends with status 1 instead. Whatever was completely written stays (every file is written
+ * atomically); the next run removes the temporary files (atomic_file.h). */
 static void on_stop_signal(int sig)
 {
+    if (stop_signal) {
+        static const char msg[] = "ldagpu train: stopped by a second signal before its state was saved; the model "
+                                  "folder keeps its last complete model and checkpoint, if any\n";
+        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)ignored;
+        _exit(LDA_EXIT_FAILURE);
+    }
     stop_signal = sig;
 }
 
@@ -233,10 +245,37 @@ static void install_stop_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    /* A second signal takes the default action: a run stuck while saving can still be killed. */
-    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The run once the options are parsed: --resume's state merged, then training. */
+static int train_with(train_ctx *ctx, const char *command, const char **positional, int npos)
+{
+    lda_error err = {0};
+    lda_resume_state st;
+    memset(&st, 0, sizeof st);
+    if (ctx->resume) {
+        if (lda_resume_load(ctx->resume, &st, &err) ||
+            merge_resume(ctx, &st, npos == 1 ? positional[0] : NULL, &err)) {
+            lda_resume_free(&st);
+            return lda_report(command, &err);
+        }
+        ctx->o.resume = &st;
+    } else if (npos != 1) {
+        lda_error_input(&err, "no corpus given (usage: ldagpu %s)", train_spec.usage);
+        return lda_report(command, &err);
+    } else {
+        ctx->o.corpus_path = positional[0];
+    }
+    install_stop_handlers();
+    ctx->o.stop = &stop_signal;
+    int rc = lda_train(&ctx->o, &err) ? lda_report(command, &err) : LDA_EXIT_OK;
+    lda_resume_free(&st);
+    if (rc == LDA_EXIT_OK && stop_signal)
+        rc = 128 + stop_signal;
+    return rc;
 }
 
 int lda_cmd_train(int argc, char **argv)
@@ -248,34 +287,17 @@ int lda_cmd_train(int argc, char **argv)
     ctx.o.top_words = 20;
 
     lda_error err = {0};
+    lda_config_values config_values = {0}; /* --config's values, which the options point into */
     const char *positional[1];
-    int npos, help;
-    if (lda_options_parse(&train_spec, argc, argv, apply_train_option, &ctx, positional, 1, &npos, &help, &err))
-        return lda_report(argv[0], &err);
-    if (help) {
+    int npos, help, rc;
+    if (lda_options_parse(&train_spec, argc, argv, apply_train_option, &ctx, &config_values, positional, 1, &npos,
+                          &help, &err))
+        rc = lda_report(argv[0], &err);
+    else if (help) {
         lda_options_print_help(&train_spec, stdout);
-        return LDA_EXIT_OK;
-    }
-    lda_resume_state st;
-    memset(&st, 0, sizeof st);
-    if (ctx.resume) {
-        if (lda_resume_load(ctx.resume, &st, &err) ||
-            merge_resume(&ctx, &st, npos == 1 ? positional[0] : NULL, &err)) {
-            lda_resume_free(&st);
-            return lda_report(argv[0], &err);
-        }
-        ctx.o.resume = &st;
-    } else if (npos != 1) {
-        lda_error_input(&err, "no corpus given (usage: ldagpu %s)", train_spec.usage);
-        return lda_report(argv[0], &err);
-    } else {
-        ctx.o.corpus_path = positional[0];
-    }
-    install_stop_handlers();
-    ctx.o.stop = &stop_signal;
-    int rc = lda_train(&ctx.o, &err) ? lda_report(argv[0], &err) : LDA_EXIT_OK;
-    lda_resume_free(&st);
-    if (rc == LDA_EXIT_OK && stop_signal)
-        rc = 128 + stop_signal;
+        rc = LDA_EXIT_OK;
+    } else
+        rc = train_with(&ctx, argv[0], positional, npos);
+    lda_config_values_free(&config_values);
     return rc;
 }

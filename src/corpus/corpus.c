@@ -21,6 +21,7 @@ void corpus_free(corpus *c)
     free(c->doc_offsets);
     free(c->words);
     free(c->input_index);
+    free(c->input_unknown);
     free_strings(c->vocab, c->vocab_size);
     free(c);
 }

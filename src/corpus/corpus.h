@@ -15,6 +15,13 @@
 #include "core/error.h"
 #include "core/params.h"
 
+/* The counts are 32-bit on the CPU and the GPU (n[k], n[w,k], N[m]), so a corpus has fewer
+ * than 2^32 tokens; a document's tokens are moreover interleaved 32 to a row of 32-bit
+ * positions (layout.h), so a document has fewer than 2^32 / 32. Readers check both, and the
+ * memory the tokens take, from what a file declares before expanding it. */
+#define CORPUS_MAX_TOKENS ((uint64_t)UINT32_MAX)
+#define CORPUS_MAX_DOC_TOKENS ((uint64_t)UINT32_MAX / 32)
+
 typedef enum {
     CORPUS_FORMAT_AUTO = 0,
     CORPUS_FORMAT_TEXT,
@@ -51,6 +58,8 @@ typedef struct {
     size_t num_empty_docs;     /* num_input_docs - num_docs */
     size_t num_tokens;         /* total tokens in kept documents */
     size_t num_unknown_tokens; /* tokens dropped because fixed_vocab lacks the word */
+    size_t *input_unknown;     /* with fixed_vocab: those of each input document (num_input_docs);
+                                * NULL otherwise */
     uint32_t vocab_size;
     size_t *doc_offsets;       /* num_docs + 1; doc d is words[doc_offsets[d] .. doc_offsets[d+1]) */
     uint32_t *words;           /* num_tokens word ids, each < vocab_size */

@@ -4,10 +4,12 @@
  * counts in struct corpus are done one way. corpus_remap_words is the one place tokens are
  * filtered after reading (vocabulary pruning, fixed-vocabulary mapping); it works in place
  * because the output is never longer than the input. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "corpus/corpus_internal.h"
+#include "util/memory.h"
 
 int corpus_builder_init(corpus_builder *b, corpus_format format, lda_error *err)
 {
@@ -51,8 +53,52 @@ int corpus_builder_reserve(corpus_builder *b, size_t n, lda_error *err)
     return 0;
 }
 
+int corpus_token_budget(uint64_t *max_tokens, lda_error *err)
+{
+    uint64_t bytes;
+    if (lda_memory_available(&bytes, err))
+        return -1;
+    *max_tokens = bytes / sizeof(uint32_t);
+    return 0;
+}
+
+int corpus_check_memory(const char *path, size_t line, uint64_t total, uint64_t max_tokens, lda_error *err)
+{
+    if (total <= max_tokens)
+        return 0;
+    char where[32] = "";
+    if (line)
+        snprintf(where, sizeof where, ":%zu", line);
+    char need[32], have[32];
+    lda_error_fail(err, "%s%s: not enough memory: the corpus declares %llu tokens%s, %s to hold them, and %s are "
+                   "available", path, where, (unsigned long long)total, line ? " by this line" : "",
+                   lda_size_text(total * sizeof(uint32_t), need), lda_size_text(max_tokens * sizeof(uint32_t), have));
+    return -1;
+}
+
+int corpus_check_tokens(const gzlines *src, uint64_t doc_tokens, uint64_t total, uint64_t max_tokens,
+                        lda_error *err)
+{
+    const char *path = gzlines_path(src);
+    size_t line = gzlines_lineno(src);
+    if (doc_tokens > CORPUS_MAX_DOC_TOKENS)
+        lda_error_input(err, "%s:%zu: a document of more than %llu tokens (%llu by this line), the most one "
+                        "document may have", path, line, (unsigned long long)CORPUS_MAX_DOC_TOKENS,
+                        (unsigned long long)doc_tokens);
+    else if (total > CORPUS_MAX_TOKENS)
+        lda_error_input(err, "%s:%zu: the corpus reaches %llu tokens by this line; ldagpu counts tokens in 32 "
+                        "bits, so a corpus has at most %llu", path, line, (unsigned long long)total,
+                        (unsigned long long)CORPUS_MAX_TOKENS);
+    else
+        return corpus_check_memory(path, line, total, max_tokens, err);
+    return -1;
+}
+
 int corpus_builder_add(corpus_builder *b, uint32_t w, size_t count, lda_error *err)
 {
+    if (b->src && corpus_check_tokens(b->src, (uint64_t)(b->c->num_tokens - b->doc_start) + count,
+                                      (uint64_t)b->c->num_tokens + count, b->max_tokens, err))
+        return -1;
     if (count > b->words_cap - b->c->num_tokens && corpus_builder_reserve(b, count, err) < 0)
         return -1;
     uint32_t *out = b->c->words + b->c->num_tokens;
@@ -121,7 +167,7 @@ void corpus_builder_discard(corpus_builder *b)
     b->c = NULL;
 }
 
-size_t corpus_remap_words(corpus *c, const uint32_t *map)
+size_t corpus_remap_words(corpus *c, const uint32_t *map, size_t *dropped_by_input)
 {
     size_t out = 0, kept_docs = 0;
     size_t in_start = 0; /* doc_offsets is rewritten as we go, so the input's are kept here */
@@ -133,6 +179,8 @@ size_t corpus_remap_words(corpus *c, const uint32_t *map)
             if (w != CORPUS_NO_WORD)
                 c->words[out++] = w;
         }
+        if (dropped_by_input)
+            dropped_by_input[c->input_index[d]] = (in_end - in_start) - (out - doc_start);
         in_start = in_end;
         if (out == doc_start) {
             c->num_empty_docs++;

@@ -1,15 +1,19 @@
 /* corpus_detect.c — guessing a corpus's format from its first lines.
  *
  * UCI: the first three non-blank lines are each one non-negative integer (D, W, NNZ).
- * LDA-C: the first non-blank line is "N id:count ..." with at least one pair (a lone
- * number is more likely a line of text). Anything else is raw text, which reads any file,
- * so a wrong guess shows up as a strange vocabulary rather than a failure; the format can
- * always be named explicitly. */
+ * LDA-C: lines "N id:count ...". Anything else is raw text, which reads any file, so a wrong
+ * guess shows up as a strange vocabulary or an empty corpus rather than an error at the line
+ * that is wrong. That is why the guess is made from up to SAMPLE_LINES lines, not the first
+ * alone: a file mostly of one format is read as that format, whose reader then names the
+ * line that breaks it (a bad header value of a UCI file, a bad pair on the first line of an
+ * LDA-C file). The format can always be named explicitly. */
 #include <string.h>
 
 #include "corpus/corpus_internal.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
+
+enum { SAMPLE_LINES = 1000 };
 
 static int all_digits(const char *s, size_t len)
 {
@@ -21,41 +25,39 @@ static int all_digits(const char *s, size_t len)
     return 1;
 }
 
-static int is_one_integer(const gzlines *r, const char *line, size_t len)
+/* Whether a field is "digits:digits". */
+static int is_pair(const char *field, size_t n)
 {
-    line_fields f;
-    const char *field, *extra;
-    size_t n, extra_len;
-    line_fields_init(&f, r, "", line, len);
-    return line_fields_next(&f, &field, &n) && all_digits(field, n) &&
-           !line_fields_next(&f, &extra, &extra_len);
+    const char *colon = memchr(field, ':', n);
+    return colon && all_digits(field, (size_t)(colon - field)) &&
+           all_digits(colon + 1, n - (size_t)(colon - field) - 1);
 }
 
-static int looks_like_ldac(const gzlines *r, const char *line, size_t len)
+typedef enum { LINE_OTHER, LINE_INTEGER, LINE_TRIPLE, LINE_LDAC } line_shape;
+
+/* An LDA-C line: a count, then fields of which at least one is an id:count pair (a line with
+ * a malformed pair still counts, so that the LDA-C reader gets to report it). A UCI header
+ * value is one integer, a UCI triple three. */
+static line_shape shape_of(const gzlines *r, const char *line, size_t len)
 {
     line_fields f;
     const char *field;
-    size_t n, pairs = 0;
+    size_t n, fields = 0, integers = 0, pairs = 0;
+    int starts_with_integer = 0;
     line_fields_init(&f, r, "", line, len);
-    if (!line_fields_next(&f, &field, &n) || !all_digits(field, n))
-        return 0;
-    for (; line_fields_next(&f, &field, &n); pairs++) {
-        const char *colon = memchr(field, ':', n);
-        if (!colon || !all_digits(field, (size_t)(colon - field)) ||
-            !all_digits(colon + 1, n - (size_t)(colon - field) - 1))
-            return 0;
+    for (; line_fields_next(&f, &field, &n); fields++) {
+        int integer = all_digits(field, n);
+        starts_with_integer |= fields == 0 && integer;
+        integers += integer;
+        pairs += fields > 0 && is_pair(field, n);
     }
-    return pairs > 0;
-}
-
-/* The next line with something besides blanks; NULL at the end (or on an error). */
-static char *next_nonblank(gzlines *r, size_t *len, lda_error *err)
-{
-    char *line;
-    while ((line = gzlines_next(r, len, err)))
-        if (!line_is_blank(line, *len))
-            return line;
-    return NULL;
+    if (starts_with_integer && pairs > 0)
+        return LINE_LDAC;
+    if (integers == fields && fields == 1)
+        return LINE_INTEGER;
+    if (integers == fields && fields == 3)
+        return LINE_TRIPLE;
+    return LINE_OTHER;
 }
 
 int corpus_detect_format(const char *path, corpus_format *format, lda_error *err)
@@ -63,19 +65,26 @@ int corpus_detect_format(const char *path, corpus_format *format, lda_error *err
     gzlines *r = gzlines_open(path, err);
     if (!r)
         return -1;
-    *format = CORPUS_FORMAT_TEXT;
+    size_t count[4] = {0}, sampled = 0, header_integers = 0;
+    char *line;
     size_t len;
-    char *line = next_nonblank(r, &len, err);
-    if (line && looks_like_ldac(r, line, len)) {
-        *format = CORPUS_FORMAT_LDAC;
-    } else if (line && is_one_integer(r, line, len)) {
-        int integers = 1;
-        while (integers < 3 && (line = next_nonblank(r, &len, err)) && is_one_integer(r, line, len))
-            integers++;
-        if (integers == 3)
-            *format = CORPUS_FORMAT_UCI;
+    while (sampled < SAMPLE_LINES && (line = gzlines_next(r, &len, err))) {
+        if (line_is_blank(line, len))
+            continue;
+        line_shape s = shape_of(r, line, len);
+        header_integers += sampled < 3 && s == LINE_INTEGER;
+        count[s]++;
+        sampled++;
     }
     int failed = gzlines_failed(r);
     gzlines_close(r);
+    /* Strictly a UCI header; or more than half UCI triples after a header with a bad value; or
+     * more than half LDA-C lines. */
+    if (header_integers == 3 || (sampled > 3 && header_integers >= 1 && 2 * count[LINE_TRIPLE] > sampled - 3))
+        *format = CORPUS_FORMAT_UCI;
+    else if (2 * count[LINE_LDAC] > sampled)
+        *format = CORPUS_FORMAT_LDAC;
+    else
+        *format = CORPUS_FORMAT_TEXT;
     return failed ? -1 : 0;
 }

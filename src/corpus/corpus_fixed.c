@@ -59,8 +59,12 @@ int corpus_map_to_fixed_vocab(corpus *c, const corpus_options *opt, char note[CO
         }
     }
     strmap_free(fixed);
-    size_t unknown_tokens = corpus_remap_words(c, map);
+    free(c->input_unknown);
+    c->input_unknown = lda_calloc(c->num_input_docs, sizeof *c->input_unknown, "unknown-token counts", err);
+    size_t unknown_tokens = c->input_unknown ? corpus_remap_words(c, map, c->input_unknown) : 0;
     free(map);
+    if (!c->input_unknown)
+        return -1;
     c->num_unknown_tokens += unknown_tokens;
     snprintf(note, CORPUS_NOTE_MAX, "%zu tokens dropped: %u of its %u words are not in the "
              "fixed vocabulary", unknown_tokens, (unsigned)unknown_words, (unsigned)c->vocab_size);

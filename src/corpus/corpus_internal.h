@@ -4,6 +4,7 @@
 #define LDA_CORPUS_INTERNAL_H
 
 #include "corpus/corpus.h"
+#include "util/gzlines.h"
 #include "util/strmap.h"
 
 /* A word id meaning "no word": dropped by corpus_remap_words. */
@@ -20,7 +21,21 @@ typedef struct {
     corpus *c;
     size_t words_cap, docs_cap;
     size_t doc_start; /* first token of the current input document */
+    /* Where tokens come from: when set, every append is checked first (corpus_check_tokens)
+     * and a refusal names its file and line. */
+    const gzlines *src;
+    uint64_t max_tokens; /* the memory budget in tokens (corpus_token_budget) */
 } corpus_builder;
+
+/* How many tokens the memory available can hold as a corpus (memory.h). */
+int corpus_token_budget(uint64_t *max_tokens, lda_error *err);
+/* Before expanding tokens declared at src's current line: that the document would then
+ * have doc_tokens, and the corpus total, within CORPUS_MAX_DOC_TOKENS, CORPUS_MAX_TOKENS
+ * (status 2) and max_tokens (memory: status 1). */
+int corpus_check_tokens(const gzlines *src, uint64_t doc_tokens, uint64_t total, uint64_t max_tokens,
+                        lda_error *err);
+/* The memory part alone, for a total known at once (line 0: none to name). */
+int corpus_check_memory(const char *path, size_t line, uint64_t total, uint64_t max_tokens, lda_error *err);
 
 int corpus_builder_init(corpus_builder *b, corpus_format format, lda_error *err);
 /* Makes room for n more tokens at once (optional; appending grows as needed). */
@@ -35,8 +50,9 @@ corpus *corpus_builder_finish(corpus_builder *b);
 void corpus_builder_discard(corpus_builder *b);
 
 /* Rewrites every token w as map[w], dropping tokens mapped to CORPUS_NO_WORD; documents left
- * without tokens are dropped and counted as empty. Returns the number of tokens dropped. */
-size_t corpus_remap_words(corpus *c, const uint32_t *map);
+ * without tokens are dropped and counted as empty. Returns the number of tokens dropped;
+ * dropped_by_input (optional, num_input_docs) gets them by input document too. */
+size_t corpus_remap_words(corpus *c, const uint32_t *map, size_t *dropped_by_input);
 
 
 /* ---- corpus_fixed.c: a model's fixed vocabulary (corpus_options.fixed_vocab) ---- */

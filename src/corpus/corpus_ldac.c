@@ -89,7 +89,9 @@ corpus *corpus_read_ldac(const char *path, const char *vocab_path, lda_error *er
         return NULL;
     }
     r = gzlines_open(path, err);
-    if (!r || read_documents(r, vocab_size, vocab_path, &b, err) < 0) {
+    b.src = r; /* each line's pairs are checked before they are expanded */
+    if (!r || corpus_token_budget(&b.max_tokens, err) < 0 ||
+        read_documents(r, vocab_size, vocab_path, &b, err) < 0) {
         gzlines_close(r);
         corpus_builder_discard(&b);
         free_strings(vocab, vocab_size);

@@ -38,24 +38,33 @@ typedef struct {
     size_t stats_cap;
     /* Where the words went, for the note on an empty corpus. */
     size_t words_seen, too_short, stop_words, unknown, pruned;
+    size_t *input_unknown, input_unknown_cap; /* fixed vocabulary: unknown tokens by input document */
 } text_reader;
 
 static int is_letter(char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
 
-static int grow_stats(text_reader *t, size_t need, lda_error *err)
+/* Grows *array of *cap elements of `size` bytes to hold at least `need`, doubling from
+ * `first`; the new elements are zero. */
+static int grow_zeroed(void **array, size_t *cap, size_t need, size_t size, size_t first, const char *what,
+                       lda_error *err)
 {
-    size_t cap = t->stats_cap ? t->stats_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    word_stats *grown = realloc(t->stats, cap * sizeof *grown);
+    size_t n = *cap ? *cap : first;
+    while (n < need)
+        n *= 2;
+    char *grown = realloc(*array, n * size);
     if (!grown) {
-        lda_error_fail(err, "out of memory (statistics for %zu words)", cap);
+        lda_error_fail(err, "out of memory (%s of %zu)", what, n);
         return -1;
     }
-    memset(grown + t->stats_cap, 0, (cap - t->stats_cap) * sizeof *grown);
-    t->stats = grown;
-    t->stats_cap = cap;
+    memset(grown + *cap * size, 0, (n - *cap) * size);
+    *array = grown;
+    *cap = n;
     return 0;
+}
+
+static int grow_stats(text_reader *t, size_t need, lda_error *err)
+{
+    return grow_zeroed((void **)&t->stats, &t->stats_cap, need, sizeof *t->stats, 4096, "word statistics", err);
 }
 
 /* A word of document doc, building the corpus's own vocabulary. */
@@ -83,8 +92,20 @@ static int take_word(text_reader *t, const char *w, size_t len, size_t doc, lda_
     return corpus_builder_add(&t->b, id, 1, err);
 }
 
-/* A word, looked up in the fixed vocabulary. */
-static int take_fixed_word(text_reader *t, const char *w, size_t len, lda_error *err)
+/* Counts an unknown token of input document doc. */
+static int count_unknown(text_reader *t, size_t doc, lda_error *err)
+{
+    if (doc >= t->input_unknown_cap &&
+        grow_zeroed((void **)&t->input_unknown, &t->input_unknown_cap, doc + 1, sizeof *t->input_unknown, 1024,
+                    "unknown-token counts of documents", err) < 0)
+        return -1;
+    t->input_unknown[doc]++;
+    t->unknown++;
+    return 0;
+}
+
+/* A word of document doc, looked up in the fixed vocabulary. */
+static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t doc, lda_error *err)
 {
     uint32_t id;
     if (strmap_find(t->words, w, len, &id)) {
@@ -94,7 +115,7 @@ static int take_fixed_word(text_reader *t, const char *w, size_t len, lda_error 
     } else if (len < (size_t)t->opt->min_word_len) {
         t->too_short++;
     } else {
-        t->unknown++;
+        return count_unknown(t, doc, err);
     }
     return 0;
 }
@@ -115,7 +136,7 @@ static int tokenize_line(text_reader *t, char *line, size_t len, size_t doc, lda
             i++;
         } while (i < len && is_letter(line[i]));
         t->words_seen++;
-        int status = fixed ? take_fixed_word(t, line + start, i - start, err)
+        int status = fixed ? take_fixed_word(t, line + start, i - start, doc, err)
                            : take_word(t, line + start, i - start, doc, err);
         if (status < 0)
             return -1;
@@ -128,14 +149,16 @@ static int read_lines(text_reader *t, const char *path, lda_error *err)
     gzlines *r = gzlines_open(path, err);
     if (!r)
         return -1;
+    t->b.src = r; /* a file of billions of words is refused when its tokens outgrow memory */
     char *line;
     size_t len;
-    int failed = 0;
+    int failed = corpus_token_budget(&t->b.max_tokens, err) < 0;
     while (!failed && (line = gzlines_next(r, &len, err))) {
         failed = tokenize_line(t, line, len, t->b.c->num_input_docs, err) < 0 ||
                  corpus_builder_end_doc(&t->b, err) < 0;
     }
     failed = failed || gzlines_failed(r);
+    t->b.src = NULL;
     gzlines_close(r);
     return failed ? -1 : 0;
 }
@@ -207,7 +230,7 @@ static int prune_vocabulary(text_reader *t, lda_error *err)
             map[id] = CORPUS_NO_WORD;
         for (size_t i = 0; i < n; i++)
             map[kept[i].id] = (uint32_t)i;
-        t->pruned = corpus_remap_words(c, map);
+        t->pruned = corpus_remap_words(c, map, NULL);
     }
     free(map);
     free(kept);
@@ -252,13 +275,19 @@ corpus *corpus_read_text(const char *path, const corpus_options *opt,
         return NULL;
     int failed = load_word_map(&t, err) < 0 || read_lines(&t, path, err) < 0;
     if (!failed && opt->fixed_vocab) {
-        t.b.c->num_unknown_tokens = t.unknown;
-        failed = corpus_adopt_fixed_vocab(t.b.c, opt, err) < 0;
+        corpus *c = t.b.c;
+        c->num_unknown_tokens = t.unknown;
+        failed = !(c->input_unknown = lda_calloc(c->num_input_docs, sizeof *c->input_unknown, "unknown-token counts",
+                                                 err)) ||
+                 corpus_adopt_fixed_vocab(c, opt, err) < 0;
+        for (size_t d = 0; !failed && d < c->num_input_docs && d < t.input_unknown_cap; d++)
+            c->input_unknown[d] = t.input_unknown[d];
     } else if (!failed) {
         failed = prune_vocabulary(&t, err) < 0;
     }
     strmap_free(t.words);
     free(t.stats);
+    free(t.input_unknown);
     if (failed) {
         corpus_builder_discard(&t.b);
         return NULL;

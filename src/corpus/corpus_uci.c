@@ -88,7 +88,8 @@ static int parse_triple(line_fields *f, const uci_header *h, uci_triple *t, lda_
 typedef struct {
     uci_triple *items;
     size_t len, cap;
-    uint64_t tokens; /* sum of counts */
+    uint64_t tokens;     /* sum of counts */
+    uint64_t doc_tokens; /* sum of the counts of the last triple's document since it began */
 } triple_list;
 
 static int push_triple(triple_list *l, uci_triple t, lda_error *err)
@@ -104,6 +105,7 @@ static int push_triple(triple_list *l, uci_triple t, lda_error *err)
         l->items = grown;
         l->cap = cap;
     }
+    l->doc_tokens = l->len && l->items[l->len - 1].doc == t.doc ? l->doc_tokens + t.count : t.count;
     l->items[l->len++] = t;
     l->tokens += t.count;
     return 0;
@@ -126,13 +128,11 @@ static int read_triples(gzlines *r, const uci_header *h, triple_list *l, lda_err
         if (parse_triple(&f, h, &t, err) < 0)
             return -1;
         seen++;
-        if (t.count > 0 && push_triple(l, t, err) < 0)
+        /* The counts are checked as they are read, before anything is expanded (memory once
+         * the total is known); a document whose triples are apart is checked once sorted. */
+        if (t.count > 0 && (push_triple(l, t, err) < 0 ||
+                            corpus_check_tokens(r, l->doc_tokens, l->tokens, UINT64_MAX, err) < 0))
             return -1;
-        if (l->tokens > SIZE_MAX / sizeof(uint32_t)) {
-            lda_error_input(err, "%s:%zu: too many tokens in total (more than %zu)", path,
-                            gzlines_lineno(r), SIZE_MAX / sizeof(uint32_t));
-            return -1;
-        }
     }
     if (gzlines_failed(r))
         return -1;
@@ -142,7 +142,10 @@ static int read_triples(gzlines *r, const uci_header *h, triple_list *l, lda_err
                         (unsigned long long)h->nnz, h->lines[2]);
         return -1;
     }
-    return 0;
+    uint64_t max_tokens;
+    return corpus_token_budget(&max_tokens, err) < 0 || corpus_check_memory(path, 0, l->tokens, max_tokens, err) < 0
+               ? -1
+               : 0;
 }
 
 /* Stable bottom-up merge sort by document, so a document's triples keep their file order. */
@@ -181,8 +184,22 @@ static int sort_by_doc(triple_list *l, lda_error *err)
 }
 
 /* Expands the sorted triples into documents; documents without triples count as empty. */
-static corpus *build_corpus(const triple_list *l, uint64_t num_docs, lda_error *err)
+static corpus *build_corpus(const char *path, const triple_list *l, uint64_t num_docs, lda_error *err)
 {
+    for (size_t i = 0, start = 0; i < l->len; i++) {
+        start = i && l->items[i].doc == l->items[i - 1].doc ? start : i;
+        uint64_t doc_tokens = 0;
+        if (i + 1 == l->len || l->items[i + 1].doc != l->items[i].doc) {
+            for (size_t j = start; j <= i; j++)
+                doc_tokens += l->items[j].count;
+            if (doc_tokens > CORPUS_MAX_DOC_TOKENS) {
+                lda_error_input(err, "%s: document %u has %llu tokens, more than the %llu one document may have",
+                                path, l->items[i].doc + 1, (unsigned long long)doc_tokens,
+                                (unsigned long long)CORPUS_MAX_DOC_TOKENS);
+                return NULL;
+            }
+        }
+    }
     corpus_builder b;
     if (corpus_builder_init(&b, CORPUS_FORMAT_UCI, err) < 0)
         return NULL;
@@ -222,7 +239,7 @@ corpus *corpus_read_uci(const char *path, const char *vocab_path, lda_error *err
         /* The vocabulary first: a missing one is reported without reading all triples. */
         if (vocab_file_read(vocab_path, (uint32_t)h.words, reason, &vocab, &vocab_size, err) == 0 &&
             read_triples(r, &h, &triples, err) == 0 && sort_by_doc(&triples, err) == 0)
-            c = build_corpus(&triples, h.docs, err);
+            c = build_corpus(path, &triples, h.docs, err);
     }
     gzlines_close(r);
     free(triples.items);

@@ -92,6 +92,8 @@ static void sync_folder(const char *path)
 
 int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err)
 {
+    if (lda_atomic_clean(model_dir, err))
+        return -1;
     DIR *d = opendir(model_dir);
     if (!d)
         return 0; /* nothing there yet */
@@ -167,6 +169,24 @@ out:
     free(z);
     free(conf);
     return rc;
+}
+
+int lda_model_read_finished(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
+{
+    if (lda_model_read(m, dir, with_theta, with_z, err) == 0)
+        return 0;
+    char *conf = lda_path_join(dir, "model.conf", err), *ckpt = conf ? lda_path_join(dir, CHECKPOINT_NAME, err) : NULL;
+    lda_model state;
+    lda_error ignored;
+    if (ckpt && access(conf, F_OK) != 0 && errno == ENOENT && lda_model_read_conf(&state, ckpt, &ignored) == 0) {
+        lda_error_input(err, "%s holds no finished model, only a checkpoint at iteration %u (a run stopped before "
+                        "it wrote its model): finish it with 'ldagpu train --resume %s -n N' (N more iterations; "
+                        "0 writes the model as it is)", dir, state.iterations, dir);
+        lda_model_free(&state);
+    }
+    free(conf);
+    free(ckpt);
+    return -1;
 }
 
 /* ---- finding a state again ---- */

@@ -33,7 +33,8 @@ int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_
 int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_train_log *log,
                          const size_t *heldout, size_t num_heldout, lda_error *err);
 
-/* Removes the leftovers of interrupted checkpoint writes in model_dir and, unless
+/* Removes the leftovers of interrupted writes in model_dir (temporary files of processes
+ * that are gone, atomic_file.h; temporary checkpoint folders) and, unless
  * keep_checkpoint, the checkpoint itself (a new run in an old folder). */
 int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err);
 
@@ -42,6 +43,10 @@ typedef struct {
     char *dir;         /* the folder the state came from: MODEL or MODEL/checkpoint */
     lda_train_log log; /* the rows of its log.csv */
 } lda_resume_state;
+
+/* lda_model_read for the commands that use a finished model (topics, infer, eval): a folder
+ * holding only a checkpoint (a run stopped before it wrote its model) is told how to finish it. */
+int lda_model_read_finished(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err);
 
 /* Finds the newest valid state of model_dir (itself, its checkpoint) and loads it. */
 int lda_resume_load(const char *model_dir, lda_resume_state *st, lda_error *err);

@@ -3,9 +3,11 @@
 #include "model/matrix_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/atomic_file.h"
 
@@ -44,6 +46,28 @@ int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint
     return lda_atomic_commit(&af, err);
 }
 
+/* Whether a regular file holds n values after its header (anything else is read to its end). */
+static int fits_in_file(FILE *f, uint64_t n)
+{
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 1;
+    return (uint64_t)sb.st_size >= sizeof(matrix_header) && n <= ((uint64_t)sb.st_size - sizeof(matrix_header)) / 4;
+}
+
+/* A model of NaN or infinite values would print NaN topics and scores and exit 0: such a
+ * file is refused where it is read. */
+static int check_finite(const char *path, const float *v, uint64_t rows, uint64_t cols, lda_error *err)
+{
+    for (uint64_t i = 0; i < rows * cols; i++)
+        if (!isfinite(v[i])) {
+            lda_error_input(err, "%s: the value at row %llu, column %llu is not a finite number (%g)", path,
+                            (unsigned long long)(i / cols), (unsigned long long)(i % cols), (double)v[i]);
+            return -1;
+        }
+    return 0;
+}
+
 int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint64_t *cols, void **data,
                     lda_error *err)
 {
@@ -69,6 +93,10 @@ int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint
         lda_error_input(err, "%s: impossible size %llu x %llu", path, (unsigned long long)h.rows,
                         (unsigned long long)h.cols);
         ok = 0;
+    } else if (!fits_in_file(f, h.rows * h.cols)) {
+        /* Before allocating what a 64-byte header may claim. */
+        lda_error_input(err, "%s: truncated (expected %llu values)", path, (unsigned long long)(h.rows * h.cols));
+        ok = 0;
     } else {
         size_t n = (size_t)(h.rows * h.cols);
         if (!(*data = lda_malloc_array(n, 4, path, err)))
@@ -79,6 +107,8 @@ int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint
         }
     }
     fclose(f);
+    if (ok && type == LDA_MATRIX_F32 && check_finite(path, *data, h.rows, h.cols, err))
+        ok = 0;
     if (!ok) {
         free(*data);
         *data = NULL;

@@ -23,7 +23,8 @@ typedef enum { LDA_MATRIX_F32 = 1, LDA_MATRIX_U32 = 2 } lda_matrix_type;
 /* Writes atomically (atomic_file.h). */
 int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint64_t cols, const void *data,
                      lda_error *err);
-/* Reads a whole matrix; *data is malloc'ed. The type must match; rows/cols are returned. */
+/* Reads a whole matrix; *data is malloc'ed. The type must match; rows/cols are returned.
+ * A float32 matrix holding a NaN or an infinity is refused. */
 int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint64_t *cols, void **data,
                     lda_error *err);
 

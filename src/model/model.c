@@ -132,11 +132,13 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
     return 0;
 }
 
+const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.bin", "theta.bin", "topic_tokens.bin",
+                                                           "z.bin", "topics.txt", "model.conf"};
+
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err)
 {
-    static const char *names[] = {"vocab.txt", "phi.bin", "theta.bin", "topic_tokens.bin", "z.bin",
-                                  "topics.txt", "model.conf"};
-    enum { N = sizeof names / sizeof names[0] };
+    const char *const *names = lda_model_files;
+    enum { N = LDA_MODEL_FILE_COUNT };
     char *paths[N] = {0};
     int rc = -1;
     if (lda_make_dirs(dir, err))
@@ -282,7 +284,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     int rc = -1;
     if (!conf)
         return -1;
-    if (lda_config_read(conf, read_conf_key, &c, err))
+    if (lda_config_read(conf, read_conf_key, &c, NULL, err))
         goto out;
     m->num_topics = m->settings.params.num_topics;
     if (!c.format_version || !m->num_topics || !m->vocab_size) {

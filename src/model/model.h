@@ -61,6 +61,10 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
                          uint32_t iterations, const char *corpus_path, const float *theta_slots,
                          const float *phi_vk, const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
 
+/* The files lda_model_write writes, in that order (model.conf last). */
+enum { LDA_MODEL_FILE_COUNT = 7 };
+extern const char *const lda_model_files[LDA_MODEL_FILE_COUNT];
+
 /* Writes every file but log.csv into dir (created if missing). top_words: for topics.txt. */
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err);
 

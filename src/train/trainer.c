@@ -15,8 +15,10 @@
 #include "model/checkpoint.h"
 #include "model/checksum.h"
 #include "model/model.h"
+#include "model/model_output.h"
 #include "model/train_log.h"
 #include "train/heldout.h"
+#include "train/run_memory.h"
 #include "util/atomic_file.h"
 
 static double now_seconds(void)
@@ -301,6 +303,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
     lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->settings.params.iterations);
     corpus *full = NULL;
     int rc = -1;
+    if (lda_model_check_output(o->output_dir, err)) /* before any work */
+        return -1;
 
     if (o->resume) {
         FILE *out = r.log.out; /* the old rows, kept and not printed again */
@@ -346,7 +350,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
     }
     lda_params params = o->settings.params; /* the piece length resolved: the model records the number */
     params.piece_length = lda_params_piece_length(&params);
-    if (!(r.L = lda_layout_build(r.c, params.piece_length, err)) || !(r.b = lda_backend_create(r.L, &params, err)))
+    if (!(r.L = lda_layout_build(r.c, params.piece_length, err)) ||
+        lda_run_check_memory(r.L, &params, r.c->num_input_docs, r.heldout != NULL, err) ||
+        !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
     if (o->resume)
         fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "

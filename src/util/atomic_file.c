@@ -1,7 +1,9 @@
 /* atomic_file.c — see atomic_file.h. */
 #include "util/atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,18 +49,61 @@ int lda_make_dirs(const char *path, lda_error *err)
     return 0;
 }
 
+#define TMP_SUFFIX ".tmp-"
+
+/* Where data for path must go: af->path (a symbolic link's target), and whether it is a
+ * special file to write in place. */
+static int choose_target(lda_atomic_file *af, const char *path, int *direct, lda_error *err)
+{
+    struct stat sb;
+    int exists = lstat(path, &sb) == 0;
+    if (!exists && errno != ENOENT) {
+        lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (exists && S_ISLNK(sb.st_mode)) {
+        if (!(af->path = realpath(path, NULL)) || stat(af->path, &sb) != 0) {
+            if (errno == ENOENT)
+                lda_error_fail(err, "cannot write %s: a symbolic link to a missing file", path);
+            else
+                lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+    } else if (!(af->path = strdup(path))) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    if (exists && S_ISDIR(sb.st_mode)) {
+        lda_error_fail(err, "cannot write %s: it is a folder", path);
+        return -1;
+    }
+    *direct = exists && !S_ISREG(sb.st_mode);
+    return 0;
+}
+
 int lda_atomic_open(lda_atomic_file *af, const char *path, lda_error *err)
 {
     memset(af, 0, sizeof *af);
-    size_t n = strlen(path) + 32;
-    af->path = strdup(path);
-    af->tmp_path = malloc(n);
-    if (!af->path || !af->tmp_path) {
+    int direct;
+    if (choose_target(af, path, &direct, err)) {
+        lda_atomic_abort(af);
+        return -1;
+    }
+    if (direct) {
+        if (!(af->f = fopen(af->path, "wb"))) {
+            lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
+            lda_atomic_abort(af);
+            return -1;
+        }
+        return 0;
+    }
+    size_t n = strlen(af->path) + 32;
+    if (!(af->tmp_path = malloc(n))) {
         lda_error_fail(err, "out of memory");
         lda_atomic_abort(af);
         return -1;
     }
-    snprintf(af->tmp_path, n, "%s.tmp-%ld", path, (long)getpid());
+    snprintf(af->tmp_path, n, "%s" TMP_SUFFIX "%ld", af->path, (long)getpid());
     if (!(af->f = fopen(af->tmp_path, "wb"))) {
         lda_error_fail(err, "cannot write %s: %s", af->tmp_path, strerror(errno));
         lda_atomic_abort(af);
@@ -69,17 +114,18 @@ int lda_atomic_open(lda_atomic_file *af, const char *path, lda_error *err)
 
 int lda_atomic_commit(lda_atomic_file *af, lda_error *err)
 {
-    int failed = fflush(af->f) != 0 || ferror(af->f) || fsync(fileno(af->f)) != 0;
+    /* A device or a pipe cannot be synced (EINVAL) and has nothing to rename. */
+    int failed = fflush(af->f) != 0 || ferror(af->f) || (af->tmp_path && fsync(fileno(af->f)) != 0);
     int saved_errno = errno;
     failed |= fclose(af->f) != 0;
     af->f = NULL;
     if (failed) {
         lda_error_fail(err, "cannot write %s: %s", af->path, strerror(saved_errno ? saved_errno : errno));
-    } else if (rename(af->tmp_path, af->path) != 0) {
+    } else if (af->tmp_path && rename(af->tmp_path, af->path) != 0) {
         lda_error_fail(err, "cannot rename %s to %s: %s", af->tmp_path, af->path, strerror(errno));
         failed = 1;
     }
-    if (failed)
+    if (failed && af->tmp_path)
         unlink(af->tmp_path);
     free(af->path);
     free(af->tmp_path);
@@ -91,9 +137,50 @@ void lda_atomic_abort(lda_atomic_file *af)
 {
     if (af->f) {
         fclose(af->f);
-        unlink(af->tmp_path);
+        if (af->tmp_path)
+            unlink(af->tmp_path);
     }
     free(af->path);
     free(af->tmp_path);
     memset(af, 0, sizeof *af);
+}
+
+/* The PID of a temporary file's name "NAME.tmp-PID", or 0 when it is not one. */
+static long tmp_owner(const char *name)
+{
+    const char *suffix = strstr(name, TMP_SUFFIX);
+    if (!suffix || suffix == name)
+        return 0;
+    while (strstr(suffix + 1, TMP_SUFFIX))
+        suffix = strstr(suffix + 1, TMP_SUFFIX);
+    const char *digits = suffix + strlen(TMP_SUFFIX);
+    if (!*digits || strspn(digits, "0123456789") != strlen(digits) || strlen(digits) > 9)
+        return 0;
+    return strtol(digits, NULL, 10);
+}
+
+int lda_atomic_clean(const char *dir, lda_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0; /* nothing there yet */
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        long pid = tmp_owner(e->d_name);
+        /* A live process's file is its write in progress (kill(pid, 0) fails with ESRCH
+         * only when there is no such process). */
+        if (pid <= 0 || (pid != (long)getpid() && !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)))
+            continue;
+        char *path = lda_path_join(dir, e->d_name, err);
+        struct stat sb;
+        if (!path)
+            rc = -1;
+        else if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && unlink(path) != 0) {
+            lda_error_fail(err, "cannot remove %s: %s", path, strerror(errno));
+            rc = -1;
+        }
+        free(path);
+    }
+    closedir(d);
+    return rc;
 }

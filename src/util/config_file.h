@@ -1,8 +1,9 @@
 /* config_file.h — "key = value" files: --config presets and the model's model.conf.
  *
  * One setting a line; '#' starts a comment; blank lines are skipped; spaces around the key
- * and the value are trimmed. Each setting is handed to a callback with its line number, so
- * whoever knows the keys can report "FILE:LINE: ..." for a bad one. */
+ * and the value are trimmed; a UTF-8 byte-order mark before the first line is skipped. Each
+ * setting is handed to a callback with its line number, so whoever knows the keys can report
+ * "FILE:LINE: ..." for a bad one. */
 #ifndef LDA_CONFIG_FILE_H
 #define LDA_CONFIG_FILE_H
 
@@ -14,6 +15,16 @@
 typedef int (*lda_config_fn)(void *ctx, const char *key, const char *value, const char *path, size_t line,
                              lda_error *err);
 
-int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_error *err);
+/* Copies of the values a callback may keep: a setting such as "output = DIR" is used long
+ * after the file is read, while the line it came from is overwritten by the next one. */
+typedef struct {
+    char **items;
+    size_t count, cap;
+} lda_config_values;
+
+/* Reads path. With keep, every value handed to fn is a copy that stays valid until
+ * lda_config_values_free(keep); without, a value is valid only during its call. */
+int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_values *keep, lda_error *err);
+void lda_config_values_free(lda_config_values *keep);
 
 #endif

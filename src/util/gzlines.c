@@ -15,6 +15,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/text.h"
+
 enum { GZLINES_BLOCK = 256 * 1024 };
 
 struct gzlines {
@@ -74,6 +76,12 @@ static void report_read_error(gzlines *r, lda_error *err)
         lda_error_input(err, "%s:%zu: truncated gzip data (unexpected end of file)", r->path, line);
     else if (code == Z_ERRNO) /* a read error (or a folder): no line to blame */
         lda_error_input(err, "%s: %s", r->path, strerror(saved_errno));
+    else if (code == Z_DATA_ERROR && (strcmp(what, "incorrect data check") == 0 ||
+                                      strcmp(what, "incorrect length check") == 0))
+        /* The trailer's CRC or length, checked once the whole stream is read: no line is to
+         * blame, and every line is suspect. */
+        lda_error_input(err, "%s: corrupt gzip data: the file does not match its own checksum (%s); it was "
+                        "damaged after it was compressed", r->path, what);
     else if (code == Z_MEM_ERROR)
         lda_error_fail(err, "%s:%zu: out of memory in zlib", r->path, line);
     else
@@ -128,12 +136,17 @@ static int carry_append(gzlines *r, const char *s, size_t n, lda_error *err)
     return 0;
 }
 
-/* Finishes a line: drops a trailing '\r', counts it. */
+/* Finishes a line: drops a trailing '\r' and a byte-order mark before the first, counts it. */
 static char *deliver(gzlines *r, char *line, size_t n, size_t *len)
 {
     if (n > 0 && line[n - 1] == '\r')
         n--;
     line[n] = '\0';
+    if (r->lineno == 0) {
+        char *text = lda_skip_bom(line);
+        n -= (size_t)(text - line);
+        line = text;
+    }
     r->lineno++;
     *len = n;
     return line;

@@ -14,7 +14,8 @@ typedef struct gzlines gzlines;
 
 /* Opens PATH; NULL with err set (status LDA_EXIT_BAD_INPUT: "PATH: No such file ..."). */
 gzlines *gzlines_open(const char *path, lda_error *err);
-/* Next line without its '\n' (and without a trailing '\r'); *len gets its length.
+/* Next line without its '\n' (and without a trailing '\r', nor, on the first line, a UTF-8
+ * byte-order mark); *len gets its length.
  * Returns NULL at the end of the file, or on an error: then gzlines_failed() is true and
  * err holds "PATH:LINE: ...". The line stays valid until the next call. */
 char *gzlines_next(gzlines *r, size_t *len, lda_error *err);

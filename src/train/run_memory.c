@@ -1,0 +1,47 @@
+/* run_memory.c — see run_memory.h. The terms follow the allocations of backend_cpu.c
+ * (lda_cpu_backend_create) and of the trainer's save_model and held-out evaluation; the
+ * small ones (per-thread scratch, column partial sums) are left out. */
+#include "train/run_memory.h"
+
+#include "backend/backend.h"
+#include "corpus/corpus.h"
+#include "util/memory.h"
+
+/* The readers refuse documents the layout could not hold: the two limits are one. */
+_Static_assert(CORPUS_MAX_DOC_TOKENS == UINT32_MAX / LDA_WARP, "the readers' limit is the layout's");
+
+uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu, uint64_t num_input_docs,
+                            int holdout)
+{
+    const uint64_t K = p->num_topics, S = L->num_slots, V = L->vocab_size, P = L->num_positions,
+                   N = L->num_tokens;
+    uint64_t b = 0;
+    if (on_cpu) {
+        b += (V + 1 + N) * sizeof(size_t);     /* word index */
+        b += S * K * 2 * sizeof(uint32_t);      /* θ, n[m,k] */
+        b += V * K * 2 * sizeof(uint32_t);      /* φ, n[w,k] */
+        b += P * sizeof(uint32_t) + K * sizeof(uint32_t); /* z, n[k] */
+    }
+    b += (S * K + V * K + P) * sizeof(uint32_t);                  /* the state fetched to save it */
+    b += (num_input_docs * K + V * K + N) * sizeof(uint32_t);     /* the model: θ, φ, z in input order */
+    if (holdout)
+        b += V * K * sizeof(float) * (on_cpu ? 3 : 1);            /* φ fetched, and the completion's φ, n[w,k] */
+    return b;
+}
+
+int lda_run_check_memory(const lda_layout *L, const lda_params *p, uint64_t num_input_docs, int holdout,
+                         lda_error *err)
+{
+    char why[256];
+    int on_cpu = p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0);
+    uint64_t need = lda_run_host_bytes(L, p, on_cpu, num_input_docs, holdout), available;
+    if (lda_memory_available(&available, err))
+        return -1;
+    if (need <= available)
+        return 0;
+    char a[32], b[32];
+    lda_error_fail(err, "not enough memory for this run: it needs %s (K=%u, %zu documents, V=%u, %s), and %s are "
+                   "available", lda_size_text(need, a), p->num_topics, L->num_docs, L->vocab_size,
+                   on_cpu ? "training on the CPU" : "the model as saved", lda_size_text(available, b));
+    return -1;
+}

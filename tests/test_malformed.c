@@ -1,0 +1,250 @@
+/* test_malformed.c — the malformed-input table: every kind of bad input the reliability audit
+ * (issue 16) tried, each through the real binary. Most were clean already (one line naming
+ * the file and line, the documented status) and must stay so; the rows marked with a finding
+ * number failed before its fix. A row writes its files into a fresh folder (%D in names,
+ * contents and arguments stands for it), optionally over a small trained model (%D/m, on the
+ * corpus %D/tiny.ldac), runs ldagpu and checks the status and the line. Rows with status 0
+ * are inputs that must read. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "helpers.h"
+
+typedef struct {
+    const char *name, *content;
+    size_t len; /* 0: strlen(content) */
+    int gz;
+} input_file;
+
+typedef enum { NO_SETUP, TINY_MODEL } setup_kind;
+
+typedef struct {
+    const char *what;
+    const char *finding; /* "clean" or the finding of issue 16 it checks */
+    setup_kind setup;
+    input_file files[3];
+    const char *env; /* NAME=VALUE for the run, or NULL */
+    const char *args;
+    int status;
+    const char *needle;
+} malformed;
+
+/* A float32 matrix header (magic, version 1, type 1, 2 rows, 12 columns) and 24 values. */
+#define MATRIX_HEADER(type) "LDAGPUMX\x01\0\0\0" type "\0\0\0\x02\0\0\0\0\0\0\0\x0c\0\0\0\0\0\0\0" \
+    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+#define F4(v) v v v v
+#define F24(v) F4(v) F4(v) F4(v) F4(v) F4(v) F4(v)
+#define NAN_PHI MATRIX_HEADER("\x01") F24("\x00\x00\xc0\x7f")
+#define ONE_PHI MATRIX_HEADER("\x01") F24("\xab\xaa\xaa\x3d") /* 1/12 */
+#define U32_PHI MATRIX_HEADER("\x02") F24("\x01\x00\x00\x00")
+
+/* A UCI triple of document d with the most tokens a document may have (2^27 - 1). */
+#define T(d) #d " 1 134217727\n"
+#define T8(a, b, c, d, e, f, g, h) T(a) T(b) T(c) T(d) T(e) T(f) T(g) T(h)
+#define TRAIN "train %D/c -K 2 -n 1 --device cpu -o %D/out "
+#define UCI_VOCAB {"vocab.c.txt", "alpha\nbeta\n", 0, 0}
+
+static malformed rows[] = {
+    /* ---- corpora ---- */
+    {"no such corpus", "clean", NO_SETUP, {{0}}, NULL, "train %D/none.txt -o %D/out", 2, "none.txt: No such file"},
+    {"empty file", "clean", NO_SETUP, {{"c", "", 0, 0}}, NULL, TRAIN, 2, "c: the corpus is empty (no documents)"},
+    {"only blank lines", "clean", NO_SETUP, {{"c", "\n \n\t\n", 0, 0}}, NULL, TRAIN, 2, "the corpus is empty"},
+    {"only stop words", "clean", NO_SETUP, {{"c", "the and of\nthe\n", 0, 0}}, NULL, TRAIN, 2, "stop words"},
+    {"binary bytes as text", "clean", NO_SETUP, {{"c", "\x01\x02\xff\xfe\0\0\x7f", 7, 0}}, NULL, TRAIN, 2,
+     "the corpus is empty"},
+    {"a folder as corpus", "clean", NO_SETUP, {{0}}, NULL, "train %D -o %D/out", 2, "Is a directory"},
+    {"gzip cut short", "clean", NO_SETUP, {{"c", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x4b\x4c", 12, 0}},
+     NULL, TRAIN, 2, "truncated gzip data"},
+    {"gzip corrupt inside", "clean", NO_SETUP,
+     {{"c", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff\xff\xff\xff\x00\x00", 18, 0}}, NULL, TRAIN, 2,
+     "corrupt gzip data"},
+    {"gzip trailer checksum wrong", "7: gzip CRC named line 1", NO_SETUP,
+     {{"c", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x4b\xcc\x29\xc8\x48\x54\x48\x4a\x2d\x49\xe4\x02\x00"
+            "\xc1\x76\x07\xc8\x0b\x00\x00\x00", 31, 0}}, /* "alpha beta\n", its CRC altered */
+     NULL, TRAIN, 2, "c: corrupt gzip data: the file does not match its own checksum"},
+    {"uci header cut short", "clean", NO_SETUP, {{"docword.c.txt", "2\n2\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -f uci -o %D/out", 2, "docword.c.txt:2: the file ends inside the header"},
+    {"uci non-numeric count", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n1\n1 1 x\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:4: count 'x' is not a non-negative integer"},
+    {"uci negative id", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n1\n1 -1 2\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:4: wordID '-1' is not a non-negative integer"},
+    {"uci word id beyond W", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n1\n1 3 2\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:4: wordID 3 is out of range (expected 1..2"},
+    {"uci count beyond 64 bits", "clean", NO_SETUP,
+     {{"docword.c.txt", "1\n2\n1\n1 1 99999999999999999999999\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:4: count 99999999999999999999999 is out of range"},
+    {"uci more triples than NNZ", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n1\n1 1 2\n1 2 1\n", 0, 0}, UCI_VOCAB},
+     NULL, "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:5: more triples than the header says"},
+    {"uci fewer triples than NNZ", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n3\n1 1 2\n", 0, 0}, UCI_VOCAB},
+     NULL, "train %D/docword.c.txt -o %D/out", 2, "the file ends after 1 triples (expected NNZ = 3"},
+    {"uci extra field", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n1\n1 1 2 7\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:4: unexpected extra field '7'"},
+    {"uci vocabulary missing", "clean", NO_SETUP, {{"docword.c.txt", "1\n2\n1\n1 1 2\n", 0, 0}}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "vocab.c.txt: No such file or directory"},
+    {"uci vocabulary too short", "clean", NO_SETUP,
+     {{"docword.c.txt", "1\n3\n1\n1 1 2\n", 0, 0}, UCI_VOCAB}, NULL, "train %D/docword.c.txt -o %D/out", 2,
+     "the vocabulary ends after 2 words (expected 3"},
+    {"uci with a byte-order mark", "5: read as raw text", NO_SETUP,
+     {{"docword.c.txt", "\xEF\xBB\xBF" "2\n2\n3\n1 1 2\n1 2 1\n2 2 3\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -K 2 -n 1 -q --device cpu -o %D/out", 0, "(uci): 2 documents, 6 tokens, 2 words"},
+    {"uci header value malformed", "5: read as raw text", NO_SETUP,
+     {{"docword.c.txt", "2\n2x\n3\n1 1 2\n1 2 1\n2 2 3\n", 0, 0}, UCI_VOCAB}, NULL,
+     "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:2: W '2x' is not a non-negative integer"},
+    {"uci tokens beyond memory", "4: tiny file, huge cost", NO_SETUP,
+     {{"docword.c.txt", "3\n2\n3\n" T(1) T(2) T(3), 0, 0}, UCI_VOCAB}, "LDAGPU_MEMORY_LIMIT=1G",
+     "train %D/docword.c.txt -o %D/out", 1, "docword.c.txt: not enough memory: the corpus declares 402653181 tokens"},
+    {"uci 2^32 tokens in all", "3: counts wrap", NO_SETUP,
+     {{"docword.c.txt", "33\n2\n33\n" T8(1, 2, 3, 4, 5, 6, 7, 8) T8(9, 10, 11, 12, 13, 14, 15, 16)
+       T8(17, 18, 19, 20, 21, 22, 23, 24) T8(25, 26, 27, 28, 29, 30, 31, 32) T(33), 0, 0}, UCI_VOCAB},
+     NULL, "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:36: the corpus reaches 4429184991 tokens"},
+    {"ldac N disagrees", "clean", NO_SETUP, {{"c.ldac", "3 0:1 1:2\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL,
+     "train %D/c.ldac -o %D/out", 2, "c.ldac:1: N = 3 but the line has 2 id:count pairs"},
+    {"ldac id beyond the vocabulary", "clean", NO_SETUP,
+     {{"c.ldac", "1 0:1\n1 5:2\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL, "train %D/c.ldac -o %D/out", 2,
+     "c.ldac:2: word id 5 is out of range (expected 0..1"},
+    {"ldac count 0", "clean", NO_SETUP, {{"c.ldac", "1 0:0\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL,
+     "train %D/c.ldac -o %D/out", 2, "c.ldac:1: count 0 is out of range"},
+    {"ldac bad pair later", "clean", NO_SETUP,
+     {{"c.ldac", "1 0:1\n1 1:1\n2 0:1 1=1\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL,
+     "train %D/c.ldac -o %D/out", 2, "c.ldac:3: '1=1' is not an id:count pair"},
+    {"ldac bad pair on the first line", "5: read as raw text", NO_SETUP,
+     {{"c.ldac", "2 0:1 1:x\n1 1:1\n2 0:1 1:1\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL,
+     "train %D/c.ldac -o %D/out", 2, "c.ldac:1: count 'x' is not a non-negative integer"},
+    {"ldac vocabulary missing", "clean", NO_SETUP, {{"c.ldac", "1 0:1\n", 0, 0}}, NULL,
+     "train %D/c.ldac -o %D/out", 2, "No such file or directory (the vocabulary of"},
+    {"ldac 3e9 tokens on one line", "4: tiny file, huge cost", NO_SETUP,
+     {{"c.ldac", "1 0:3000000000\n", 0, 0}, {"c.vocab", "a\n", 0, 0}}, NULL, "train %D/c.ldac -o %D/out", 2,
+     "c.ldac:1: a document of more than 134217727 tokens"},
+    {"ldac count wrapping 32 bits", "3: counts wrap", NO_SETUP,
+     {{"c.ldac", "2 0:4294967295 1:1\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL, "train %D/c.ldac -o %D/out", 2,
+     "c.ldac:1: a document of more than 134217727 tokens (4294967295 by this line)"},
+    {"ldac tokens beyond memory", "4: tiny file, huge cost", NO_SETUP,
+     {{"c.ldac", "1 0:100000000\n", 0, 0}, {"c.vocab", "a\n", 0, 0}}, "LDAGPU_MEMORY_LIMIT=64M",
+     "train %D/c.ldac -o %D/out", 1, "c.ldac:1: not enough memory: the corpus declares 100000000 tokens"},
+    /* ---- options and config files ---- */
+    {"config line without '='", "clean", NO_SETUP, {{"p.conf", "topics 3\n", 0, 0}}, NULL,
+     "train %D/p.conf -c %D/p.conf", 2, "p.conf:1: expected 'key = value', got 'topics 3'"},
+    {"config unknown key", "clean", NO_SETUP, {{"p.conf", "topics = 3\ncolour = red\n", 0, 0}}, NULL,
+     "train %D/p.conf -c %D/p.conf", 2, "p.conf:2: unknown setting 'colour'"},
+    {"config value not a number", "clean", NO_SETUP, {{"p.conf", "topics = -3\n", 0, 0}}, NULL,
+     "train %D/p.conf -c %D/p.conf", 2, "p.conf:1: topics: expected an integer"},
+    {"config file binary", "7: echoed raw", NO_SETUP, {{"p.conf", "\x7f" "ELF\x02\x01\x01\x1b[31m\n", 0, 0}},
+     NULL, "train %D/p.conf -c %D/p.conf", 2, "p.conf:1: expected 'key = value', got '\\x7fELF\\x02"},
+    {"config missing", "clean", NO_SETUP, {{0}}, NULL, "train x -c %D/none.conf", 2, "none.conf: No such file"},
+    {"topics out of range", "clean", NO_SETUP, {{0}}, NULL, "train x -K 0", 2, "-K/--topics: expected an integer"},
+    {"memory limit malformed", "4: the new budget", NO_SETUP, {{"c", "alpha beta\n", 0, 0}}, "LDAGPU_MEMORY_LIMIT=1T", TRAIN,
+     2, "LDAGPU_MEMORY_LIMIT: expected a number of bytes"},
+    {"output a file", "2: found out after training", NO_SETUP, {{"c", "alpha beta\nbeta gamma\n", 0, 0},
+     {"afile", "x\n", 0, 0}}, NULL, "train %D/c -o %D/afile", 2, "-o %D/afile: it exists and is not a folder"},
+    {"output under a file", "2: found out after training", NO_SETUP, {{"c", "alpha beta\n", 0, 0},
+     {"afile", "x\n", 0, 0}}, NULL, "train %D/c -o %D/afile/m", 1, "Not a directory"},
+    /* ---- model folders ---- */
+    {"no model folder", "clean", NO_SETUP, {{0}}, NULL, "topics %D/none", 2, "none/model.conf: No such file"},
+    {"model.conf value malformed", "clean", TINY_MODEL,
+     {{"m/model.conf", "format_version = 1\ntopics = two\n", 0, 0}}, NULL, "topics %D/m", 2,
+     "m/model.conf:2: topics: expected an integer"},
+    {"model.conf newer format", "clean", TINY_MODEL, {{"m/model.conf", "format_version = 2\n", 0, 0}}, NULL,
+     "topics %D/m", 2, "m/model.conf:1: model format version 2"},
+    {"model.conf empty", "clean", TINY_MODEL, {{"m/model.conf", "", 0, 0}}, NULL, "topics %D/m", 2,
+     "not an ldagpu model"},
+    {"phi.bin not a matrix", "clean", TINY_MODEL, {{"m/phi.bin", "hello", 0, 0}}, NULL, "topics %D/m", 2,
+     "m/phi.bin: not an ldagpu matrix file"},
+    {"phi.bin cut short", "clean", TINY_MODEL, {{"m/phi.bin", ONE_PHI, 100, 0}}, NULL, "topics %D/m", 2,
+     "m/phi.bin: truncated"},
+    {"phi.bin claiming 2^62 values", "fuzzing: allocated before reading", TINY_MODEL,
+     {{"m/phi.bin", "LDAGPUMX\x01\0\0\0\x01\0\0\0\xff\xff\xff\xff\xff\xff\xff\x1f\x02\0\0\0\0\0\0\0"
+       "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 64, 0}}, NULL,
+     "topics %D/m", 2, "m/phi.bin: truncated (expected 4611686018427387902 values)"},
+    {"phi.bin of integers", "clean", TINY_MODEL, {{"m/phi.bin", U32_PHI, 160, 0}}, NULL, "topics %D/m", 2,
+     "m/phi.bin: element type 2, expected 1"},
+    {"phi.bin of NaN", "6: accepted, NaN printed", TINY_MODEL, {{"m/phi.bin", NAN_PHI, 160, 0}}, NULL,
+     "infer %D/m %D/tiny.ldac --device cpu", 2, "m/phi.bin: the value at row 0, column 0 is not a finite number"},
+    {"vocab.txt short", "clean", TINY_MODEL, {{"m/vocab.txt", "apple\n", 0, 0}}, NULL, "topics %D/m", 2,
+     "expected 12 words (model.conf says so), found 1"},
+    {"log.csv not numbers", "clean", TINY_MODEL, {{"m/log.csv", "iteration,seconds\n1,fast\n", 0, 0}}, NULL,
+     "train --resume %D/m -n 1 --device cpu", 2, "m/log.csv:2: seconds: not a number"},
+    {"--docs index beyond the corpus", "clean", TINY_MODEL, {{"docs.txt", "0\n64\n", 0, 0}}, NULL,
+     "eval %D/m %D/tiny.ldac --docs %D/docs.txt --device cpu", 2, "docs.txt:2: expected a document index from 0 to 63"},
+    {"infer output in a missing folder", "clean", TINY_MODEL, {{0}}, NULL,
+     "infer %D/m %D/tiny.ldac -o %D/no/such/theta.tsv --device cpu", 1, "No such file or directory"},
+};
+
+/* text with every %D replaced by dir (malloc'ed). */
+static char *expand(const char *text, const char *dir)
+{
+    size_t n = 0, dl = strlen(dir);
+    for (const char *p = text; *p; p++)
+        n += p[0] == '%' && p[1] == 'D' ? dl : 1;
+    char *out = malloc(n + 1), *o = out;
+    cr_assert(out);
+    for (const char *p = text; *p; p++) {
+        if (p[0] == '%' && p[1] == 'D') {
+            memcpy(o, dir, dl);
+            o += dl;
+            p++;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+enum { NUM_ROWS = sizeof rows / sizeof rows[0] };
+static size_t row_index[NUM_ROWS];
+
+/* Criterion runs each case in a process of its own, where the rows' pointers would not hold:
+ * a case gets the index of its row. */
+ParameterizedTestParameters(malformed, input)
+{
+    for (size_t i = 0; i < NUM_ROWS; i++)
+        row_index[i] = i;
+    return cr_make_param_array(size_t, row_index, NUM_ROWS);
+}
+
+ParameterizedTest(size_t *index, malformed, input)
+{
+    const malformed *row = &rows[*index];
+    char *dir = test_tmpdir(), *out = NULL;
+    if (row->setup == TINY_MODEL) {
+        char *c = test_tiny_corpus(dir), args[4096];
+        snprintf(args, sizeof args, "train '%s' -K 2 -n 2 -q --device cpu -o '%s/m'", c, dir);
+        cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+        free(out);
+        free(c);
+    }
+    for (int i = 0; i < 3 && row->files[i].name; i++) {
+        const input_file *f = &row->files[i];
+        char *name = expand(f->name, dir), *path = NULL;
+        cr_assert(asprintf(&path, "%s/%s", dir, name) > 0);
+        FILE *fp = fopen(path, "wb");
+        cr_assert(fp, "%s", path);
+        fwrite(f->content, 1, f->len ? f->len : strlen(f->content), fp);
+        fclose(fp);
+        free(path);
+        free(name);
+    }
+    if (row->env) {
+        char *env = strdup(row->env), *eq = strchr(env, '=');
+        *eq = '\0';
+        cr_assert_eq(setenv(env, eq + 1, 1), 0);
+        free(env);
+    }
+    char *args = expand(row->args, dir), *needle = expand(row->needle, dir);
+    int rc = test_run_ldagpu_within(args, 30, &out);
+    cr_assert_eq(rc, row->status, "%s (%s): ldagpu %s: exit %d, expected %d: %s", row->what, row->finding, args, rc,
+                 row->status, out);
+    cr_assert(strstr(out, needle), "%s (%s): ldagpu %s: '%s' not in: %s", row->what, row->finding, args, needle,
+              out);
+    if (row->status != 0)
+        cr_assert(strchr(out, '\n') == out + strlen(out) - 1, "%s: not one line: %s", row->what, out);
+    free(out);
+    free(args);
+    free(needle);
+    test_rmdir(dir);
+    free(dir);
+}
