@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
 #   scripts/install-deps.sh          build tools and zlib (to build and train)
-#   scripts/install-deps.sh --test   the same plus Criterion (to run the tests)
+#   scripts/install-deps.sh --test   the same plus Criterion and NumPy (to run the tests; NumPy
+#                                    reads the .npy and export files back)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
 # Nothing is installed when everything is already there. The CUDA toolkit is not installed
 # here: without nvcc, ldagpu builds with the CPU backend only.
@@ -15,7 +16,8 @@ have_cmd cc || need="$need gcc libc6-dev"
 have_hdr zlib.h || need="$need zlib1g-dev"
 for arg in "$@"; do
     case "$arg" in
-        --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev" ;;
+        --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"
+                /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
         *) echo "install-deps.sh: unknown option '$arg' (use --test or --plots)" >&2; exit 2 ;;
     esac

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 
-#define LDAGPU_VERSION "0.1.0"
+#define LDAGPU_VERSION "0.2.0"
 
 typedef struct {
     const char *name;
