@@ -4,6 +4,8 @@
 #   scripts/install-deps.sh --test   the same plus Criterion and NumPy (to run the tests; NumPy
 #                                    reads the .npy and export files back)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
+#   scripts/install-deps.sh --browser  the same plus Chromium and ChromeDriver (for
+#                                    scripts/report-browser-check.sh)
 # Nothing is installed when everything is already there. The CUDA toolkit is not installed
 # here: without nvcc, ldagpu builds with the CPU backend only.
 set -eu
@@ -19,7 +21,9 @@ for arg in "$@"; do
         --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"
                 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
-        *) echo "install-deps.sh: unknown option '$arg' (use --test or --plots)" >&2; exit 2 ;;
+        --browser) have_cmd chromium || need="$need chromium"
+                   have_cmd chromedriver || need="$need chromium-driver" ;;
+        *) echo "install-deps.sh: unknown option '$arg' (use --test, --plots or --browser)" >&2; exit 2 ;;
     esac
 done
 [ -z "$need" ] && exit 0

@@ -2,6 +2,7 @@
 #include "model/topic_map.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,50 +27,116 @@ double lda_js_divergence(const float *p, const float *q, size_t n)
     return 0.5 * sum;
 }
 
-/* ---- all pairs of topics ---- */
+/* ---- all pairs of topics ----
+ *
+ * With s = p + q, p log(2p/s) + q log(2q/s) = p log p + q log q + s log 2 − s log s, so
+ * JS(p, q) = ½ (H_p + H_q + (Σp + Σq) log 2 − Σ s log s) with H_p = Σ p log p computed once
+ * per topic: one logarithm per word and pair. Rows mostly at their minimum (φ as a mean: the
+ * words a topic never drew) are summed over the words above either floor, the others in one
+ * term; dense rows (φ drawn) four words at a time with a polynomial logarithm, accurate to
+ * about 1e-7 (the map could not show a thousand times more). */
+
+/* Four words at a time with GCC's vector extensions (the compiler does not vectorize a
+ * floating-point sum itself without -ffast-math): the logarithm's mantissa part in single
+ * precision, where it is small (|ln m| < 0.35), everything else in double. */
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+typedef double v4d __attribute__((vector_size(32)));
+
+/* ln x = e ln 2 + ln m for normal x > 0: x = 2^e · m, m in [√½, √2),
+ * ln m = 2 atanh((m−1)/(m+1)) to the 9th power (|error| < 1e-9 before rounding). */
+static inline void log4(v4f x, v4i *e, v4f *ln_m)
+{
+    v4i bits = (v4i)x;
+    v4i ex = ((bits >> 23) & 0xff) - 127;
+    v4f m = (v4f)((bits & 0x7fffff) | 0x3f800000);
+    v4i big = m > 1.41421356f; /* -1 where true */
+    m = (v4f)(((v4i)(m * 0.5f) & big) | ((v4i)m & ~big));
+    *e = ex - big;
+    v4f t = (m - 1) / (m + 1), t2 = t * t;
+    *ln_m = t * (2 + t2 * (2.0f / 3 + t2 * (2.0f / 5 + t2 * (2.0f / 7 + t2 * (2.0f / 9)))));
+}
+
+/* Σ s log s over s = p[w] + q[w], dense; s below the smallest normal float counts 0. */
+static double sum_slogs(const float *p, const float *q, uint32_t V)
+{
+    enum { LANES = 4 };
+    v4d acc = {0, 0, 0, 0};
+    uint32_t w = 0;
+    for (; w + LANES <= V; w += LANES) {
+        v4f a, b, ln_m;
+        v4i e;
+        memcpy(&a, p + w, sizeof a);
+        memcpy(&b, q + w, sizeof b);
+        v4f x = a + b;
+        v4i normal = x >= 1.17549435e-38f;
+        x = (v4f)((v4i)x & normal); /* 0 where not normal: adds nothing */
+        log4(x, &e, &ln_m);
+        v4d xd = __builtin_convertvector(x, v4d);
+        acc += xd * (__builtin_convertvector(e, v4d) * M_LN2 + __builtin_convertvector(ln_m, v4d));
+    }
+    double total = acc[0] + acc[1] + acc[2] + acc[3];
+    for (; w < V; w++) {
+        double x = (double)p[w] + q[w];
+        total += x > 0 ? x * log(x) : 0;
+    }
+    return total;
+}
 
 typedef struct {
     const float *phi;
     uint32_t K, V;
+    double *entropy;    /* K: Σ p log p */
+    double *mass;       /* K: Σ p (1 but for rounding) */
     float *floor;       /* K: each row's minimum */
     uint32_t **above;   /* K lists: the words whose φ is above the row's minimum, ascending */
     uint32_t *n_above;  /* K */
     double *dist;
 } pairs_ctx;
 
-/* Row j against every later row: the words above either floor one by one, the rest (both
- * at their floors) as one term times their number. */
+static double slog(double s) { return s > 0 ? s * log(s) : 0; }
+
+/* Σ s log s for rows j and k, mostly at their floors: the words above either floor one by one,
+ * the rest as one term times their number. */
+static double sum_slogs_sparse(const pairs_ctx *c, uint32_t j, uint32_t k)
+{
+    const float *pj = c->phi + (size_t)j * c->V, *pk = c->phi + (size_t)k * c->V;
+    const uint32_t *a = c->above[j], *b = c->above[k];
+    uint32_t na = c->n_above[j], nb = c->n_above[k], ia = 0, ib = 0, seen = 0;
+    double sum = 0;
+    while (ia < na || ib < nb) {
+        uint32_t w = ib == nb || (ia < na && a[ia] <= b[ib]) ? a[ia] : b[ib];
+        ia += ia < na && a[ia] == w;
+        ib += ib < nb && b[ib] == w;
+        sum += slog((double)pj[w] + pk[w]);
+        seen++;
+    }
+    return sum + (double)(c->V - seen) * slog((double)c->floor[j] + c->floor[k]);
+}
+
 static void distances_of_row(void *vctx, size_t task, int worker)
 {
     (void)worker;
     pairs_ctx *c = vctx;
     const uint32_t j = (uint32_t)task, V = c->V;
-    const float *pj = c->phi + (size_t)j * V;
     for (uint32_t k = j + 1; k < c->K; k++) {
-        const float *pk = c->phi + (size_t)k * V;
-        const uint32_t *a = c->above[j], *b = c->above[k];
-        uint32_t na = c->n_above[j], nb = c->n_above[k], ia = 0, ib = 0, seen = 0;
-        double sum = 0;
-        while (ia < na || ib < nb) {
-            uint32_t w = ib == nb || (ia < na && a[ia] <= b[ib]) ? a[ia] : b[ib];
-            ia += ia < na && a[ia] == w;
-            ib += ib < nb && b[ib] == w;
-            sum += js_term(pj[w], pk[w]);
-            seen++;
-        }
-        sum += (double)(V - seen) * js_term(c->floor[j], c->floor[k]);
-        double d = sum > 0 ? 0.5 * sum : 0;
-        c->dist[(size_t)j * c->K + k] = c->dist[(size_t)k * c->K + j] = d;
+        double s = (uint64_t)c->n_above[j] + c->n_above[k] < V / 4
+                       ? sum_slogs_sparse(c, j, k)
+                       : sum_slogs(c->phi + (size_t)j * V, c->phi + (size_t)k * V, V);
+        double d = 0.5 * (c->entropy[j] + c->entropy[k] + (c->mass[j] + c->mass[k]) * M_LN2 - s);
+        c->dist[(size_t)j * c->K + k] = c->dist[(size_t)k * c->K + j] = d > 0 ? d : 0;
     }
     c->dist[(size_t)j * c->K + j] = 0;
 }
 
 int lda_topic_distances(const float *phi, uint32_t K, uint32_t V, int threads, double *dist, lda_error *err)
 {
-    pairs_ctx c = {phi, K, V, NULL, NULL, NULL, dist};
+    pairs_ctx c = {phi, K, V, NULL, NULL, NULL, NULL, NULL, dist};
     int rc = -1;
     lda_pool *pool = NULL;
-    if (!(c.floor = lda_malloc_array(K, sizeof *c.floor, "topic floors", err)) ||
+    if (!(c.entropy = lda_malloc_array(K, sizeof *c.entropy, "topic entropies", err)) ||
+        !(c.mass = lda_malloc_array(K, sizeof *c.mass, "topic sums", err)) ||
+        !(c.floor = lda_malloc_array(K, sizeof *c.floor, "topic floors", err)) ||
         !(c.n_above = lda_calloc(K, sizeof *c.n_above, "topic word counts", err)) ||
         !(c.above = lda_calloc(K, sizeof *c.above, "topic word lists", err)))
         goto out;
@@ -77,17 +144,28 @@ int lda_topic_distances(const float *phi, uint32_t K, uint32_t V, int threads, d
         const float *row = phi + (size_t)k * V;
         float lo = row[0];
         uint32_t n = 0;
-        for (uint32_t w = 1; w < V; w++)
+        double h = 0, mass = 0;
+        for (uint32_t w = 0; w < V; w++) {
             lo = row[w] < lo ? row[w] : lo;
+            h += slog(row[w]);
+            mass += row[w];
+        }
+        c.entropy[k] = h;
+        c.mass[k] = mass;
         for (uint32_t w = 0; w < V; w++)
             n += row[w] > lo;
         c.floor[k] = lo;
+        if (n >= V / 4)
+            continue; /* dense: no list */
         if (!(c.above[k] = lda_malloc_array(n ? n : 1, sizeof **c.above, "topic word lists", err)))
             goto out;
         for (uint32_t w = 0; w < V; w++)
             if (row[w] > lo)
                 c.above[k][c.n_above[k]++] = w;
     }
+    for (uint32_t k = 0; k < K; k++) /* a dense row counts as V words above its floor */
+        if (!c.above[k])
+            c.n_above[k] = V;
     if (!(pool = lda_pool_create(threads, err)))
         goto out;
     lda_pool_run(pool, K, distances_of_row, &c);
@@ -99,6 +177,8 @@ out:
     free(c.above);
     free(c.n_above);
     free(c.floor);
+    free(c.mass);
+    free(c.entropy);
     return rc;
 }
 

@@ -14,9 +14,10 @@
 /* JS(p, q) = ½ KL(p ‖ m) + ½ KL(q ‖ m), m = (p + q)/2, natural log, 0·log 0 = 0: in [0, ln 2]. */
 double lda_js_divergence(const float *p, const float *q, size_t n);
 
-/* dist (K × K, row-major) = JS divergence between rows j and k of phi (K × V). Exact; a
- * row's entries at its minimum (every word a topic never drew, when φ is a mean) are summed
- * in one step, so sparse topics cost what their words cost. threads as lda_pool_create. */
+/* dist (K × K, row-major) = JS divergence between rows j and k of phi (K × V), to about 1e-7
+ * (see topic_map.c). A row's entries at its minimum (every word a topic never drew, when φ
+ * is a mean) are summed in one step, so sparse topics cost what their words cost; dense
+ * ones cost one vectorized logarithm per word and pair. threads as lda_pool_create. */
 int lda_topic_distances(const float *phi, uint32_t K, uint32_t V, int threads, double *dist, lda_error *err);
 
 /* Classical MDS: the n points whose distances best match dist (n × n, symmetric, zero
