@@ -90,7 +90,7 @@ Test(report, the_page_has_every_topic_its_words_documents_and_curves)
     for (int k = 0; k < 4; k++) {
         snprintf(args, sizeof args, "id=\"topic-%d\" data-topic=\"%d\" data-share=", k, k);
         cr_assert(strstr(page, args), "%s", args);
-        snprintf(args, sizeof args, "data-topic=\"%d\" cx=", k);
+        snprintf(args, sizeof args, "data-topic=\"%d\" data-x=", k);
         cr_assert(strstr(page, args), "circle of topic %d", k);
     }
     cr_assert(strstr(page, "UMass ") && strstr(page, "data-npmi="), "coherence from the training corpus");
@@ -117,6 +117,55 @@ Test(report, the_page_has_every_topic_its_words_documents_and_curves)
     cr_assert(!strstr(page, "data-umass=") && strstr(page, "moved.txt"), "says why coherence is missing");
     free(page);
     test_expect_failure("report /nonexistent-model", 2, "/nonexistent-model/model.conf");
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* The map's coordinates (the circles' data-x, data-y) are pyLDAvis's js_PCoA of φ: its
+ * _jensen_shannon and _pcoa (numpy's eig of the double-centred squared divergences), redone
+ * with numpy, up to each axis's sign. */
+Test(report, map_coordinates_are_pyldavis_js_pcoa)
+{
+    const char *python = test_python_with("numpy");
+    if (!python)
+        cr_skip_test("no Python with numpy (scripts/install-deps.sh --test installs it)");
+    char *dir = test_tmpdir(), args[4096], *out = NULL, model[1024];
+    snprintf(model, sizeof model, "%s/m", dir);
+    snprintf(args, sizeof args, "train '%s/tests/data/v1-corpus.txt' -K 6 -n 15 -s 2 -q --device cpu -o '%s'",
+             test_root(), model);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    free(report_of(model, dir, ""));
+    static const char script[] =
+        "import re, sys, numpy as np\n"
+        "m, page = sys.argv[1], open(sys.argv[2], encoding='utf-8').read()\n"
+        "xy = {int(t): (float(x), float(y)) for t, x, y in\n"
+        "      re.findall(r'data-topic=\"(\\d+)\" data-x=\"([^\"]+)\" data-y=\"([^\"]+)\"', page)}\n"
+        "phi = np.load(m + '/phi.npy').astype(np.float64)\n"
+        "K = phi.shape[0]\n"
+        "def kl(p, q):\n"
+        "    nz = p > 0\n"
+        "    return np.sum(p[nz] * np.log(p[nz] / q[nz]))\n"
+        "def js(p, q):\n"
+        "    p, q = p / p.sum(), q / q.sum()\n"
+        "    mm = 0.5 * (p + q)\n"
+        "    return 0.5 * (kl(p, mm) + kl(q, mm))\n"
+        "d = np.array([[js(phi[i], phi[j]) for j in range(K)] for i in range(K)])\n"
+        "H = np.eye(K) - np.ones((K, K)) / K\n"
+        "B = -H.dot(d ** 2).dot(H) / 2\n"
+        "vals, vecs = np.linalg.eig(B)\n"
+        "ix = vals.real.argsort()[::-1][:2]\n"
+        "ref = np.sqrt(np.maximum(vals.real[ix], 0)) * vecs.real[:, ix]\n"
+        "ours = np.array([xy[k] for k in range(K)])\n"
+        "for a in range(2):\n"
+        "    s = 1.0 if np.dot(ref[:, a], ours[:, a]) >= 0 else -1.0\n"
+        "    assert np.allclose(ours[:, a], s * ref[:, a], atol=1e-5), (a, ours[:, a], ref[:, a])\n"
+        "print('pcoa ok', K)\n";
+    snprintf(args, sizeof args, "'%s' '%s/report.html'", model, dir);
+    int rc = test_run_python(python, script, args, &out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "pcoa ok 6"), "%s", out);
+    free(out);
     test_rmdir(dir);
     free(dir);
 }

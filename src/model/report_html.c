@@ -214,8 +214,8 @@ static int write_map(const lda_html_report *r, FILE *f, lda_error *err)
         uint32_t k = order[i];
         double share = topic_share(m, k, total), rad = fmax(2.0, c * sqrt(share));
         double x = MAP_SIZE / 2.0 + (r->xy[2 * k] - mid) * scale, y = MAP_SIZE / 2.0 - (r->xy[2 * k + 1] - mid) * scale;
-        fprintf(f, "<circle class=\"t\" data-topic=\"%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"><title>Topic %u (%.2f%%):",
-                k, x, y, rad, k, 100 * share);
+        fprintf(f, "<circle class=\"t\" data-topic=\"%u\" data-x=\"%.9g\" data-y=\"%.9g\" cx=\"%.1f\" cy=\"%.1f\" "
+                   "r=\"%.1f\"><title>Topic %u (%.2f%%):", k, r->xy[2 * k], r->xy[2 * k + 1], x, y, rad, k, 100 * share);
         for (uint32_t w = 0; w < r->top_words && w < 8; w++) {
             fputc(' ', f);
             html(f, m->vocab[r->top[(size_t)k * r->top_words + w]]);
