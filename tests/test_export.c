@@ -162,3 +162,38 @@ Test(export, pyldavis_json_has_what_prepare_checks)
     test_rmdir(dir);
     free(dir);
 }
+
+/* --counts: n[k,w] and n[d,k] of z; their sums are the topic sizes, the words' corpus counts
+ * (as the pyLDAvis export has them) and the documents' lengths. */
+Test(export, count_matrices_as_npy)
+{
+    const char *python = test_python_with("numpy");
+    if (!python)
+        cr_skip_test("no Python with numpy (scripts/install-deps.sh --test installs it)");
+    char *dir = test_tmpdir(), *m = train_small(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "export '%s' --counts '%s/counts' --pyldavis '%s/lv.json'", m, dir, dir);
+    run_ok(args);
+    static const char script[] =
+        "import json, sys, numpy as np\n"
+        "m, d = sys.argv[1], sys.argv[2]\n"
+        "kw, dk = np.load(d + '/counts/topic_word_counts.npy'), np.load(d + '/counts/doc_topic_counts.npy')\n"
+        "nk, theta = np.load(m + '/topic_tokens.npy'), np.load(m + '/theta.npy')\n"
+        "lv = json.load(open(d + '/lv.json'))\n"
+        "assert kw.dtype == np.uint32 and kw.shape == (3, len(lv['vocab'])), kw.shape\n"
+        "assert dk.dtype == np.uint32 and dk.shape == theta.shape, dk.shape\n"
+        "assert (kw.sum(axis=1) == nk).all() and (dk.sum(axis=0) == nk).all()\n"
+        "assert (kw.sum(axis=0) == np.array(lv['term_frequency'])).all()\n"
+        "lengths = dk.sum(axis=1)\n"
+        "assert (lengths[lengths > 0] == np.array(lv['doc_lengths'])).all()\n"
+        "held = [int(x) for x in open(m + '/heldout.txt').read().split()]\n"
+        "assert (lengths[held] == 0).all(), 'held-out documents were not trained on'\n"
+        "print('counts ok')\n";
+    snprintf(args, sizeof args, "'%s' '%s'", m, dir);
+    int rc = test_run_python(python, script, args, &out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "counts ok"), "%s", out);
+    free(out);
+    free(m);
+    test_rmdir(dir);
+    free(dir);
+}

@@ -14,7 +14,7 @@
 #include "train/heldout.h"
 #include "util/atomic_file.h"
 
-enum { OPT_TOPIC_KEYS, OPT_DOC_TOPICS, OPT_PYLDAVIS, OPT_TOP_WORDS, OPT_THRESHOLD, OPT_MAX, OPT_CORPUS, OPT_HELP };
+enum { OPT_TOPIC_KEYS, OPT_DOC_TOPICS, OPT_PYLDAVIS, OPT_COUNTS, OPT_TOP_WORDS, OPT_THRESHOLD, OPT_MAX, OPT_CORPUS, OPT_HELP };
 
 static const lda_option_spec export_options[] = {
     [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "Mallet's topic keys: 'TOPIC<tab>ALPHA<tab>word word ...' "
@@ -23,6 +23,8 @@ static const lda_option_spec export_options[] = {
                         "...' a line, θ of every input document", NULL},
     [OPT_PYLDAVIS] = {"pyldavis", 0, "FILE", "JSON for pyLDAvis.prepare(**json.load(f)) (reads the training "
                       "corpus)", NULL},
+    [OPT_COUNTS] = {"counts", 0, "DIR", "the count matrices of the last z as NumPy files in DIR: "
+                    "topic_word_counts.npy (K x V) and doc_topic_counts.npy (D x K) (reads the training corpus)", NULL},
     [OPT_TOP_WORDS] = {"num-top-words", 0, "N", "words per topic in the topic keys", "20"},
     [OPT_THRESHOLD] = {"doc-topics-threshold", 0, "F", "document topics: only topics of at least this proportion, "
                        "largest first, as 'TOPIC<tab>PROPORTION' pairs (Mallet's sparse form)", "0: dense"},
@@ -37,13 +39,14 @@ static const lda_command_spec export_spec = {
     "export", "export MODEL [options]",
     "Writes the model folder MODEL in formats other tools read: Mallet's topic keys and document\n"
     "topics (--output-topic-keys, --output-doc-topics), and pyLDAvis's input (--pyldavis; the\n"
-    "documents trained on, held-out ones excluded). φ, θ and the counts are already NumPy files\n"
-    "in MODEL (phi.npy, theta.npy, topic_tokens.npy, z.npy).",
+    "documents trained on, held-out ones excluded), and the count matrices as NumPy files (--counts).\n"
+    "φ, θ, the topic sizes and z are already NumPy files in MODEL (phi.npy, theta.npy,\n"
+    "topic_tokens.npy, z.npy).",
     export_options, -1, OPT_HELP,
 };
 
 typedef struct {
-    const char *topic_keys, *doc_topics, *pyldavis, *corpus;
+    const char *topic_keys, *doc_topics, *pyldavis, *counts, *corpus;
     uint32_t top_words, max;
     double threshold;
     int sparse;
@@ -61,6 +64,9 @@ static int apply_export_option(void *vctx, int index, const char *v, const char 
         return 0;
     case OPT_PYLDAVIS:
         c->pyldavis = v;
+        return 0;
+    case OPT_COUNTS:
+        c->counts = v;
         return 0;
     case OPT_TOP_WORDS:
         return lda_parse_u32(where, v, 1, 100000, &c->top_words, err);
@@ -104,7 +110,7 @@ static int write_output(output_kind kind, const char *path, const export_ctx *ct
 
 int lda_cmd_export(int argc, char **argv)
 {
-    export_ctx ctx = {NULL, NULL, NULL, NULL, 20, 0, 0.0, 0};
+    export_ctx ctx = {NULL, NULL, NULL, NULL, NULL, 20, 0, 0.0, 0};
     lda_error err = {0};
     const char *positional[1];
     int npos, help;
@@ -118,27 +124,28 @@ int lda_cmd_export(int argc, char **argv)
         lda_error_input(&err, "no model folder given (usage: ldagpu %s)", export_spec.usage);
         return lda_report(argv[0], &err);
     }
-    if (!ctx.topic_keys && !ctx.doc_topics && !ctx.pyldavis) {
-        lda_error_input(&err, "nothing to export: give --output-topic-keys, --output-doc-topics or --pyldavis "
-                              "(see 'ldagpu export --help')");
+    if (!ctx.topic_keys && !ctx.doc_topics && !ctx.pyldavis && !ctx.counts) {
+        lda_error_input(&err, "nothing to export: give --output-topic-keys, --output-doc-topics, --pyldavis or "
+                              "--counts (see 'ldagpu export --help')");
         return lda_report(argv[0], &err);
     }
     lda_model m;
     corpus *docs = NULL;
     int rc = -1, same = 1;
-    if (lda_model_read(&m, positional[0], ctx.doc_topics || ctx.pyldavis, 0, &err))
+    if (lda_model_read(&m, positional[0], ctx.doc_topics || ctx.pyldavis, ctx.counts != NULL, &err))
         return lda_report(argv[0], &err);
-    if (ctx.pyldavis) {
+    if (ctx.pyldavis || ctx.counts) {
         if (!(docs = lda_trained_documents(&m, ctx.corpus, &same, &err)))
             goto out;
         if (!same)
             fprintf(stderr, "ldagpu export: warning: %s no longer reads as the corpus the model was trained on; "
-                            "document lengths and term frequencies are those of the corpus as it is now\n",
+                            "what is exported from it describes the corpus as it is now\n",
                     ctx.corpus ? ctx.corpus : m.corpus_path);
     }
     if ((ctx.topic_keys && write_output(OUT_TOPIC_KEYS, ctx.topic_keys, &ctx, &m, docs, &err)) ||
         (ctx.doc_topics && write_output(OUT_DOC_TOPICS, ctx.doc_topics, &ctx, &m, docs, &err)) ||
-        (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &err)))
+        (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &err)) ||
+        (ctx.counts && lda_export_counts(&m, docs, ctx.counts, &err)))
         goto out;
     rc = 0;
 out:

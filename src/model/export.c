@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/matrix_file.h"
 #include "model/topwords.h"
+#include "util/atomic_file.h"
 #include "util/json.h"
 
 /* x with at most 5 decimals and no trailing zeros, as Java's NumberFormat in Mallet. */
@@ -120,4 +122,38 @@ int lda_export_pyldavis(const lda_model *m, const corpus *docs, FILE *f, lda_err
     fprintf(f, "]}\n");
     free(freq);
     return 0;
+}
+
+int lda_export_counts(const lda_model *m, const corpus *docs, const char *dir, lda_error *err)
+{
+    const size_t K = m->num_topics, V = m->vocab_size, D = m->num_docs;
+    if (docs->num_tokens != m->num_tokens) {
+        lda_error_input(err, "the corpus has %zu tokens to count where the model was trained on %llu: it is not the "
+                        "training corpus as it was", docs->num_tokens, (unsigned long long)m->num_tokens);
+        return -1;
+    }
+    uint32_t *n_kw = lda_calloc(K * V, sizeof *n_kw, "topic-word counts", err);
+    uint32_t *n_dk = n_kw ? lda_calloc(D * K > 0 ? D * K : 1, sizeof *n_dk, "document-topic counts", err) : NULL;
+    char *kw = NULL, *dk = NULL;
+    int rc = -1;
+    if (!n_dk)
+        goto out;
+    for (size_t d = 0; d < docs->num_docs; d++) {
+        uint32_t *row = n_dk + docs->input_index[d] * K;
+        for (size_t t = docs->doc_offsets[d]; t < docs->doc_offsets[d + 1]; t++) {
+            n_kw[(size_t)m->z[t] * V + docs->words[t]]++;
+            row[m->z[t]]++;
+        }
+    }
+    if (lda_make_dirs(dir, err) || !(kw = lda_path_join(dir, "topic_word_counts.npy", err)) ||
+        !(dk = lda_path_join(dir, "doc_topic_counts.npy", err)) ||
+        lda_matrix_write(kw, LDA_MATRIX_U32, K, V, n_kw, err) || lda_matrix_write(dk, LDA_MATRIX_U32, D, K, n_dk, err))
+        goto out;
+    rc = 0;
+out:
+    free(n_kw);
+    free(n_dk);
+    free(kw);
+    free(dk);
+    return rc;
 }
