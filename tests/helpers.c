@@ -254,16 +254,11 @@ const char *test_python_with(const char *module)
     return NULL;
 }
 
-int test_run_python(const char *python, const char *script, const char *args, char **out)
+char *test_shell(const char *cmd, int *status)
 {
-    char dir_template[] = "/tmp/ldagpu-py-XXXXXX";
-    char *dir = mkdtemp(dir_template);
-    cr_assert(dir);
-    char *path = test_write_file(dir, "script.py", script), *cmd = NULL;
-    cr_assert(asprintf(&cmd, "%s '%s' %s 2>&1", python, path, args) > 0);
     fflush(NULL);
     FILE *p = popen(cmd, "r");
-    cr_assert(p);
+    cr_assert(p, "%s", cmd);
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
     for (size_t n; (n = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
@@ -272,13 +267,25 @@ int test_run_python(const char *python, const char *script, const char *args, ch
             buf = realloc(buf, cap *= 2);
     }
     buf[len] = 0;
-    int status = pclose(p);
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+int test_run_python(const char *python, const char *script, const char *args, char **out)
+{
+    char dir_template[] = "/tmp/ldagpu-py-XXXXXX";
+    char *dir = mkdtemp(dir_template);
+    cr_assert(dir);
+    char *path = test_write_file(dir, "script.py", script), *cmd = NULL;
+    cr_assert(asprintf(&cmd, "%s '%s' %s 2>&1", python, path, args) > 0);
+    int status;
+    *out = test_shell(cmd, &status);
     unlink(path);
     rmdir(dir);
     free(path);
     free(cmd);
-    *out = buf;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return status;
 }
 
 int test_same_bytes(const char *a, const char *b)

@@ -65,6 +65,9 @@ char *test_write_file(const char *dir, const char *name, const char *text);
  * when neither can, so the test can skip. */
 const char *test_python_with(const char *module);
 
+/* Runs a shell command; returns its stdout (malloc'ed), its exit status in *status. */
+char *test_shell(const char *cmd, int *status);
+
 /* Runs the Python program `script` (its text) with the arguments given (shell-quoted by the
  * caller); returns its exit status and its stdout+stderr in *out (malloc'ed). */
 int test_run_python(const char *python, const char *script, const char *args, char **out);

@@ -18,25 +18,6 @@ static const char *bin(void)
     return b ? b : "./ldagpu";
 }
 
-/* Output of a shell command (malloc'ed); its exit status in *status. */
-static char *shell(const char *cmd, int *status)
-{
-    fflush(NULL);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p, "%s", cmd);
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (size_t n; (n = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
-        len += n;
-        if (cap - len < 2)
-            buf = realloc(buf, cap *= 2);
-    }
-    buf[len] = 0;
-    int st = pclose(p);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return buf;
-}
-
 /* The commands of `ldagpu --help`, space-separated. */
 static char *commands(void)
 {
@@ -44,7 +25,7 @@ static char *commands(void)
     int st;
     snprintf(cmd, sizeof cmd, "'%s' --help | awk '/^commands:/ {on=1; next} on && /^$/ {exit} on {printf \"%%s \", $1}'",
              bin());
-    return shell(cmd, &st);
+    return test_shell(cmd, &st);
 }
 
 /* The long options of `ldagpu COMMAND --help`, space-separated, without their dashes. */
@@ -54,7 +35,7 @@ static char *options_of(const char *command)
     int st;
     snprintf(cmd, sizeof cmd, "'%s' %s --help | sed -n 's/^  \\(-., \\|    \\)--\\([a-z-]*\\).*/\\2/p' | tr '\\n' ' '",
              bin(), command);
-    return shell(cmd, &st);
+    return test_shell(cmd, &st);
 }
 
 Test(install, man_page_has_every_command_and_option_and_renders_cleanly)
@@ -62,7 +43,7 @@ Test(install, man_page_has_every_command_and_option_and_renders_cleanly)
     char cmd[2048], *page;
     int st;
     snprintf(cmd, sizeof cmd, "'%s/scripts/gen-man.sh' '%s'", test_root(), bin());
-    page = shell(cmd, &st);
+    page = test_shell(cmd, &st);
     cr_assert_eq(st, 0, "%s", page);
     char *cmds = commands(), *save = NULL;
     cr_assert(strstr(cmds, "train") && strstr(cmds, "report") && strstr(cmds, "export"), "%s", cmds);
@@ -84,7 +65,7 @@ Test(install, man_page_has_every_command_and_option_and_renders_cleanly)
     cr_assert_gt(options, 60, "every command's options were found (%d)", options);
     free(cmds);
     snprintf(cmd, sizeof cmd, "'%s' --version | cut -d' ' -f2", bin());
-    char *version = shell(cmd, &st);
+    char *version = test_shell(cmd, &st);
     version[strcspn(version, "\n")] = 0;
     snprintf(cmd, sizeof cmd, "\"ldagpu %s\"", version);
     cr_assert(strstr(page, cmd), "the page names version %s", version);
@@ -94,7 +75,7 @@ Test(install, man_page_has_every_command_and_option_and_renders_cleanly)
         return;
     snprintf(cmd, sizeof cmd, "'%s/scripts/gen-man.sh' '%s' | groff -k -man -Tutf8 -ww 2>&1 >/dev/null", test_root(),
              bin());
-    char *warnings = shell(cmd, &st);
+    char *warnings = test_shell(cmd, &st);
     cr_assert_eq(st, 0);
     cr_assert_str_empty(warnings, "groff: %s", warnings);
     free(warnings);
@@ -107,7 +88,7 @@ static char *complete(const char *script, const char *words)
     int st;
     snprintf(cmd, sizeof cmd, "bash -c 'source \"%s\"; COMP_WORDS=(%s); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
              "_ldagpu; echo \"${COMPREPLY[*]}\"' 2>&1", script, words);
-    return shell(cmd, &st);
+    return test_shell(cmd, &st);
 }
 
 Test(install, bash_completion_offers_commands_options_and_values)
@@ -119,7 +100,7 @@ Test(install, bash_completion_offers_commands_options_and_values)
     snprintf(script, sizeof script, "%s/ldagpu.bash", dir);
     snprintf(cmd, sizeof cmd, "'%s/scripts/gen-completion.sh' '%s' > '%s' && bash -n '%s'", test_root(), bin(), script,
              script);
-    free(shell(cmd, &st));
+    free(test_shell(cmd, &st));
     cr_assert_eq(st, 0);
     char *out = complete(script, "ldagpu \"\""), *cmds = commands(), *save = NULL, *have = NULL;
     out[strcspn(out, "\n")] = 0;
@@ -170,7 +151,7 @@ Test(install, make_install_honours_destdir_and_prefix)
     int st;
     snprintf(cmd, sizeof cmd, "make -s -C '%s' install BUILD='%s' CUDA=%d DESTDIR='%s/stage' PREFIX=/opt/ldagpu 2>&1",
              root, build, strstr(build, "cuda") ? 1 : 0, dir);
-    char *out = shell(cmd, &st);
+    char *out = test_shell(cmd, &st);
     cr_assert_eq(st, 0, "%s: %s", cmd, out);
     free(out);
     static const char *const files[] = {"bin/ldagpu", "share/man/man1/ldagpu.1",
@@ -180,12 +161,12 @@ Test(install, make_install_honours_destdir_and_prefix)
         cr_assert_eq(access(path, i == 0 ? X_OK : R_OK), 0, "%s not installed", path);
     }
     snprintf(cmd, sizeof cmd, "'%s/stage/opt/ldagpu/bin/ldagpu' --version", dir);
-    out = shell(cmd, &st);
+    out = test_shell(cmd, &st);
     cr_assert(st == 0 && strncmp(out, "ldagpu ", 7) == 0, "%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "make -s -C '%s' uninstall BUILD='%s' DESTDIR='%s/stage' PREFIX=/opt/ldagpu 2>&1", root,
              build, dir);
-    out = shell(cmd, &st);
+    out = test_shell(cmd, &st);
     cr_assert_eq(st, 0, "%s", out);
     free(out);
     for (int i = 0; i < 3; i++) {
