@@ -125,8 +125,9 @@ def main():
             el = list(d.call("POST", "/element", {"using": "css selector", "value": "#" + section}).values())[0]
             with open(os.path.join(outdir, "report-%s.png" % section), "wb") as f:
                 f.write(base64.b64decode(d.call("GET", "/element/%s/screenshot" % el)))
-        height = d.script("return Math.min(document.documentElement.scrollHeight, 8000)")
+        height = d.script("return Math.min(document.documentElement.scrollHeight, 8000)") + 200  # + the window frame
         d.call("POST", "/window/rect", {"width": 1400, "height": height})
+        d.script("window.scrollTo(0, 0);")  # the element screenshots scrolled the page
         d.screenshot(os.path.join(outdir, "report-full.png"))
         for entry in d.logs():
             print("console:", entry.get("level"), entry.get("message"))
