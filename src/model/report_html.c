@@ -205,11 +205,12 @@ static int write_map(const lda_html_report *r, FILE *f, lda_error *err)
     double scale = inner / span, mid = (lo + hi) / 2;
     fprintf(f, "<svg id=\"mapsvg\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"intertopic distance map\" "
                "data-largest=\"%u\">\n", MAP_SIZE, MAP_SIZE, order[0]);
-    double ox = MAP_SIZE / 2.0 - mid * scale, oy = MAP_SIZE / 2.0 + mid * scale;
+    double ox = MAP_SIZE / 2.0 - mid * scale, oy = MAP_SIZE / 2.0 + mid * scale; /* the origin */
     fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", 0, oy, MAP_SIZE, oy);
     fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", ox, 0, ox, MAP_SIZE);
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\">PC1</text><text x=\"%.1f\" y=\"14\">PC2</text>\n", MAP_SIZE - 30, oy + 14,
-            ox + 4);
+    /* Axis names where circles rarely are: PC1 in the bottom right corner, PC2 at the top. */
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">PC1 →</text><text x=\"%.1f\" y=\"14\">PC2 ↑</text>\n",
+            MAP_SIZE - 6, MAP_SIZE - 6, ox + 4);
     for (uint32_t i = 0; i < K; i++) {
         uint32_t k = order[i];
         double share = topic_share(m, k, total), rad = fmax(2.0, c * sqrt(share));
