@@ -5,8 +5,11 @@
 #   make asan       build the CLI and tests with AddressSanitizer + UBSan and run the tests
 #   make demo       train on the bundled corpus and print its topics
 #   make fuzz       build the libFuzzer targets (clang) and run each FUZZ_SECONDS on its seeds
+#   make install    ldagpu, its man page ldagpu(1) and bash completion under $(DESTDIR)$(PREFIX)
+#   make uninstall  removes them
 #
-# Variables: CUDA=0|1, CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc, FUZZ_SECONDS=60.
+# Variables: CUDA=0|1, CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc, FUZZ_SECONDS=60; PREFIX=/usr/local,
+# DESTDIR (staging root for packagers), BINDIR, MANDIR, BASHCOMPDIR.
 
 CC        ?= cc
 NVCC      ?= nvcc
@@ -40,7 +43,12 @@ else
 endif
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 
-.PHONY: all ldagpu test asan fuzz fuzz-targets demo clean deps check-criterion
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
+.PHONY: all ldagpu test asan fuzz fuzz-targets demo clean deps check-criterion man completion install uninstall
 all: ldagpu
 
 ldagpu: $(BUILD)/ldagpu
@@ -117,6 +125,26 @@ fuzz:
 	        > build/fuzz/$$t.log 2>&1 || { tail -60 build/fuzz/$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
 	    grep -E "^stat::number_of_executed_units|^Done" build/fuzz/$$t.log | tr '\n' ' '; echo; \
 	done
+
+# The man page and the completion are generated from the binary's own --help (the option
+# tables), so neither can drift from the program.
+man: $(BUILD)/ldagpu.1
+completion: $(BUILD)/ldagpu.bash
+
+$(BUILD)/ldagpu.1: $(BUILD)/ldagpu scripts/gen-man.sh man/ldagpu.1.in
+	scripts/gen-man.sh $(BUILD)/ldagpu > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/ldagpu.bash: $(BUILD)/ldagpu scripts/gen-completion.sh
+	scripts/gen-completion.sh $(BUILD)/ldagpu > $@.tmp && mv $@.tmp $@
+
+install: $(BUILD)/ldagpu $(BUILD)/ldagpu.1 $(BUILD)/ldagpu.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(BUILD)/ldagpu $(DESTDIR)$(BINDIR)/ldagpu
+	install -m 644 $(BUILD)/ldagpu.1 $(DESTDIR)$(MANDIR)/man1/ldagpu.1
+	install -m 644 $(BUILD)/ldagpu.bash $(DESTDIR)$(BASHCOMPDIR)/ldagpu
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ldagpu $(DESTDIR)$(MANDIR)/man1/ldagpu.1 $(DESTDIR)$(BASHCOMPDIR)/ldagpu
 
 demo: ldagpu
 	./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf -o demo-model

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
 #   scripts/install-deps.sh          build tools and zlib (to build and train)
-#   scripts/install-deps.sh --test   the same plus Criterion (to run the tests)
+#   scripts/install-deps.sh --test   the same plus Criterion and NumPy (to run the tests; NumPy
+#                                    reads the .npy and export files back)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
 #   scripts/install-deps.sh --fuzz   the same plus clang and its libFuzzer runtime (make fuzz)
+#   scripts/install-deps.sh --browser  the same plus Chromium and ChromeDriver (for
+#                                    scripts/report-browser-check.sh)
 # Nothing is installed when everything is already there. The CUDA toolkit is not installed
 # here: without nvcc, ldagpu builds with the CPU backend only.
 set -eu
@@ -16,14 +19,17 @@ have_cmd cc || need="$need gcc libc6-dev"
 have_hdr zlib.h || need="$need zlib1g-dev"
 for arg in "$@"; do
     case "$arg" in
-        --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev" ;;
+        --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"
+                /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
         --fuzz)
             # libFuzzer's runtime is a separate package from the compiler.
             if ! have_cmd clang || ! ls "$(clang -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
                 need="$need clang libclang-rt-dev"
             fi ;;
-        *) echo "install-deps.sh: unknown option '$arg' (use --test, --plots or --fuzz)" >&2; exit 2 ;;
+        --browser) have_cmd chromium || need="$need chromium"
+                   have_cmd chromedriver || need="$need chromium-driver" ;;
+        *) echo "install-deps.sh: unknown option '$arg' (use --test, --plots, --fuzz or --browser)" >&2; exit 2 ;;
     esac
 done
 [ -z "$need" ] && exit 0

@@ -273,6 +273,54 @@ int test_count_entries(const char *dir, ...)
     return n;
 }
 
+const char *test_python_with(const char *module)
+{
+    static const char *const pythons[] = {"python3", "/usr/bin/python3"};
+    for (size_t i = 0; i < sizeof pythons / sizeof *pythons; i++) {
+        char *cmd = NULL;
+        cr_assert(asprintf(&cmd, "%s -c 'import %s' >/dev/null 2>&1", pythons[i], module) > 0);
+        int rc = system(cmd);
+        free(cmd);
+        if (rc == 0)
+            return pythons[i];
+    }
+    return NULL;
+}
+
+char *test_shell(const char *cmd, int *status)
+{
+    fflush(NULL);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "%s", cmd);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    for (size_t n; (n = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
+        len += n;
+        if (cap - len < 2)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+int test_run_python(const char *python, const char *script, const char *args, char **out)
+{
+    char dir_template[] = "/tmp/ldagpu-py-XXXXXX";
+    char *dir = mkdtemp(dir_template);
+    cr_assert(dir);
+    char *path = test_write_file(dir, "script.py", script), *cmd = NULL;
+    cr_assert(asprintf(&cmd, "%s '%s' %s 2>&1", python, path, args) > 0);
+    int status;
+    *out = test_shell(cmd, &status);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(cmd);
+    return status;
+}
+
 int test_same_bytes(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");

@@ -67,6 +67,17 @@ char *test_write_file(const char *dir, const char *name, const char *text);
 /* How many entries of dir (hidden ones too) have a name containing one of the
  * NULL-terminated words: leftovers such as "tmp" files. */
 int test_count_entries(const char *dir, ...);
+/* A Python interpreter that can import `module` ("numpy"): "python3" from the PATH, else
+ * /usr/bin/python3 (Debian's packages install there, whatever the PATH's python3 is); NULL
+ * when neither can, so the test can skip. */
+const char *test_python_with(const char *module);
+
+/* Runs a shell command; returns its stdout (malloc'ed), its exit status in *status. */
+char *test_shell(const char *cmd, int *status);
+
+/* Runs the Python program `script` (its text) with the arguments given (shell-quoted by the
+ * caller); returns its exit status and its stdout+stderr in *out (malloc'ed). */
+int test_run_python(const char *python, const char *script, const char *args, char **out);
 
 /* 1 when both files exist and have identical bytes. */
 int test_same_bytes(const char *a, const char *b);

@@ -92,8 +92,8 @@ Test(checkpoint, replaces_the_previous_one_and_resume_takes_the_newest)
     uint32_t z3[6];
     lda_model m3;
     fake_state(&m3, 8, 3, z3);
-    snprintf(path, sizeof path, "%s/z.bin", dir);
-    cr_assert_eq(lda_matrix_write(path, LDA_MATRIX_U32, 6, 1, z3, &err), 0);
+    snprintf(path, sizeof path, "%s/z.npy", dir);
+    cr_assert_eq(lda_matrix_write(path, LDA_MATRIX_U32, 6, 0, z3, &err), 0);
     snprintf(path, sizeof path, "%s/model.conf", dir);
     cr_assert_eq(lda_model_write_conf(&m3, path, &err), 0);
     cr_assert_eq(lda_resume_load(dir, &st, &err), 0, "%s", err.msg);
@@ -101,8 +101,8 @@ Test(checkpoint, replaces_the_previous_one_and_resume_takes_the_newest)
     cr_assert_str_eq(st.dir, dir);
     lda_resume_free(&st);
     z3[0] = 0;
-    snprintf(path, sizeof path, "%s/z.bin", dir);
-    cr_assert_eq(lda_matrix_write(path, LDA_MATRIX_U32, 6, 1, z3, &err), 0);
+    snprintf(path, sizeof path, "%s/z.npy", dir);
+    cr_assert_eq(lda_matrix_write(path, LDA_MATRIX_U32, 6, 0, z3, &err), 0);
     cr_assert_eq(lda_resume_load(dir, &st, &err), 0, "%s", err.msg);
     cr_assert_eq(st.m.iterations, 5, "a mismatched z must not be resumed");
     lda_resume_free(&st);

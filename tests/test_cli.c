@@ -98,7 +98,7 @@ Test(cli, same_seed_gives_identical_model_with_one_and_two_threads, .timeout = 1
                  dir, threads);
         cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
     }
-    static const char *files[] = {"phi.bin", "theta.bin", "z.bin", "topic_tokens.bin", "topics.txt", "vocab.txt",
+    static const char *files[] = {"phi.npy", "theta.npy", "z.npy", "topic_tokens.npy", "topics.txt", "vocab.txt",
                                   "model.conf"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char a[1024], b[1024];
@@ -110,8 +110,8 @@ Test(cli, same_seed_gives_identical_model_with_one_and_two_threads, .timeout = 1
     snprintf(args, sizeof args, "train '%s' -K 12 -n 4 -s 100 -j 2 --device cpu -o '%s/s100' -q", c, dir);
     cr_assert_eq(test_run_ldagpu(args, NULL), 0);
     char a[1024], b[1024];
-    snprintf(a, sizeof a, "%s/j1/phi.bin", dir);
-    snprintf(b, sizeof b, "%s/s100/phi.bin", dir);
+    snprintf(a, sizeof a, "%s/j1/phi.npy", dir);
+    snprintf(b, sizeof b, "%s/s100/phi.npy", dir);
     cr_assert(!test_same_bytes(a, b), "the seed changes nothing");
 
     snprintf(args, sizeof args, "topics '%s/j1' --top 5", dir);

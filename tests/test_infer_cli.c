@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "model/matrix_file.h"
 #include "model/topwords.h"
 
 enum { PLANTED = 8, WORDS = 25, LEARNED = 12, NEW_DOCS = 200 };
@@ -80,15 +81,14 @@ Test(infer_cli, recovers_the_planted_mixtures_of_new_documents)
     cr_assert(strstr(out, "1 document without a known word gets the uniform row"), "%s", out);
     free(out);
 
-    /* Which planted topic each learned topic is (phi.bin: 64-byte header, K × V floats). */
+    /* Which planted topic each learned topic is (phi.npy: K × V floats). */
     const uint32_t V = PLANTED * WORDS;
-    float *phi = malloc((size_t)LEARNED * V * sizeof *phi);
-    snprintf(args, sizeof args, "%s/m/phi.bin", dir);
-    FILE *f = fopen(args, "rb");
-    cr_assert(f);
-    cr_assert_eq(fseek(f, 64, SEEK_SET), 0);
-    cr_assert_eq(fread(phi, sizeof *phi, (size_t)LEARNED * V, f), (size_t)LEARNED * V);
-    fclose(f);
+    float *phi = NULL;
+    uint64_t phi_rows, phi_cols;
+    lda_error err = {0};
+    snprintf(args, sizeof args, "%s/m/phi.npy", dir);
+    cr_assert_eq(lda_matrix_read(args, LDA_MATRIX_F32, &phi_rows, &phi_cols, (void **)&phi, &err), 0, "%s", err.msg);
+    cr_assert(phi_rows == LEARNED && phi_cols == V);
     int map[LEARNED], covered[PLANTED] = {0};
     for (uint32_t k = 0; k < LEARNED; k++) {
         map[k] = planted_of(phi, V, k);

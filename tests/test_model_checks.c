@@ -19,12 +19,17 @@ static char *train_tiny(const char *dir, const char *extra)
     return c;
 }
 
-/* Overwrites value i (0-based, after the 64-byte header) of a float32 matrix file. */
+/* Overwrites value i (0-based) of a float32 .npy file: after its magic, version, the
+ * little-endian 16-bit length of its header, and the header. */
 static void poke_float(const char *path, long i, float v)
 {
     FILE *f = fopen(path, "r+b");
     cr_assert(f, "no %s", path);
-    cr_assert_eq(fseek(f, 64 + 4 * i, SEEK_SET), 0);
+    unsigned char preamble[10];
+    cr_assert_eq(fread(preamble, sizeof preamble, 1, f), 1);
+    cr_assert_eq(memcmp(preamble + 1, "NUMPY", 5), 0, "%s is not a .npy file", path);
+    const long data = 10 + (preamble[8] | preamble[9] << 8);
+    cr_assert_eq(fseek(f, data + 4 * i, SEEK_SET), 0);
     cr_assert_eq(fwrite(&v, sizeof v, 1, f), 1);
     fclose(f);
 }
@@ -32,17 +37,17 @@ static void poke_float(const char *path, long i, float v)
 Test(model_checks, a_model_that_is_not_numbers_is_refused)
 {
     char *dir = test_tmpdir(), *c = train_tiny(dir, ""), phi[1100], args[4096];
-    snprintf(phi, sizeof phi, "%s/m/phi.bin", dir);
+    snprintf(phi, sizeof phi, "%s/m/phi.npy", dir);
     poke_float(phi, 13, NAN); /* row 1, column 1 of 2 x 12 */
     const char *commands[] = {"topics '%s/m'", "infer '%s/m' '%s' -n 2 --device cpu",
                               "eval '%s/m' '%s' -n 2 --device cpu"};
     for (int i = 0; i < 3; i++) {
         snprintf(args, sizeof args, commands[i], dir, c);
-        test_expect_failure(args, 2, "phi.bin: the value at row 1, column 1 is not a finite number (nan)");
+        test_expect_failure(args, 2, "phi.npy: the value at row 1, column 1 is not a finite number (nan)");
     }
     poke_float(phi, 13, INFINITY);
     snprintf(args, sizeof args, "topics '%s/m'", dir);
-    test_expect_failure(args, 2, "phi.bin: the value at row 1, column 1 is not a finite number (inf)");
+    test_expect_failure(args, 2, "phi.npy: the value at row 1, column 1 is not a finite number (inf)");
     free(c);
     test_rmdir(dir);
     free(dir);
@@ -52,8 +57,8 @@ Test(model_checks, a_model_that_is_not_numbers_is_refused)
 Test(model_checks, a_folder_with_only_a_checkpoint_says_how_to_finish_it)
 {
     char *dir = test_tmpdir(), *c = train_tiny(dir, "--checkpoint-every 1"), args[4096];
-    static const char *model_files[] = {"model.conf", "vocab.txt", "phi.bin", "theta.bin", "topic_tokens.bin",
-                                        "z.bin", "topics.txt", "log.csv"};
+    static const char *model_files[] = {"model.conf", "vocab.txt", "phi.npy", "theta.npy", "topic_tokens.npy",
+                                        "z.npy", "topics.txt", "log.csv"};
     for (size_t i = 0; i < sizeof model_files / sizeof model_files[0]; i++) {
         snprintf(args, sizeof args, "%s/m/%s", dir, model_files[i]);
         cr_assert_eq(remove(args), 0, "%s", args);

@@ -127,10 +127,10 @@ Test(output_paths, train_refuses_an_output_it_cannot_write_before_any_work)
     char model[1100];
     snprintf(model, sizeof model, "%s/m", dir);
     cr_assert_eq(mkdir(model, 0777), 0);
-    snprintf(args, sizeof args, "%s/phi.bin", model);
+    snprintf(args, sizeof args, "%s/phi.npy", model);
     cr_assert_eq(mkdir(args, 0777), 0);
     snprintf(args, sizeof args, "train '%s' -K 2 -n 1 --device cpu -o '%s'", c, model);
-    test_expect_failure(args, 2, "phi.bin is a folder");
+    test_expect_failure(args, 2, "phi.npy is a folder");
     if (geteuid() != 0) { /* root may write anywhere */
         char locked[1100];
         snprintf(locked, sizeof locked, "%s/locked", dir);

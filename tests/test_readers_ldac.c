@@ -164,3 +164,14 @@ Test(ldac, truncated_gzip)
     corpus_options opt = ldac_options();
     expect_error_at(p.s, &opt, p.s, complete + 1, "truncated gzip data (unexpected end of file)");
 }
+
+Test(ldac, vocab_none_names_words_by_their_ids_up_to_the_largest)
+{
+    corpus_options opt = ldac_options();
+    opt.vocab_path = "none";
+    corpus *c = read_ok(fixture_write("small.dat", "3 1:1 5:2 0:1\n\n2 0:1 2:3\n", 0).s, &opt);
+    expect_vocab(c, "0 1 2 3 4 5"); /* 3 and 4 unused: ids are kept as they are */
+    expect_doc(c, 0, "1 5 5 0");
+    expect_doc(c, 1, "0 2 2 2");
+    corpus_free(c);
+}

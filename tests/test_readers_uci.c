@@ -251,3 +251,15 @@ Test(uci, truncated_gzip_docword)
     corpus_options opt = uci_options();
     expect_error_at(p.s, &opt, p.s, complete + 1, "truncated gzip data (unexpected end of file)");
 }
+
+Test(uci, vocab_none_names_words_by_their_ids)
+{
+    /* No vocab.small.txt beside it: --vocab none must not look for one. */
+    corpus_options opt = uci_options();
+    opt.vocab_path = "none";
+    corpus *c = read_ok(fixture_write("docword.small.txt", DOCWORD, 0).s, &opt);
+    expect_vocab(c, "1 2 3 4");
+    expect_doc(c, 0, "2 4 4 1");
+    expect_doc(c, 1, "1 3 3 3");
+    corpus_free(c);
+}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "model/matrix_file.h"
 
 static char *corpus_path(void)
 {
@@ -38,7 +39,7 @@ static void same_files(const char *a, const char *b, const char *const *files, s
     }
 }
 
-static const char *const model_files[] = {"phi.bin", "theta.bin", "z.bin", "topic_tokens.bin", "topics.txt"};
+static const char *const model_files[] = {"phi.npy", "theta.npy", "z.npy", "topic_tokens.npy", "topics.txt"};
 enum { NUM_MODEL_FILES = sizeof model_files / sizeof model_files[0] };
 
 /* "key = value" of a model.conf, as an unsigned number (or -1 when absent). */
@@ -152,13 +153,13 @@ Test(resume, refuses_conflicting_settings_and_another_corpus)
     cr_assert_eq(test_run_ldagpu(args, &out), 2, "%s", out);
     cr_assert(strstr(out, "nothing-here/model.conf"), "%s", out);
     free(out);
-    /* A z.bin that does not match model.conf (a write cut short) and no checkpoint. */
+    /* A z.npy that does not match model.conf (a write cut short) and no checkpoint. */
     char z[1024];
-    snprintf(z, sizeof z, "%s/m/z.bin", dir);
+    snprintf(z, sizeof z, "%s/m/z.npy", dir);
     cr_assert_eq(truncate(z, 100), 0);
     snprintf(args, sizeof args, "train --resume '%s/m' -n 1", dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 2, "%s", out);
-    cr_assert(strstr(out, "z.bin"), "%s", out);
+    cr_assert(strstr(out, "z.npy"), "%s", out);
     free(out);
     /* The same value as the model's is not a conflict; -o writes elsewhere. */
     snprintf(args, sizeof args, "train '%s' -K 6 -n 1 -e 0 --device cpu -o '%s/m' -q", c, dir);
@@ -316,15 +317,14 @@ static void eval_repeats_the_log(const char *device)
     cr_assert(!strstr(out, expect), "%s", out);
     free(out);
     /* The held-out documents were not trained on: their θ rows are uniform. */
-    snprintf(args, sizeof args, "%s/theta.bin", m);
-    FILE *f = fopen(args, "rb");
-    cr_assert(f);
-    float *theta = malloc(2000 * 12 * sizeof *theta);
-    cr_assert_eq(fseek(f, 64, SEEK_SET), 0);
-    cr_assert_eq(fread(theta, sizeof *theta, 2000 * 12, f), 2000 * 12);
-    fclose(f);
+    snprintf(args, sizeof args, "%s/theta.npy", m);
+    float *theta = NULL;
+    uint64_t rows, cols;
+    lda_error err = {0};
+    cr_assert_eq(lda_matrix_read(args, LDA_MATRIX_F32, &rows, &cols, (void **)&theta, &err), 0, "%s", err.msg);
+    cr_assert(rows == 2000 && cols == 12);
     snprintf(args, sizeof args, "%s/heldout.txt", m);
-    f = fopen(args, "r");
+    FILE *f = fopen(args, "r");
     size_t held = 0, idx;
     while (fscanf(f, "%zu", &idx) == 1) {
         held++;

@@ -27,7 +27,7 @@ static const lda_option_spec infer_options[] = {
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "format of CORPUS", "auto"},
-    [OPT_VOCAB] = {"vocab", 0, "FILE", "vocabulary file of a UCI or LDA-C CORPUS", "derived from the corpus name"},
+    [OPT_VOCAB] = {"vocab", 0, "FILE|none", "vocabulary file of a UCI or LDA-C CORPUS (none: words named by their ids)", "derived from the corpus name"},
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };

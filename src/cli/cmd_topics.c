@@ -14,6 +14,7 @@
 #include "model/model_corpus.h"
 #include "model/topwords.h"
 #include "train/heldout.h"
+#include "util/json.h"
 
 enum { OPT_TOP, OPT_COHERENCE, OPT_CORPUS, OPT_SORT, OPT_FORMAT, OPT_HELP };
 
@@ -100,24 +101,11 @@ static corpus *coherence_corpus(const topics_ctx *ctx, const lda_model *m, lda_e
     if (ctx->corpus)
         return lda_model_read_corpus(m, ctx->corpus, CORPUS_FORMAT_AUTO, NULL, err);
     int same = 1;
-    corpus *c = lda_model_read_training_corpus(m, &same, err);
-    if (!c)
-        return NULL;
-    if (!same)
+    corpus *c = lda_trained_documents(m, NULL, &same, err);
+    if (c && !same)
         fprintf(stderr, "ldagpu topics: warning: %s no longer reads as the corpus the model was trained on; "
                         "coherence is measured on it as it is now\n", m->corpus_path);
-    if (!(m->settings.holdout > 0))
-        return c;
-    unsigned char *keep = lda_malloc_array(c->num_docs ? c->num_docs : 1, 1, "document flags", err);
-    corpus *train = NULL;
-    if (keep) {
-        for (size_t d = 0; d < c->num_docs; d++)
-            keep[d] = !lda_heldout_selected(m->settings.params.seed, m->settings.holdout, c->input_index[d]);
-        train = lda_corpus_subset(c, keep, 0, err);
-    }
-    free(keep);
-    corpus_free(c);
-    return train;
+    return c;
 }
 
 typedef struct {
@@ -143,40 +131,6 @@ static int by_coherence(const void *a, const void *b, void *vctx)
     if (cx != cy)
         return cx > cy ? -1 : 1;
     return (x > y) - (x < y);
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped; bytes that are not
- * valid UTF-8 are written as the Latin-1 characters they would be. */
-static void json_string(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', f);
-    while (*p) {
-        unsigned char ch = *p;
-        if (ch == '"' || ch == '\\') {
-            fprintf(f, "\\%c", ch);
-            p++;
-        } else if (ch < 0x20) {
-            fprintf(f, "\\u%04x", ch);
-            p++;
-        } else if (ch < 0x80) {
-            fputc(ch, f);
-            p++;
-        } else {
-            int n = ch >= 0xF0 && ch < 0xF5 ? 4 : ch >= 0xE0 && ch < 0xF0 ? 3 : ch >= 0xC2 && ch < 0xE0 ? 2 : 0;
-            int ok = n > 0;
-            for (int i = 1; ok && i < n; i++)
-                ok = (p[i] & 0xC0) == 0x80;
-            if (ok) {
-                fwrite(p, 1, (size_t)n, f);
-                p += n;
-            } else {
-                fprintf(f, "\\u%04x", ch);
-                p++;
-            }
-        }
-    }
-    fputc('"', f);
 }
 
 static void print_topics(const topics_ctx *ctx, const lda_model *m, const uint32_t *order, const uint32_t *top,
@@ -220,7 +174,7 @@ static void print_topics(const topics_ctx *ctx, const lda_model *m, const uint32
             fprintf(f, ", \"words\": [");
             for (uint32_t r = 0; r < n; r++) {
                 fputs(r ? ", " : "", f);
-                json_string(f, m->vocab[words[r]]);
+                lda_json_string(f, m->vocab[words[r]]);
             }
             fprintf(f, "], \"probabilities\": [");
             for (uint32_t r = 0; r < n; r++)

@@ -10,6 +10,8 @@ int lda_cmd_topics(int argc, char **argv);
 int lda_cmd_bench(int argc, char **argv);
 int lda_cmd_infer(int argc, char **argv);
 int lda_cmd_eval(int argc, char **argv);
+int lda_cmd_export(int argc, char **argv);
+int lda_cmd_report(int argc, char **argv);
 
 /* Prints "ldagpu COMMAND: message" to stderr and returns the error's exit status. */
 int lda_report(const char *command, const lda_error *err);

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 
-#define LDAGPU_VERSION "0.1.0"
+#define LDAGPU_VERSION "0.2.0"
 
 typedef struct {
     const char *name;
@@ -18,6 +18,8 @@ static const command commands[] = {
     {"topics", lda_cmd_topics, "print the top words of every topic of a model, and their coherence"},
     {"infer", lda_cmd_infer, "topic proportions of new documents under a model"},
     {"eval", lda_cmd_eval, "held-out log-likelihood and perplexity of documents under a model"},
+    {"report", lda_cmd_report, "write one self-contained HTML page about a model: map, topics, documents, curves"},
+    {"export", lda_cmd_export, "write a model as Mallet's topic keys and document topics, or for pyLDAvis"},
     {"bench", lda_cmd_bench, "time training iterations over K values, samplers, precisions and models"},
     {NULL, NULL, NULL},
 };

@@ -72,7 +72,9 @@ int corpus_map_to_fixed_vocab(corpus *c, const corpus_options *opt, char note[CO
 /* Guesses the format from the first lines (see corpus.h). */
 int corpus_detect_format(const char *path, corpus_format *format, lda_error *err);
 
-/* ---- the readers: each returns the corpus read (possibly empty), or NULL with err. ---- */
+/* ---- the readers: each returns the corpus read (possibly empty), or NULL with err. UCI
+ * and LDA-C without a vocabulary file (vocab_path NULL, --vocab none) name each word by its
+ * id as the file writes it. ---- */
 
 /* Raw text; handles fixed_vocab itself. May write a note explaining an empty result. */
 corpus *corpus_read_text(const char *path, const corpus_options *opt,

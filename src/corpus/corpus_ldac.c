@@ -2,7 +2,9 @@
  * "N id:count id:count ..." with N the number of pairs and 0-based word ids into a
  * vocabulary file of one word a line. A blank line (or "0") is an empty document.
  *
- * The vocabulary is read first so that every id can be checked as its line is read. */
+ * The vocabulary is read first so that every id can be checked as its line is read. Without
+ * one (--vocab none) the vocabulary is the ids 0 .. the largest id used, named by their
+ * numbers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,7 @@ static int parse_pair(const line_fields *f, const char *field, size_t len,
 
 /* Appends the tokens of one non-blank document line to the current document. */
 static int read_document(line_fields *f, const uint_spec *id_spec, corpus_builder *b,
-                         lda_error *err)
+                         uint64_t *max_id, lda_error *err)
 {
     static const uint_spec n_spec = {"N", 0, UINT32_MAX, NULL};
     uint64_t n;
@@ -47,6 +49,8 @@ static int read_document(line_fields *f, const uint_spec *id_spec, corpus_builde
         if (parse_pair(f, field, len, id_spec, &id, &count, err) < 0 ||
             corpus_builder_add(b, (uint32_t)id, (size_t)count, err) < 0)
             return -1;
+        if (id > *max_id)
+            *max_id = id;
     }
     if (pairs != n) {
         lda_error_input(err, "%s:%zu: N = %llu but the line has %llu id:count pairs (expected "
@@ -57,18 +61,22 @@ static int read_document(line_fields *f, const uint_spec *id_spec, corpus_builde
     return 0;
 }
 
+/* Reads every document; *max_id gets the largest word id used (0 when none is). Without a
+ * vocabulary file (vocab_path NULL) ids go up to the largest a corpus can have. */
 static int read_documents(gzlines *r, uint32_t vocab_size, const char *vocab_path,
-                          corpus_builder *b, lda_error *err)
+                          corpus_builder *b, uint64_t *max_id, lda_error *err)
 {
     char reason[CORPUS_NOTE_MAX];
-    snprintf(reason, sizeof reason, "%s has %u words", vocab_path, (unsigned)vocab_size);
-    const uint_spec id_spec = {"word id", 0, vocab_size - 1, reason};
+    snprintf(reason, sizeof reason, "%s has %u words", vocab_path ? vocab_path : "", (unsigned)vocab_size);
+    const uint_spec id_spec = vocab_path ? (uint_spec){"word id", 0, vocab_size - 1, reason}
+                                         : (uint_spec){"word id", 0, CORPUS_NO_WORD - 2, NULL};
+    *max_id = 0;
     char *line;
     size_t len;
     while ((line = gzlines_next(r, &len, err))) {
         line_fields f;
         line_fields_init(&f, r, LAYOUT, line, len);
-        if (!line_is_blank(line, len) && read_document(&f, &id_spec, b, err) < 0)
+        if (!line_is_blank(line, len) && read_document(&f, &id_spec, b, max_id, err) < 0)
             return -1;
         if (corpus_builder_end_doc(b, err) < 0)
             return -1;
@@ -80,7 +88,8 @@ corpus *corpus_read_ldac(const char *path, const char *vocab_path, lda_error *er
 {
     char **vocab = NULL;
     uint32_t vocab_size = 0;
-    if (vocab_file_read(vocab_path, 0, NULL, &vocab, &vocab_size, err) < 0)
+    uint64_t max_id;
+    if (vocab_path && vocab_file_read(vocab_path, 0, NULL, &vocab, &vocab_size, err) < 0)
         return NULL;
     corpus_builder b;
     gzlines *r = NULL;
@@ -90,8 +99,13 @@ corpus *corpus_read_ldac(const char *path, const char *vocab_path, lda_error *er
     }
     r = gzlines_open(path, err);
     b.src = r; /* each line's pairs are checked before they are expanded */
-    if (!r || corpus_token_budget(&b.max_tokens, err) < 0 ||
-        read_documents(r, vocab_size, vocab_path, &b, err) < 0) {
+    int failed = !r || corpus_token_budget(&b.max_tokens, err) < 0 ||
+                 read_documents(r, vocab_size, vocab_path, &b, &max_id, err) < 0;
+    if (!failed && !vocab_path) {
+        vocab_size = (uint32_t)max_id + 1;
+        failed = vocab_of_ids(0, vocab_size, &vocab, err) < 0;
+    }
+    if (failed) {
         gzlines_close(r);
         corpus_builder_discard(&b);
         free_strings(vocab, vocab_size);

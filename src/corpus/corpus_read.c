@@ -45,7 +45,8 @@ static int require_tokens(const corpus *c, const char *path, const char *note, l
     return -1;
 }
 
-/* UCI and LDA-C: the vocabulary file given, or the one found beside the corpus. */
+/* UCI and LDA-C: the vocabulary file given, the one found beside the corpus, or none
+ * (--vocab none). */
 static corpus *read_with_vocab_file(const char *path, corpus_format format,
                                     const corpus_options *opt, char note[CORPUS_NOTE_MAX],
                                     lda_error *err)
@@ -55,11 +56,14 @@ static corpus *read_with_vocab_file(const char *path, corpus_format format,
         lda_error_input(err, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    char *vocab = opt->vocab_path ? strdup(opt->vocab_path) : vocab_path_find(path, format, err);
-    if (!vocab) {
-        if (opt->vocab_path)
-            lda_error_fail(err, "out of memory (a file name)");
-        return NULL;
+    char *vocab = NULL; /* stays NULL with --vocab none: the readers name words by their ids */
+    if (!vocab_is_none(opt->vocab_path)) {
+        vocab = opt->vocab_path ? strdup(opt->vocab_path) : vocab_path_find(path, format, err);
+        if (!vocab) {
+            if (opt->vocab_path)
+                lda_error_fail(err, "out of memory (a file name)");
+            return NULL;
+        }
     }
     corpus *c = format == CORPUS_FORMAT_UCI ? corpus_read_uci(path, vocab, err)
                                             : corpus_read_ldac(path, vocab, err);

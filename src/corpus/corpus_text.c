@@ -1,8 +1,14 @@
 /* corpus_text.c — raw text, one document per line.
  *
- * Tokenizer: runs of ASCII letters, lowercased; every other byte (digits, punctuation,
- * UTF-8 sequences) separates words. Words shorter than min_word_len and stop words are
- * dropped. One pass reads the file and gives each word a provisional id (its first
+ * Tokenizer (UTF-8): a word is a letter (Unicode general category L*, any script) followed by
+ * letters and combining marks (M*: accents written apart, the vowel signs of Indic scripts),
+ * lowercased by the simple Unicode mapping (unicode.h), a final σ written ς. Everything else
+ * separates words: digits, punctuation, spaces, symbols, and each byte that does not start a
+ * valid UTF-8 sequence (so invalid input reads the same every time, as if those bytes were
+ * spaces). ASCII text tokenizes as it always has: runs of a-z, A-Z. Words of fewer than
+ * min_word_len letters (characters, not bytes; marks not counted) and stop words are
+ * dropped. Runs of letters of scripts written without spaces (Chinese, Japanese, Thai) are
+ * single words: such text must be segmented beforehand. One pass reads the file and gives each word a provisional id (its first
  * appearance) while counting its total occurrences and document frequency; then pruning
  * picks the vocabulary (min_df, max_df, max_vocab), sorts it alphabetically so ids do not
  * depend on document order, and the tokens are rewritten in place.
@@ -19,6 +25,7 @@
 
 #include "corpus/corpus_internal.h"
 #include "corpus/stopwords.h"
+#include "corpus/unicode.h"
 #include "util/gzlines.h"
 
 typedef struct {
@@ -39,9 +46,9 @@ typedef struct {
     /* Where the words went, for the note on an empty corpus. */
     size_t words_seen, too_short, stop_words, unknown, pruned;
     size_t *input_unknown, input_unknown_cap; /* fixed vocabulary: unknown tokens by input document */
+    char *word;      /* the current word, lowercased (its UTF-8 may be longer than the input's) */
+    size_t word_cap;
 } text_reader;
-
-static int is_letter(char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
 
 /* Grows *array of *cap elements of `size` bytes to hold at least `need`, doubling from
  * `first`; the new elements are zero. */
@@ -67,10 +74,10 @@ static int grow_stats(text_reader *t, size_t need, lda_error *err)
     return grow_zeroed((void **)&t->stats, &t->stats_cap, need, sizeof *t->stats, 4096, "word statistics", err);
 }
 
-/* A word of document doc, building the corpus's own vocabulary. */
-static int take_word(text_reader *t, const char *w, size_t len, size_t doc, lda_error *err)
+/* A word of `letters` letters of document doc, building the corpus's own vocabulary. */
+static int take_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
-    if (len < (size_t)t->opt->min_word_len) {
+    if (letters < (size_t)t->opt->min_word_len) {
         t->too_short++;
         return 0;
     }
@@ -104,15 +111,15 @@ static int count_unknown(text_reader *t, size_t doc, lda_error *err)
     return 0;
 }
 
-/* A word of document doc, looked up in the fixed vocabulary. */
-static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t doc, lda_error *err)
+/* A word of `letters` letters of document doc, looked up in the fixed vocabulary. */
+static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
     uint32_t id;
     if (strmap_find(t->words, w, len, &id)) {
         if (id < t->vocab_end)
             return corpus_builder_add(&t->b, id, 1, err);
         t->stop_words++;
-    } else if (len < (size_t)t->opt->min_word_len) {
+    } else if (letters < (size_t)t->opt->min_word_len) {
         t->too_short++;
     } else {
         return count_unknown(t, doc, err);
@@ -120,24 +127,73 @@ static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t doc
     return 0;
 }
 
-/* Splits a line into lowercased letter runs (in place) and takes each. */
-static int tokenize_line(text_reader *t, char *line, size_t len, size_t doc, lda_error *err)
+/* The character at s[0..len): its length in bytes (1 for a byte that starts no valid UTF-8
+ * sequence, which is no word character), its lowercase form and what kind of word character
+ * it is. ASCII takes the short way. */
+static size_t next_char(const char *s, size_t len, uint32_t *lower, lda_word_kind *kind)
 {
+    unsigned char c = (unsigned char)s[0];
+    if (c < 0x80) {
+        int letter = (unsigned char)((c | 0x20) - 'a') < 26;
+        *kind = letter ? LDA_LETTER : LDA_NOT_WORD;
+        *lower = letter ? (uint32_t)(c | 0x20) : c;
+        return 1;
+    }
+    uint32_t cp;
+    size_t n = lda_utf8_decode((const unsigned char *)s, len, &cp);
+    if (n == 0) {
+        *kind = LDA_NOT_WORD;
+        *lower = 0xFFFD;
+        return 1;
+    }
+    *kind = lda_unicode_word_kind(cp);
+    *lower = *kind == LDA_LETTER ? lda_unicode_lower(cp) : cp;
+    return n;
+}
+
+enum { SMALL_SIGMA = 0x3C3, FINAL_SIGMA = 0x3C2 };
+
+/* Splits a line into lowercased words and takes each. */
+static int tokenize_line(text_reader *t, const char *line, size_t len, size_t doc, lda_error *err)
+{
+    /* A lowercase character is at most one byte longer than its uppercase one (2 -> 3). */
+    if (t->word_cap < 2 * len + 8) {
+        size_t cap = 2 * len + 64;
+        char *grown = realloc(t->word, cap);
+        if (!grown) {
+            lda_error_fail(err, "out of memory (a line of %zu bytes)", len);
+            return -1;
+        }
+        t->word = grown;
+        t->word_cap = cap;
+    }
     int fixed = t->opt->fixed_vocab != NULL;
     size_t i = 0;
     while (i < len) {
-        if (!is_letter(line[i])) {
-            i++;
+        uint32_t cp;
+        lda_word_kind kind;
+        size_t n = next_char(line + i, len - i, &cp, &kind);
+        if (kind != LDA_LETTER) { /* a word starts with a letter */
+            i += n;
             continue;
         }
-        size_t start = i;
-        do {
-            line[i] |= 0x20; /* lowercase: letters only reach here */
-            i++;
-        } while (i < len && is_letter(line[i]));
+        size_t bytes = 0, letters = 0, last = 0;
+        uint32_t last_cp = 0;
+        while (kind != LDA_NOT_WORD) {
+            letters += kind == LDA_LETTER;
+            last = bytes;
+            last_cp = cp;
+            bytes += lda_utf8_encode(cp, t->word + bytes);
+            i += n;
+            if (i == len)
+                break;
+            n = next_char(line + i, len - i, &cp, &kind);
+        }
+        if (last_cp == SMALL_SIGMA && letters > 1) /* σ ending a word is written ς */
+            bytes = last + lda_utf8_encode(FINAL_SIGMA, t->word + last);
         t->words_seen++;
-        int status = fixed ? take_fixed_word(t, line + start, i - start, doc, err)
-                           : take_word(t, line + start, i - start, doc, err);
+        int status = fixed ? take_fixed_word(t, t->word, bytes, letters, doc, err)
+                           : take_word(t, t->word, bytes, letters, doc, err);
         if (status < 0)
             return -1;
     }
@@ -288,6 +344,7 @@ corpus *corpus_read_text(const char *path, const corpus_options *opt,
     strmap_free(t.words);
     free(t.stats);
     free(t.input_unknown);
+    free(t.word);
     if (failed) {
         corpus_builder_discard(&t.b);
         return NULL;

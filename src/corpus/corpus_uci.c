@@ -237,8 +237,11 @@ corpus *corpus_read_uci(const char *path, const char *vocab_path, lda_error *err
     if (read_header(r, &h, err) == 0) {
         snprintf(reason, sizeof reason, "W in %s:%zu", path, h.lines[1]);
         /* The vocabulary first: a missing one is reported without reading all triples. */
-        if (vocab_file_read(vocab_path, (uint32_t)h.words, reason, &vocab, &vocab_size, err) == 0 &&
-            read_triples(r, &h, &triples, err) == 0 && sort_by_doc(&triples, err) == 0)
+        int have_vocab = vocab_path ? vocab_file_read(vocab_path, (uint32_t)h.words, reason, &vocab, &vocab_size, err)
+                                    : vocab_of_ids(1, (uint32_t)h.words, &vocab, err);
+        if (have_vocab == 0 && !vocab_path)
+            vocab_size = (uint32_t)h.words;
+        if (have_vocab == 0 && read_triples(r, &h, &triples, err) == 0 && sort_by_doc(&triples, err) == 0)
             c = build_corpus(path, &triples, h.docs, err);
     }
     gzlines_close(r);

@@ -97,6 +97,28 @@ char *vocab_path_find(const char *corpus_path, corpus_format format, lda_error *
     return found;
 }
 
+int vocab_is_none(const char *vocab_path)
+{
+    return vocab_path && strcmp(vocab_path, "none") == 0;
+}
+
+int vocab_of_ids(uint64_t first, uint32_t n, char ***words_out, lda_error *err)
+{
+    char **words = lda_calloc(n ? n : 1, sizeof *words, "a vocabulary of ids", err);
+    if (!words)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (asprintf(&words[i], "%llu", (unsigned long long)(first + i)) < 0) {
+            words[i] = NULL;
+            free_strings(words, i);
+            lda_error_fail(err, "out of memory (a vocabulary of %u ids)", (unsigned)n);
+            return -1;
+        }
+    }
+    *words_out = words;
+    return 0;
+}
+
 /* Appends a copy of word[0..len) to *words, growing it. */
 static int push_word(char ***words, size_t *cap, uint32_t count, const char *word, size_t len,
                      lda_error *err)

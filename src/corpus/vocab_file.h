@@ -21,4 +21,11 @@ char *vocab_path_find(const char *corpus_path, corpus_format format, lda_error *
 int vocab_file_read(const char *path, uint32_t expected, const char *expected_reason,
                     char ***words, uint32_t *count, lda_error *err);
 
+/* Whether a --vocab value means "no vocabulary file" ("none"): word ids name the words. */
+int vocab_is_none(const char *vocab_path);
+
+/* The vocabulary of a corpus without one: n words named by their ids as the corpus writes
+ * them, first, first + 1, ... (UCI's ids start at 1, LDA-C's at 0). */
+int vocab_of_ids(uint64_t first, uint32_t n, char ***words, lda_error *err);
+
 #endif

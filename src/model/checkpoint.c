@@ -143,14 +143,13 @@ int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_tr
     char *tmp = lda_path_join(model_dir, tmp_name, err);
     char *final = tmp ? lda_path_join(model_dir, CHECKPOINT_NAME, err) : NULL;
     char *old = final ? lda_path_join(model_dir, CHECKPOINT_OLD, err) : NULL;
-    char *z = old ? lda_path_join(tmp, "z.bin", err) : NULL;
-    char *conf = z ? lda_path_join(tmp, "model.conf", err) : NULL;
+    char *conf = old ? lda_path_join(tmp, "model.conf", err) : NULL;
     int rc = -1;
     if (!conf)
         goto out;
     if (remove_folder(tmp, err) || lda_make_dirs(tmp, err) ||
         lda_state_write_extras(tmp, m, log, heldout, num_heldout, err) ||
-        lda_matrix_write(z, LDA_MATRIX_U32, m->num_tokens, 1, m->z, err) || lda_model_write_conf(m, conf, err))
+        lda_matrix_save(tmp, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_conf(m, conf, err))
         goto out;
     sync_folder(tmp);
     if (replace_folder(tmp, final, old, err))
@@ -166,7 +165,6 @@ out:
     free(tmp);
     free(final);
     free(old);
-    free(z);
     free(conf);
     return rc;
 }
@@ -212,8 +210,8 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
         lda_error_fail(err, "out of memory");
         goto out;
     }
-    if (!(zpath = lda_path_join(dir, "z.bin", err)) || !(csv = lda_path_join(dir, "log.csv", err)) ||
-        lda_matrix_read(zpath, LDA_MATRIX_U32, &rows, &cols, (void **)&st->m.z, err))
+    if (!(csv = lda_path_join(dir, "log.csv", err)) ||
+        lda_matrix_load(dir, "z", LDA_MATRIX_U32, &rows, &cols, (void **)&st->m.z, &zpath, err))
         goto out;
     if (rows != st->m.num_tokens || cols != 1) {
         lda_error_input(err, "%s: %llu x %llu values, model.conf says %llu tokens", zpath, (unsigned long long)rows,

@@ -1,7 +1,7 @@
 /* checkpoint.h — the resumable state of a training run, written and found again.
  *
  * A state is a folder holding model.conf (the run's settings, iterations done, the corpus
- * and z checksums), z.bin (every token's topic, corpus order), log.csv and, with --holdout,
+ * and z checksums), z.npy (every token's topic, corpus order; z.bin from ldagpu before 0.2), log.csv and, with --holdout,
  * heldout.txt. Because every random number is keyed on (seed, purpose, iteration, index)
  * (rng.h), z and the iteration count are the whole state: backend start(z, t) rebuilds θ and
  * φ exactly as they were, and the run goes on with the same random stream.
@@ -28,7 +28,7 @@
 int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_log *log, const size_t *heldout,
                            size_t num_heldout, lda_error *err);
 
-/* Writes {model.conf of m, z.bin = m->z, log.csv, heldout.txt} as model_dir/checkpoint,
+/* Writes {model.conf of m, z.npy = m->z, log.csv, heldout.txt} as model_dir/checkpoint,
  * replacing the previous checkpoint atomically. m needs its settings and z, nothing else. */
 int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_train_log *log,
                          const size_t *heldout, size_t num_heldout, lda_error *err);

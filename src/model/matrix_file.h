@@ -1,14 +1,15 @@
-/* matrix_file.h — ldagpu's binary matrix files (phi.bin, theta.bin, z.bin, ...).
+/* matrix_file.h — the model folder's arrays (phi, theta, topic_tokens, z) on disk.
  *
- * Format version 1, little-endian:
- *   bytes  0..7   magic "LDAGPUMX"
- *   bytes  8..11  uint32 format version (1)
- *   bytes 12..15  uint32 element type: 1 = float32, 2 = uint32
- *   bytes 16..23  uint64 rows
- *   bytes 24..31  uint64 columns
- *   bytes 32..63  reserved, zero
- *   then rows × columns elements, row-major.
- * In Python: numpy.fromfile(path, dtype='<f4', offset=64).reshape(rows, columns). */
+ * They are written in NumPy's own format, version 1.0 (NAME.npy: numpy.load reads them with
+ * no offset to know): the 6 bytes "\x93NUMPY", the bytes 1 and 0, a uint16 header length,
+ * then a Python dict literal {'descr': '<f4' or '<u4', 'fortran_order': False, 'shape': (rows,
+ * cols) or (rows,)} padded with spaces and a newline so the data starts at a multiple of 64
+ * bytes, then rows × cols little-endian values, row-major.
+ *
+ * Folders written by ldagpu before 0.2 hold NAME.bin instead, ldagpu's own format 1 (read,
+ * never written): bytes 0..7 "LDAGPUMX", uint32 version (1), uint32 element type
+ * (1 = float32, 2 = uint32), uint64 rows, uint64 columns, 32 reserved bytes, then the values.
+ * Reading tells the two apart by their first bytes, and looks for NAME.npy first. */
 #ifndef LDA_MATRIX_FILE_H
 #define LDA_MATRIX_FILE_H
 
@@ -17,15 +18,25 @@
 
 #include "core/error.h"
 
-#define LDA_MATRIX_VERSION 1u
 typedef enum { LDA_MATRIX_F32 = 1, LDA_MATRIX_U32 = 2 } lda_matrix_type;
 
-/* Writes atomically (atomic_file.h). */
+/* Writes path as .npy, atomically (atomic_file.h). cols 0: a vector of rows values (shape
+ * (rows,)); otherwise a rows × cols matrix. */
 int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint64_t cols, const void *data,
                      lda_error *err);
-/* Reads a whole matrix; *data is malloc'ed. The type must match; rows/cols are returned.
- * A float32 matrix holding a NaN or an infinity is refused. */
+/* Reads a whole .npy or ldagpu .bin file; *data is malloc'ed. The element type must match;
+ * rows and cols are returned (a vector has cols 1). A float32 matrix holding a NaN or an
+ * infinity is refused. */
 int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint64_t *cols, void **data,
                     lda_error *err);
+
+/* dir/NAME.npy written (lda_matrix_write), then a dir/NAME.bin of an older ldagpu removed so
+ * that the folder holds one copy. */
+int lda_matrix_save(const char *dir, const char *name, lda_matrix_type type, uint64_t rows, uint64_t cols,
+                    const void *data, lda_error *err);
+/* Reads dir/NAME.npy, or dir/NAME.bin where there is no .npy. The path read (or, when
+ * neither exists, the .npy expected) is returned in *path (malloc'ed) for messages. */
+int lda_matrix_load(const char *dir, const char *name, lda_matrix_type type, uint64_t *rows, uint64_t *cols,
+                    void **data, char **path, lda_error *err);
 
 #endif

@@ -132,13 +132,13 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
     return 0;
 }
 
-const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.bin", "theta.bin", "topic_tokens.bin",
-                                                           "z.bin", "topics.txt", "model.conf"};
+const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.npy", "theta.npy", "topic_tokens.npy",
+                                                           "z.npy", "topics.txt", "model.conf"};
 
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err)
 {
-    const char *const *names = lda_model_files;
-    enum { N = LDA_MODEL_FILE_COUNT };
+    static const char *names[] = {"vocab.txt", "topics.txt", "model.conf"};
+    enum { N = sizeof names / sizeof names[0] };
     char *paths[N] = {0};
     int rc = -1;
     if (lda_make_dirs(dir, err))
@@ -148,11 +148,11 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
             goto out;
     /* model.conf last: a folder with a model.conf is complete. */
     if (write_vocab(m, paths[0], err) ||
-        lda_matrix_write(paths[1], LDA_MATRIX_F32, m->num_topics, m->vocab_size, m->phi, err) ||
-        lda_matrix_write(paths[2], LDA_MATRIX_F32, m->num_docs, m->num_topics, m->theta, err) ||
-        lda_matrix_write(paths[3], LDA_MATRIX_U32, m->num_topics, 1, m->topic_tokens, err) ||
-        lda_matrix_write(paths[4], LDA_MATRIX_U32, m->num_tokens, 1, m->z, err) ||
-        write_topics(m, paths[5], top_words, err) || lda_model_write_conf(m, paths[6], err))
+        lda_matrix_save(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, m->phi, err) ||
+        lda_matrix_save(dir, "theta", LDA_MATRIX_F32, m->num_docs, m->num_topics, m->theta, err) ||
+        lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
+        lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) ||
+        write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err))
         goto out;
     rc = 0;
 out:
@@ -254,14 +254,13 @@ static int read_vocab(lda_model *m, const char *path, lda_error *err)
     return failed ? -1 : 0;
 }
 
+/* dir/NAME.npy, or the .bin of an older ldagpu (matrix_file.h), of the size model.conf implies. */
 static int read_matrix_checked(const char *dir, const char *name, lda_matrix_type type, uint64_t rows,
                                uint64_t cols, void **data, lda_error *err)
 {
-    char *path = lda_path_join(dir, name, err);
+    char *path = NULL;
     uint64_t r, c;
-    if (!path)
-        return -1;
-    int rc = lda_matrix_read(path, type, &r, &c, data, err);
+    int rc = lda_matrix_load(dir, name, type, &r, &c, data, &path, err);
     if (rc == 0 && (r != rows || c != cols)) {
         lda_error_input(err, "%s: %llu x %llu values, model.conf implies %llu x %llu", path, (unsigned long long)r,
                         (unsigned long long)c, (unsigned long long)rows, (unsigned long long)cols);
@@ -306,12 +305,12 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
     if (lda_model_read_conf(m, dir, err))
         return -1;
     if (!(vocab = lda_path_join(dir, "vocab.txt", err)) || read_vocab(m, vocab, err) ||
-        read_matrix_checked(dir, "phi.bin", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
-        read_matrix_checked(dir, "topic_tokens.bin", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
+        read_matrix_checked(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
+        read_matrix_checked(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
                             err) ||
-        (with_theta && read_matrix_checked(dir, "theta.bin", LDA_MATRIX_F32, m->num_docs, m->num_topics,
+        (with_theta && read_matrix_checked(dir, "theta", LDA_MATRIX_F32, m->num_docs, m->num_topics,
                                            (void **)&m->theta, err)) ||
-        (with_z && read_matrix_checked(dir, "z.bin", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)))
+        (with_z && read_matrix_checked(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)))
         goto out;
     rc = 0;
 out:

@@ -6,10 +6,11 @@
  * corpus order. The model folder (format version 1):
  *   model.conf        settings and sizes, "key = value" (config_file.h)
  *   vocab.txt         one word a line; line i is word id i
- *   phi.bin           K × V float32, row k = p(word | topic k)       (matrix_file.h)
- *   theta.bin         D × K float32, row d = p(topic | document d)
- *   topic_tokens.bin  K × 1 uint32, tokens assigned to each topic
- *   z.bin             N × 1 uint32, the topic of every token, corpus order (for resuming)
+ *   phi.npy           K × V float32, row k = p(word | topic k)       (matrix_file.h)
+ *   theta.npy         D × K float32, row d = p(topic | document d)
+ *   topic_tokens.npy  K uint32, tokens assigned to each topic
+ *   z.npy             N uint32, the topic of every token, corpus order (for resuming)
+ * (folders of ldagpu before 0.2: NAME.bin instead of NAME.npy, read all the same)
  *   topics.txt        the top words of every topic, as text
  *   log.csv           one row per iteration (written by the trainer)
  *   heldout.txt       input indices of the held-out documents (with --holdout; the trainer)
@@ -68,7 +69,8 @@ extern const char *const lda_model_files[LDA_MODEL_FILE_COUNT];
 /* Writes every file but log.csv into dir (created if missing). top_words: for topics.txt. */
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err);
 
-/* Reads model.conf, vocab.txt, phi.bin, topic_tokens.bin; θ and z too when asked. */
+/* Reads model.conf, vocab.txt, phi, topic_tokens; θ and z too when asked (.npy, or .bin of
+ * an older ldagpu). */
 int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err);
 
 /* Writes model.conf alone (atomically) to path: a checkpoint's settings. */

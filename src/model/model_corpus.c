@@ -17,13 +17,14 @@ corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_forma
     return corpus_read(path, &opt, err);
 }
 
-corpus *lda_model_read_training_corpus(const lda_model *m, int *same, lda_error *err)
+corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err)
 {
-    if (!m->corpus_path || !m->corpus_path[0]) {
+    if (!path && (!m->corpus_path || !m->corpus_path[0])) {
         lda_error_input(err, "the model does not say which corpus it was trained on");
         return NULL;
     }
-    corpus *c = lda_model_read_corpus(m, m->corpus_path, m->settings.corpus.format, m->settings.corpus.vocab_path, err);
+    corpus *c = lda_model_read_corpus(m, path ? path : m->corpus_path, m->settings.corpus.format,
+                                      m->settings.corpus.vocab_path, err);
     if (c)
         *same = !m->corpus_checksum || lda_corpus_checksum(c) == m->corpus_checksum;
     return c;

@@ -13,9 +13,10 @@
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err);
 
-/* The model's training corpus (model.conf's path and settings), read against its vocabulary;
- * *same gets whether it still reads as it did in training (its checksum, when recorded). */
-corpus *lda_model_read_training_corpus(const lda_model *m, int *same, lda_error *err);
+/* The model's training corpus (model.conf's settings; read from `path`, e.g. after it moved,
+ * or from model.conf's path when NULL), against its vocabulary; *same gets whether it still
+ * reads as it did in training (its checksum, when recorded). */
+corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err);
 
 /* φ as V × K (backend order), from the model's K × V. */
 float *lda_model_phi_vk(const lda_model *m, lda_error *err);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "model/model_corpus.h"
 #include "train/inference.h"
 
 int lda_heldout_selected(uint64_t seed, double fraction, uint64_t input_index)
@@ -196,4 +197,21 @@ void lda_completion_free(lda_completion *c)
     lda_layout_free(c->estimate_layout);
     lda_layout_free(c->scored_layout);
     memset(c, 0, sizeof *c);
+}
+
+corpus *lda_trained_documents(const lda_model *m, const char *path, int *same, lda_error *err)
+{
+    corpus *c = lda_model_read_training_corpus(m, path, same, err);
+    if (!c || !(m->settings.holdout > 0))
+        return c;
+    unsigned char *keep = lda_malloc_array(c->num_docs ? c->num_docs : 1, 1, "document flags", err);
+    corpus *train = NULL;
+    if (keep) {
+        for (size_t d = 0; d < c->num_docs; d++)
+            keep[d] = !lda_heldout_selected(m->settings.params.seed, m->settings.holdout, c->input_index[d]);
+        train = lda_corpus_subset(c, keep, 0, err);
+    }
+    free(keep);
+    corpus_free(c);
+    return train;
 }

@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "corpus/corpus.h"
+#include "model/model.h"
 
 /* 1 when input document `input_index` is held out. */
 int lda_heldout_selected(uint64_t seed, double fraction, uint64_t input_index);
@@ -30,6 +31,11 @@ int lda_heldout_selected(uint64_t seed, double fraction, uint64_t input_index);
  * input indices and num_input_docs (so θ rows stay in the input's order). With with_vocab
  * the vocabulary is copied; without, vocab is NULL (vocab_size is kept). */
 corpus *lda_corpus_subset(const corpus *c, const unsigned char *keep, int with_vocab, lda_error *err);
+
+/* The documents model m was trained on: its training corpus (lda_model_read_training_corpus:
+ * from `path`, or model.conf's path when NULL) without the held-out documents; input_index
+ * still counts every input document. */
+corpus *lda_trained_documents(const lda_model *m, const char *path, int *same, lda_error *err);
 
 /* Splits c into the documents trained on (*train, with the vocabulary) and those held out
  * (*heldout, without; possibly none). Fails when every document would be held out. */

@@ -1,0 +1,156 @@
+/* cmd_export.c — `ldagpu export MODEL --output-topic-keys F --output-doc-topics F --pyldavis F`:
+ * the model in the text formats Mallet writes and as pyLDAvis.prepare's arguments (export.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_options.h"
+#include "cli/cli_parse.h"
+#include "cli/commands.h"
+#include "model/export.h"
+#include "model/model.h"
+#include "train/heldout.h"
+#include "util/atomic_file.h"
+
+enum { OPT_TOPIC_KEYS, OPT_DOC_TOPICS, OPT_PYLDAVIS, OPT_COUNTS, OPT_TOP_WORDS, OPT_THRESHOLD, OPT_MAX, OPT_CORPUS, OPT_HELP };
+
+static const lda_option_spec export_options[] = {
+    [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "Mallet's topic keys: 'TOPIC<tab>ALPHA<tab>word word ...' "
+                        "a line", NULL},
+    [OPT_DOC_TOPICS] = {"output-doc-topics", 0, "FILE", "Mallet's document topics: 'DOC<tab>NAME<tab>p0<tab>p1 "
+                        "...' a line, θ of every input document", NULL},
+    [OPT_PYLDAVIS] = {"pyldavis", 0, "FILE", "JSON for pyLDAvis.prepare(**json.load(f)) (reads the training "
+                      "corpus)", NULL},
+    [OPT_COUNTS] = {"counts", 0, "DIR", "the count matrices of the last z as NumPy files in DIR: "
+                    "topic_word_counts.npy (K x V) and doc_topic_counts.npy (D x K) (reads the training corpus)", NULL},
+    [OPT_TOP_WORDS] = {"num-top-words", 0, "N", "words per topic in the topic keys", "20"},
+    [OPT_THRESHOLD] = {"doc-topics-threshold", 0, "F", "document topics: only topics of at least this proportion, "
+                       "largest first, as 'TOPIC<tab>PROPORTION' pairs (Mallet's sparse form)", "0: dense"},
+    [OPT_MAX] = {"doc-topics-max", 0, "N", "document topics: at most N topics a document (sparse form)",
+                 "all"},
+    [OPT_CORPUS] = {"corpus", 0, "PATH", "where the training corpus is now, if it moved", "the path in model.conf"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static const lda_command_spec export_spec = {
+    "export", "export MODEL [options]",
+    "Writes the model folder MODEL in formats other tools read: Mallet's topic keys and document\n"
+    "topics (--output-topic-keys, --output-doc-topics), and pyLDAvis's input (--pyldavis; the\n"
+    "documents trained on, held-out ones excluded), and the count matrices as NumPy files (--counts).\n"
+    "φ, θ, the topic sizes and z are already NumPy files in MODEL (phi.npy, theta.npy,\n"
+    "topic_tokens.npy, z.npy).",
+    export_options, -1, OPT_HELP,
+    NULL,
+};
+
+typedef struct {
+    const char *topic_keys, *doc_topics, *pyldavis, *counts, *corpus;
+    uint32_t top_words, max;
+    double threshold;
+    int sparse;
+} export_ctx;
+
+static int apply_export_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
+{
+    export_ctx *c = vctx;
+    switch (index) {
+    case OPT_TOPIC_KEYS:
+        c->topic_keys = v;
+        return 0;
+    case OPT_DOC_TOPICS:
+        c->doc_topics = v;
+        return 0;
+    case OPT_PYLDAVIS:
+        c->pyldavis = v;
+        return 0;
+    case OPT_COUNTS:
+        c->counts = v;
+        return 0;
+    case OPT_TOP_WORDS:
+        return lda_parse_u32(where, v, 1, 100000, &c->top_words, err);
+    case OPT_THRESHOLD:
+        c->sparse = 1;
+        return lda_parse_double(where, v, 0.0, 0, 1.0, &c->threshold, err);
+    case OPT_MAX:
+        c->sparse = 1;
+        return lda_parse_u32(where, v, 1, UINT32_MAX, &c->max, err);
+    case OPT_CORPUS:
+        c->corpus = v;
+        return 0;
+    default:
+        lda_error_fail(err, "internal error: option %d has no handler", index);
+        return -1;
+    }
+}
+
+typedef enum { OUT_TOPIC_KEYS, OUT_DOC_TOPICS, OUT_PYLDAVIS } output_kind;
+
+/* Writes one output to path atomically. */
+static int write_output(output_kind kind, const char *path, const export_ctx *ctx, const lda_model *m,
+                        const corpus *docs, lda_error *err)
+{
+    lda_atomic_file af;
+    if (lda_atomic_open(&af, path, err))
+        return -1;
+    int rc = kind == OUT_TOPIC_KEYS ? lda_export_topic_keys(m, ctx->top_words, af.f, err)
+             : kind == OUT_DOC_TOPICS ? lda_export_doc_topics(m, ctx->sparse, ctx->threshold, ctx->max, af.f, err)
+                                      : lda_export_pyldavis(m, docs, af.f, err);
+    if (rc == 0 && ferror(af.f)) {
+        lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc) {
+        lda_atomic_abort(&af);
+        return -1;
+    }
+    return lda_atomic_commit(&af, err);
+}
+
+int lda_cmd_export(int argc, char **argv)
+{
+    export_ctx ctx = {NULL, NULL, NULL, NULL, NULL, 20, 0, 0.0, 0};
+    lda_error err = {0};
+    const char *positional[1];
+    int npos, help;
+    if (lda_options_parse(&export_spec, argc, argv, apply_export_option, &ctx, NULL, positional, 1, &npos, &help, &err))
+        return lda_report(argv[0], &err);
+    if (help) {
+        lda_options_print_help(&export_spec, stdout);
+        return LDA_EXIT_OK;
+    }
+    if (npos != 1) {
+        lda_error_input(&err, "no model folder given (usage: ldagpu %s)", export_spec.usage);
+        return lda_report(argv[0], &err);
+    }
+    if (!ctx.topic_keys && !ctx.doc_topics && !ctx.pyldavis && !ctx.counts) {
+        lda_error_input(&err, "nothing to export: give --output-topic-keys, --output-doc-topics, --pyldavis or "
+                              "--counts (see 'ldagpu export --help')");
+        return lda_report(argv[0], &err);
+    }
+    lda_model m;
+    corpus *docs = NULL;
+    int rc = -1, same = 1;
+    if (lda_model_read(&m, positional[0], ctx.doc_topics || ctx.pyldavis, ctx.counts != NULL, &err))
+        return lda_report(argv[0], &err);
+    if (ctx.pyldavis || ctx.counts) {
+        if (!(docs = lda_trained_documents(&m, ctx.corpus, &same, &err)))
+            goto out;
+        if (!same)
+            fprintf(stderr, "ldagpu export: warning: %s no longer reads as the corpus the model was trained on; "
+                            "what is exported from it describes the corpus as it is now\n",
+                    ctx.corpus ? ctx.corpus : m.corpus_path);
+    }
+    if ((ctx.topic_keys && write_output(OUT_TOPIC_KEYS, ctx.topic_keys, &ctx, &m, docs, &err)) ||
+        (ctx.doc_topics && write_output(OUT_DOC_TOPICS, ctx.doc_topics, &ctx, &m, docs, &err)) ||
+        (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &err)) ||
+        (ctx.counts && lda_export_counts(&m, docs, ctx.counts, &err)))
+        goto out;
+    rc = 0;
+out:
+    corpus_free(docs);
+    lda_model_free(&m);
+    return rc ? lda_report(argv[0], &err) : LDA_EXIT_OK;
+}
