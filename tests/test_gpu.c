@@ -776,7 +776,7 @@ Test(gpu, a_run_too_large_for_the_gpu_exits_1_and_writes_nothing)
     snprintf(args, sizeof args, "train '%s' -K 2 -n 2 -q --device cuda -o '%s/m'", tiny, dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     free(out);
-    snprintf(args, sizeof args, "cp '%s/m/phi.bin' '%s/phi.before'", dir, dir);
+    snprintf(args, sizeof args, "cp '%s/m/phi.npy' '%s/phi.before'", dir, dir);
     cr_assert_eq(system(args), 0);
     char *big = NULL;
     cr_assert(asprintf(&big, "%s/big.ldac", dir) > 0);
@@ -803,7 +803,7 @@ Test(gpu, a_run_too_large_for_the_gpu_exits_1_and_writes_nothing)
     }
     char before[2048], after[2048];
     snprintf(before, sizeof before, "%s/phi.before", dir);
-    snprintf(after, sizeof after, "%s/m/phi.bin", dir);
+    snprintf(after, sizeof after, "%s/m/phi.npy", dir);
     cr_assert(test_same_bytes(before, after), "the existing model was changed");
     snprintf(args, sizeof args, "%s/m", dir);
     cr_assert_eq(test_count_entries(args, "tmp", "checkpoint", NULL), 0, "temporary files or a checkpoint in %s", args);
