@@ -21,9 +21,10 @@
 void pieces_change_nothing_with_theta_given(lda_device device, lda_model_kind model, size_t num_docs, uint32_t K,
                                             double allowed);
 
-/* Every model, pieces of 16 tokens: after several iterations each piece's row of n[m,k]
- * holds the counts of its whole document's topics in z (the join of a recount), and the
- * word and topic counts equal a recount. */
-void pieces_hold_their_documents_counts(lda_device device, lda_model_kind model, uint32_t refresh);
+/* The counts a backend keeps up to date (incrementally, on the GPU) after several iterations
+ * equal a recount of its own z, for any model: n[m,k] of each slot is the counts of its whole
+ * document (the join of a recount: with pieces of piece_length tokens, 0 for none), n[w,k] and
+ * n[k] too. 300 documents of 3 to 400 tokens. */
+void counts_equal_a_recount(lda_device device, lda_model_kind model, uint32_t refresh, uint32_t piece_length);
 
 #endif

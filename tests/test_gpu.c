@@ -363,47 +363,7 @@ Test(gpu, set_phi_freeze_and_score_agree_with_the_cpu)
 static void counts_stay_exact(lda_model_kind model, uint32_t refresh)
 {
     require_gpu();
-    const uint32_t K = 24;
-    corpus *c = test_planted_corpus(5, 12, 300, 3, 70, 8, NULL);
-    lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, 0, &err);
-    lda_params p;
-    lda_params_default(&p);
-    p.num_topics = K;
-    p.device = LDA_DEVICE_CUDA;
-    lda_params_set_model(&p, model);
-    p.refresh = refresh;
-    lda_backend *b = lda_backend_create(L, &p, &err);
-    cr_assert(b, "%s", err.msg);
-    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
-    for (uint32_t it = 1; it <= 6; it++)
-        cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
-    const uint32_t V = L->vocab_size;
-    uint32_t *z = malloc(L->num_positions * 4), *mk = malloc(L->num_slots * K * 4), *wk = malloc(V * K * 4),
-             *nk = malloc(K * 4);
-    uint32_t *emk = calloc(L->num_slots * K, 4), *ewk = calloc(V * K, 4), *enk = calloc(K, 4);
-    cr_assert_eq(b->ops->fetch(b, NULL, NULL, z, &err), 0, "%s", err.msg);
-    cr_assert_eq(b->ops->fetch_counts(b, mk, wk, nk, &err), 0, "%s", err.msg);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
-            size_t pos = lda_layout_pos(L, s, i);
-            emk[s * K + z[pos]]++;
-            ewk[L->words[pos] * K + z[pos]]++;
-            enk[z[pos]]++;
-        }
-    cr_assert_eq(memcmp(mk, emk, L->num_slots * K * 4), 0, "n[m,k] drifted from z");
-    cr_assert_eq(memcmp(wk, ewk, V * K * 4), 0, "n[w,k] drifted from z");
-    cr_assert_eq(memcmp(nk, enk, K * 4), 0, "n[k] drifted from z");
-    free(z);
-    free(mk);
-    free(wk);
-    free(nk);
-    free(emk);
-    free(ewk);
-    free(enk);
-    lda_backend_destroy(b);
-    lda_layout_free(L);
-    corpus_free(c);
+    counts_equal_a_recount(LDA_DEVICE_CUDA, model, refresh, 0);
 }
 
 Test(gpu, counts_stay_exact_uncollapsed) { counts_stay_exact(LDA_MODEL_UNCOLLAPSED, 1); }
@@ -488,10 +448,10 @@ Test(gpu, pieces_draw_exactly)
 Test(gpu, pieces_hold_their_documents_counts)
 {
     require_gpu();
-    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 1);
-    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_MEAN_FOR_MODE, 3);
-    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, 1);
-    pieces_hold_their_documents_counts(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, 4);
+    counts_equal_a_recount(LDA_DEVICE_CUDA, LDA_MODEL_UNCOLLAPSED, 1, 16);
+    counts_equal_a_recount(LDA_DEVICE_CUDA, LDA_MODEL_MEAN_FOR_MODE, 3, 16);
+    counts_equal_a_recount(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, 1, 16);
+    counts_equal_a_recount(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, 4, 16);
 }
 Test(gpu, planted_topics_collapsed_pieces)
 {

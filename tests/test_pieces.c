@@ -144,9 +144,9 @@ Test(pieces, change_nothing_with_theta_given_cpu)
 
 Test(pieces, hold_their_documents_counts_cpu)
 {
-    pieces_hold_their_documents_counts(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, 1);
-    pieces_hold_their_documents_counts(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, 3);
-    pieces_hold_their_documents_counts(LDA_DEVICE_CPU, LDA_MODEL_UNCOLLAPSED, 1);
+    counts_equal_a_recount(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, 1, 16);
+    counts_equal_a_recount(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, 3, 16);
+    counts_equal_a_recount(LDA_DEVICE_CPU, LDA_MODEL_UNCOLLAPSED, 1, 16);
 }
 
 Test(pieces, planted_topics_recovered_collapsed_cpu)
