@@ -74,6 +74,9 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
     b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
     b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
     b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
+    b += K * (sizeof(float) + 2 * sizeof(double));                          // the priors
+    if (p->optimize_interval)                                               // their histograms
+        b += (K + 1) * LDA_HIST_CAP * sizeof(uint32_t) + (L->num_tokens / LDA_HIST_CAP + 1) * 12 + 16;
     b += lda_phi_chunks((uint32_t)V) * K * sizeof(double);                      // φ column partials
     b += cuda_eval_partials(L->num_warps, L->num_slots, (uint32_t)V, (uint32_t)K) * sizeof(double);
     b += plan->scratch_bytes;
@@ -84,7 +87,9 @@ static void free_state(device_state &s)
 {
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
                     s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.phi,
-                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials};
+                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials,
+                    s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
+                    s.hist_over_count, s.hist_word_over};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
@@ -167,6 +172,17 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
     CUDA_TRY(alloc_copy(&s.phi_partial, (const double *)NULL, lda_phi_chunks(s.V) * K));
     CUDA_TRY(alloc_copy(&s.phi_scale, (const double *)NULL, K));
+    CUDA_TRY(alloc_copy(&s.alpha_float, (const float *)NULL, K));
+    CUDA_TRY(alloc_copy(&s.alpha, (const double *)NULL, K));
+    CUDA_TRY(alloc_copy(&s.lgamma_alpha, (const double *)NULL, K));
+    if (p->optimize_interval) { // the histograms that learning the priors reads
+        s.hist_over_cap = L->num_tokens / LDA_HIST_CAP + 1;
+        CUDA_TRY(alloc_copy(&s.hist_doc, (const uint32_t *)NULL, K * LDA_HIST_CAP));
+        CUDA_TRY(alloc_copy(&s.hist_word, (const uint32_t *)NULL, LDA_HIST_CAP));
+        CUDA_TRY(alloc_copy(&s.hist_doc_over, (const unsigned long long *)NULL, s.hist_over_cap));
+        CUDA_TRY(alloc_copy(&s.hist_word_over, (const uint32_t *)NULL, s.hist_over_cap));
+        CUDA_TRY(alloc_copy(&s.hist_over_count, (const unsigned long long *)NULL, 2));
+    }
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
     CUDA_TRY(cudaMalloc(&s.scratch, plan->scratch_bytes));
     return 0;
@@ -182,7 +198,7 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
     const lda_params *p = &b->params;
     if (p->freeze_phi)
         return 0;
-    return cuda_update_phi(s, p->beta, p->update, p->seed, phi_stream, err);
+    return cuda_update_phi(s, p->update, p->seed, phi_stream, err);
 }
 
 // θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
@@ -193,7 +209,7 @@ static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
     const lda_params *p = &b->params;
     if (b->zplan.fused_theta_mean)
         s.theta_stale = true;
-    else if (cuda_update_theta(s, p->alpha, lda_theta_update(p), p->seed, iteration, err))
+    else if (cuda_update_theta(s, lda_theta_update(p), p->seed, iteration, err))
         return -1;
     return update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err);
 }
@@ -204,7 +220,7 @@ static int ensure_theta(lda_backend *b, lda_error *err)
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (!s.theta_stale)
         return 0;
-    if (cuda_update_theta(s, b->params.alpha, LDA_UPDATE_MEAN, b->params.seed, 0, err))
+    if (cuda_update_theta(s, LDA_UPDATE_MEAN, b->params.seed, 0, err))
         return -1;
     s.theta_stale = false;
     return 0;
@@ -235,9 +251,11 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.warp_len = s.warp_len;
     a.slot_len = s.slot_len;
     a.slot_token_base = s.slot_token_base;
-    a.theta = s.theta;
+    if (b->params.theta_collapsed)
+        a.alpha = s.alpha_float;
+    else
+        a.theta = s.theta;
     a.n_mk = s.n_mk;
-    a.alpha = (float)b->params.alpha;
     a.theta_collapsed = b->params.theta_collapsed;
     a.phi = s.phi;
     a.z = s.z;
@@ -251,12 +269,13 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
     const lda_zplan &plan = b->zplan;
     const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, s.slot_doc_len,
-                             b->params.alpha, plan.fused_theta_mean};
+                             b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
+                             plan.fused_theta_mean};
     return zsample_launch(plan, a, f, s.stream, err);
 }
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
-// and (but after the last) φ; then θ and φ. z_prev keeps the topics the iteration began
+// and (but after the last) φ; then, the counts final, the priors learned when due, and θ and φ. z_prev keeps the topics the iteration began
 // with; the parts touch disjoint tokens, so each part's count update reads it as it was.
 static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
 {
@@ -279,7 +298,7 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
         if (part + 1 < R && update_phi(b, lda_phi_stream(iteration, part, R), err))
             return -1;
     }
-    if (update_model(b, iteration, err))
+    if (lda_backend_learn_priors(b, iteration, err) || update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaEventRecord(s.ev_updated, s.stream));
     CUDA_TRY(cudaEventSynchronize(s.ev_updated));
@@ -306,7 +325,7 @@ static int cuda_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (ensure_theta(b, err) || cuda_loglik_pred(s, &out->loglik_pred, err) ||
-        cuda_loglik_joint(s, b->params.alpha, b->params.beta, &out->loglik_joint, err))
+        cuda_loglik_joint(s, &out->loglik_joint, err))
         return -1;
     return 0;
 }
@@ -391,8 +410,33 @@ static void cuda_destroy(lda_backend *b)
     free(b);
 }
 
+// The priors (b->priors) to the device: the θ-collapsed weights' float α, the double α and
+// lgamma(α) of the θ update and the joint log-likelihood; Σα and β travel as arguments.
+static int cuda_priors_changed(lda_backend *b, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const lda_priors &p = b->priors;
+    CUDA_TRY(cudaMemcpyAsync(s.alpha_float, p.alpha_float, p.K * sizeof *s.alpha_float, cudaMemcpyHostToDevice,
+                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(s.alpha, p.alpha, p.K * sizeof *s.alpha, cudaMemcpyHostToDevice, s.stream));
+    CUDA_TRY(cudaMemcpyAsync(s.lgamma_alpha, p.lgamma_alpha, p.K * sizeof *s.lgamma_alpha, cudaMemcpyHostToDevice,
+                             s.stream));
+    CUDA_TRY(cudaStreamSynchronize(s.stream)); // the host arrays may change after this returns
+    s.alpha_sum = p.alpha_sum;
+    s.beta = p.beta;
+    return 0;
+fail:
+    return -1;
+}
+
+static int cuda_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
+{
+    return cuda_count_histograms(((cuda_impl *)b->impl)->s, h, err);
+}
+
 static const lda_backend_ops cuda_ops = {
-    cuda_start, cuda_iterate, cuda_evaluate, cuda_fetch, cuda_fetch_counts, cuda_set_phi, cuda_score, cuda_destroy,
+    cuda_start,       cuda_iterate, cuda_evaluate,       cuda_fetch,      cuda_fetch_counts,
+    cuda_set_phi,     cuda_score,   cuda_priors_changed, cuda_histograms, cuda_destroy,
 };
 
 // The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/optimize_priors.h"
 #include "backend/zplan.h"
 #include "core/params.h"
 #include "core/phi_chunks.h"
@@ -45,6 +46,15 @@ struct device_state {
     void *scratch;         // z-sampler tables
     double *phi_partial;   // phi_chunks × K column sums of the Gamma variates
     double *phi_scale;     // K
+    // the priors (core/priors.h), copied from the backend's at every change
+    float *alpha_float;    // K: the θ-collapsed weights n[m,k] + α_k
+    double *alpha, *lgamma_alpha; // K
+    double alpha_sum, beta;
+    // histograms for learning the priors (optimize_priors.h); allocated with --optimize-interval
+    uint32_t *hist_doc, *hist_word; // K × LDA_HIST_CAP, LDA_HIST_CAP
+    unsigned long long *hist_doc_over, *hist_over_count; // lists of large counts, and their lengths (2)
+    uint32_t *hist_word_over;
+    size_t hist_over_cap;
     double *partials;      // per-block partial sums for the log-likelihoods
     size_t partials_count;
     // sizes
@@ -76,16 +86,19 @@ cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count);
 // lda_layout_join_cut_counts, its CPU reference): from_scratch after a recount (each row holds
 // its piece's own tokens), else after a z pass (each row moved from cut_base by its piece).
 int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *err);
-int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
+int cuda_update_theta(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration,
                       lda_error *err);
-int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
+int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
 
 int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
 // Σ log Σ_k θφ over the tokens of another layout with the same slots (device arrays).
 int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
                     const uint32_t *slot_len, double *out, lda_error *err);
-int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err);
+int cuda_loglik_joint(const device_state &s, double *out, lda_error *err);
+// The histograms of the current counts (optimize_priors.h: lda_count_hist_build is the CPU
+// reference), lists sorted.
+int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err);
 
 // What the device allows a z plan (zplan.h): shared memory a block, SMs.
 int cuda_gpu_limits(lda_gpu_limits *out, lda_error *err);

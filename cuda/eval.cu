@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32, 2) loglik_butt
         return;
     double *totals = reinterpret_cast<double *>(eval_smem) + warp_in_block * (a.K / BFLY_W) * BFLY_W;
     const size_t m = q * BFLY_W + r;
-    const group_weights g = {a.theta + q * BFLY_W * (size_t)a.K, NULL, 0.0f};
+    const group_weights g = {a.theta + q * BFLY_W * (size_t)a.K, NULL, NULL, a.K};
     const uint32_t len = a.slot_len[m], rows = a.warp_len[q];
     const uint32_t *warp_words = a.words + a.warp_offset[q];
     double acc = 0.0;
@@ -150,10 +150,10 @@ int cuda_loglik_pred(const device_state &s, double *out, lda_error *err)
 // normaliser is added by whichever thread sees the document's topic 0.
 __global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
     const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
-    size_t num_slots,
-    const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double alpha, double beta, double *partial)
+    size_t num_slots, const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, const double *alpha,
+    const double *lgamma_alpha, double alpha_sum, double beta, double *partial)
 {
-    const double lg_alpha = lgamma(alpha), lg_beta = lgamma(beta);
+    const double lg_beta = lgamma(beta);
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     const size_t start = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     double total = 0.0;
@@ -161,9 +161,10 @@ __global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
         const size_t s = i / K;
         if (slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0) // a document once, at its first piece
             continue;
-        total += lda_joint_count_term(n_mk[i], alpha, lg_alpha);
-        if (i % K == 0)
-            total += lda_joint_norm_term(slot_doc_len[s], K * alpha);
+        const size_t k = i % K;
+        total += lda_joint_count_term(n_mk[i], alpha[k], lgamma_alpha[k]);
+        if (k == 0)
+            total += lda_joint_norm_term(slot_doc_len[s], alpha_sum);
     }
     for (size_t i = start; i < (size_t)V * K; i += stride)
         total += lda_joint_count_term(n_wk[i], beta, lg_beta);
@@ -174,12 +175,11 @@ __global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
         partial[blockIdx.x] = total;
 }
 
-int cuda_loglik_joint(const device_state &s, double alpha, double beta, double *out, lda_error *err)
+int cuda_loglik_joint(const device_state &s, double *out, lda_error *err)
 {
     loglik_joint_kernel<<<JOINT_BLOCKS, EVAL_THREADS, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.slot_piece,
-                                                                    s.num_slots,
-                                                                    s.n_wk, s.n_k, s.V, s.K, alpha, beta,
-                                                                    s.partials);
+                                                                    s.num_slots, s.n_wk, s.n_k, s.V, s.K, s.alpha,
+                                                                    s.lgamma_alpha, s.alpha_sum, s.beta, s.partials);
     LAUNCH_TRY();
     if (sum_partials(s, JOINT_BLOCKS, out, err))
         return -1;

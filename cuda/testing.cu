@@ -38,7 +38,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *z = NULL, *n_mk = NULL;
     size_t *warp_offset = NULL;
     uint64_t *base = NULL;
-    float *th = NULL, *ph = NULL;
+    float *th = NULL, *ph = NULL, *alpha = NULL;
     void *scratch = NULL;
     int rc = -1;
     CUDA_TRY(upload(&words, L->words, L->num_positions));
@@ -46,8 +46,10 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     CUDA_TRY(upload(&warp_len, L->warp_len, L->num_warps));
     CUDA_TRY(upload(&slot_len, L->slot_len, L->num_slots));
     CUDA_TRY(upload(&base, L->slot_token_base, L->num_slots));
-    if (collapsed)
+    if (collapsed) {
         CUDA_TRY(upload(&n_mk, (const uint32_t *)in->n_mk, L->num_slots * K));
+        CUDA_TRY(upload(&alpha, in->alpha, K));
+    }
     else
         CUDA_TRY(upload(&th, in->theta, L->num_slots * K));
     CUDA_TRY(upload(&ph, in->phi, (size_t)L->vocab_size * K));
@@ -58,9 +60,11 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.warp_len = warp_len;
     a.slot_len = slot_len;
     a.slot_token_base = base;
-    a.theta = th;
+    if (collapsed)
+        a.alpha = alpha;
+    else
+        a.theta = th;
     a.n_mk = n_mk;
-    a.alpha = in->alpha;
     a.theta_collapsed = collapsed;
     a.phi = ph;
     a.z = z;
@@ -70,7 +74,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.num_warps = L->num_warps;
     a.seed = in->seed;
     a.iteration = in->iteration;
-    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, 0.0, 0}, 0, err))
+    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, NULL, 0.0, 0.0, 0}, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
@@ -84,6 +88,7 @@ fail:
     cudaFree(slot_len);
     cudaFree(base);
     cudaFree(th);
+    cudaFree(alpha);
     cudaFree(n_mk);
     cudaFree(ph);
     cudaFree(z);

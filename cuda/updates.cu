@@ -211,8 +211,8 @@ fail:
 // One warp per document slot. Draw: log-Gamma variates in single precision (gamma.h; kept
 // in θ meanwhile), then exp(x - max) and the normalisation, all within the warp.
 __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len,
-                             size_t num_slots, uint32_t K, double alpha, bool mean, uint64_t seed,
-                             uint32_t iteration, float *theta)
+                             size_t num_slots, uint32_t K, const double *alpha, double alpha_sum, bool mean,
+                             uint64_t seed, uint32_t iteration, float *theta)
 {
     const size_t s = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
     const uint32_t lane = threadIdx.x % 32;
@@ -227,19 +227,18 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         return;
     }
     if (mean) {
-        const double denom = (double)slot_doc_len[s] + K * alpha;
+        const double denom = (double)slot_doc_len[s] + alpha_sum;
         for (uint32_t k = lane; k < K; k += 32)
-            row[k] = (float)((n[k] + alpha) / denom);
+            row[k] = (float)((n[k] + alpha[k]) / denom);
         return;
     }
-    const float alpha_f = (float)alpha;
     // Pass 1: the log-variates, with a running maximum and the sum of exp(x - maximum)
     // rescaled as the maximum grows; pass 2 writes exp(x - max) / sum.
     float top = -INFINITY, sum = 0.0f;
     for (uint32_t k = lane; k < K; k += 32) {
         lda_rng rng;
         lda_rng_init(&rng, seed, LDA_RNG_THETA, iteration, (uint64_t)doc * K + k);
-        const float lg = lda_log_gamma_variate_float(&rng, (float)n[k] + alpha_f);
+        const float lg = lda_log_gamma_variate_float(&rng, (float)n[k] + (float)alpha[k]);
         row[k] = lg;
         if (lg > top) {
             sum = sum * __expf(top - lg) + 1.0f;
@@ -254,11 +253,11 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         row[k] = __expf(row[k] - warp_top) * scale;
 }
 
-int cuda_update_theta(const device_state &s, double alpha, lda_update update, uint64_t seed, uint32_t iteration,
-                      lda_error *err)
+int cuda_update_theta(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration, lda_error *err)
 {
     const unsigned threads = 256, blocks = (unsigned)((s.num_slots * 32 + threads - 1) / threads);
-    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.num_slots, s.K, alpha,
+    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.num_slots, s.K, s.alpha,
+                                                   s.alpha_sum,
                                                    update == LDA_UPDATE_MEAN, seed, iteration, s.theta);
     LAUNCH_TRY();
     return 0;
@@ -330,9 +329,9 @@ __global__ void phi_mean_kernel(const uint32_t *n_wk, const uint32_t *n_k, uint3
         phi[i] = (float)((n_wk[i] + beta) / (n_k[i % K] + V * beta));
 }
 
-int cuda_update_phi(const device_state &s, double beta, lda_update update, uint64_t seed, uint32_t iteration,
-                    lda_error *err)
+int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration, lda_error *err)
 {
+    const double beta = s.beta;
     const unsigned elementwise_grid = 132 * 8;
     if (update == LDA_UPDATE_MEAN) {
         phi_mean_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.n_wk, s.n_k, s.V, s.K, beta, s.phi);

@@ -7,7 +7,7 @@
 //
 // Two kinds of document weights (zsample_args::theta_collapsed):
 //  - θ given (uncollapsed, mean-for-mode): the weight of topic k in document m is θ[m,k];
-//  - θ collapsed: it is n[m,k] + α, where n_mk holds the counts of the document's other
+//  - θ collapsed: it is n[m,k] + α_k, where n_mk holds the counts of the document's other
 //    tokens: before drawing token i its current topic z[i] is removed from n_mk, after the
 //    draw the new topic is added. One warp owns a document group, so this is exact; z
 //    must hold the previous topics on entry. Token rows are then never split over warps.
@@ -27,9 +27,11 @@ struct zsample_args {
     const uint32_t *warp_len;
     const uint32_t *slot_len;
     const uint64_t *slot_token_base;
-    const float *theta; // θ given
-    uint32_t *n_mk;     // θ collapsed: document-topic counts, updated token by token
-    float alpha;        // θ collapsed: the prior added to each count
+    union { // one or the other: the struct must stay within 128 bytes (below)
+        const float *theta; // θ given: num_slots × K
+        const float *alpha; // θ collapsed: K, the prior of each topic, added to its count
+    };
+    uint32_t *n_mk; // θ collapsed: document-topic counts, updated token by token
     int theta_collapsed;
     const float *phi;
     uint32_t *z;
@@ -53,7 +55,7 @@ static_assert(sizeof(zsample_args) <= 128, "zsample_args must stay within 128 by
 // zsample_butterfly.cuh) can do in the same pass besides drawing z, as the plan says. It is kept out of
 // zsample_args (see above). Both leave the draws unchanged.
 //  - theta_mean: θ staged is formed from n_mk as the mean update forms it, θ[m,k] =
-//    (n[m,k] + α) / (len_m + Kα) in double (len_m: the whole document's, slot_doc_len), rounded to float (mean-for-mode): no θ update
+//    (n[m,k] + α_k) / (len_m + Σα) in double (len_m: the whole document's, slot_doc_len), rounded to float (mean-for-mode): no θ update
 //    kernel an iteration, and a.theta is not read.
 //  - n_wk, n_k non-NULL: the counts n[m,k] (a.n_mk), n[w,k] and n[k] are brought from the
 //    topics z held on entry to the ones drawn, token by token where they differ: no count
@@ -61,7 +63,9 @@ static_assert(sizeof(zsample_args) <= 128, "zsample_args must stay within 128 by
 struct zsample_fused {
     uint32_t *n_wk, *n_k;
     const uint32_t *slot_doc_len; // theta_mean: the whole document's tokens, the mean's denominator
-    double alpha;
+    const double *alpha;          // theta_mean: K, the prior of each topic (learned); NULL: symmetric, ...
+    double alpha_symmetric;       // ... this one for every topic
+    double alpha_sum;             // theta_mean: Σ_k α_k
     int theta_mean;
 };
 

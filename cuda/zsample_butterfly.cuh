@@ -44,18 +44,19 @@
 #include "zsample.cuh"
 
 
-// A document group's weights: θ (or n[m,k]) rows of its 32 documents, K apart; document
-// k's topic j is at k * K + j.
+// A document group's weights: θ (or n[m,k]) rows of its 32 documents, K apart (document
+// k's topic j is at k * K + j), and, θ collapsed, the prior of each topic.
 struct group_weights {
     const float *theta;
     uint32_t *n_mk;
-    float alpha;
+    const float *alpha;
+    uint32_t K;
 };
 
 template <typename REAL, bool COLLAPSED>
-__device__ __forceinline__ REAL group_weight(const group_weights &g, size_t index)
+__device__ __forceinline__ REAL group_weight(const group_weights &g, uint32_t doc, uint32_t topic)
 {
-    return doc_weight_at<REAL, COLLAPSED>(g.theta, g.n_mk, g.alpha, index);
+    return doc_weight_at<REAL, COLLAPSED>(g.theta, g.n_mk, g.alpha, (size_t)doc * g.K + topic, topic);
 }
 
 // Pass 1 over the remnant and every block; returns the total, leaves the remnant's total in
@@ -67,7 +68,7 @@ __device__ __forceinline__ REAL butterfly_block_totals(const zsample_args &a, co
     const uint32_t K = a.K, R = K % BFLY_W, blocks = K / BFLY_W;
     REAL sum = 0;
     for (uint32_t j = 0; j < R; j++)
-        sum += group_weight<REAL, COLLAPSED>(g, (size_t)r * K + j) * (REAL)a.phi[row_offset + j];
+        sum += group_weight<REAL, COLLAPSED>(g, r, j) * (REAL)a.phi[row_offset + j];
     *remnant_total = sum;
     if (blocks == 0)
         return sum;
@@ -80,7 +81,7 @@ __device__ __forceinline__ REAL butterfly_block_totals(const zsample_args &a, co
         REAL a_reg[BFLY_W];
 #pragma unroll
         for (uint32_t k = 0; k < BFLY_W; k++)
-            a_reg[k] = group_weight<REAL, COLLAPSED>(g, (size_t)k * K + j) * (REAL)a.phi[c_warp[k] + j];
+            a_reg[k] = group_weight<REAL, COLLAPSED>(g, k, j) * (REAL)a.phi[c_warp[k] + j];
         butterfly_steps(a_reg, r, [](uint32_t, REAL) {});
         sum += a_reg[BFLY_W - 1];
         totals[b * BFLY_W + r] = sum;
@@ -112,7 +113,7 @@ __device__ __forceinline__ uint32_t butterfly_draw(const zsample_args &a, const 
         for (uint32_t k = 0; k < BFLY_W; k++) {
             const uint32_t his_base = __shfl_sync(LDA_FULL_WARP, block_base, k) + r;
             const uint32_t his_row = __shfl_sync(LDA_FULL_WARP, row_offset, k);
-            a_reg[k] = group_weight<REAL, COLLAPSED>(g, (size_t)k * K + his_base) *
+            a_reg[k] = group_weight<REAL, COLLAPSED>(g, k, his_base) *
                        (REAL)a.phi[his_row + his_base];
         }
         butterfly_steps(a_reg, r, [](uint32_t, REAL) {});
@@ -123,7 +124,7 @@ __device__ __forceinline__ uint32_t butterfly_draw(const zsample_args &a, const 
     if (R > 0 && block == 0 && target < remnant_total) { // in the remnant after all
         REAL sum = 0;
         for (uint32_t j = 0; j < R; j++) {
-            sum += group_weight<REAL, COLLAPSED>(g, (size_t)r * K + j) * (REAL)a.phi[row_offset + j];
+            sum += group_weight<REAL, COLLAPSED>(g, r, j) * (REAL)a.phi[row_offset + j];
             if (target < sum) {
                 topic = j;
                 break;
@@ -131,6 +132,21 @@ __device__ __forceinline__ uint32_t butterfly_draw(const zsample_args &a, const 
         }
     }
     return topic < K ? topic : K - 1; // never walk off the table
+}
+
+// θ of the mean update from the counts staged in place, documents w, w + warps, ... by warp w:
+// one denominator each. PER_TOPIC: learned α (f.alpha); else the symmetric α, in a register
+// (the load of α[j] for every entry measured 1-2% of a mean-for-mode iteration).
+template <bool PER_TOPIC>
+__device__ __forceinline__ void counts_to_theta_mean(const zsample_fused &f, size_t q, uint32_t K, float *staged)
+{
+    const uint32_t warps = blockDim.x / BFLY_W;
+    for (uint32_t k = threadIdx.x / BFLY_W; k < BFLY_W; k += warps) {
+        const double denom = (double)f.slot_doc_len[q * BFLY_W + k] + f.alpha_sum;
+        for (uint32_t j = threadIdx.x % BFLY_W; j < K; j += BFLY_W)
+            staged[k * K + j] =
+                (float)((__float_as_uint(staged[k * K + j]) + (PER_TOPIC ? f.alpha[j] : f.alpha_symmetric)) / denom);
+    }
 }
 
 // Copies the group's θ rows into shared memory (32 · K floats, a multiple of 4; the group's
@@ -149,14 +165,12 @@ __device__ __forceinline__ void stage_group_theta(const zsample_args &a, const z
         __pipeline_memcpy_async(to + 16 * (size_t)i, from + 16 * (size_t)i, 16);
     __pipeline_commit();
     __pipeline_wait_prior(0);
-    if (f.theta_mean) { // warp w converts documents w, w + warps, ...: one denominator each
+    if (f.theta_mean) {
         __syncthreads();
-        const uint32_t warps = blockDim.x / BFLY_W;
-        for (uint32_t k = threadIdx.x / BFLY_W; k < BFLY_W; k += warps) {
-            const double denom = (double)f.slot_doc_len[q * BFLY_W + k] + K * f.alpha;
-            for (uint32_t j = threadIdx.x % BFLY_W; j < K; j += BFLY_W)
-                staged[k * K + j] = (float)((__float_as_uint(staged[k * K + j]) + f.alpha) / denom);
-        }
+        if (f.alpha)
+            counts_to_theta_mean<true>(f, q, K, staged);
+        else
+            counts_to_theta_mean<false>(f, q, K, staged);
     }
 }
 
@@ -214,7 +228,8 @@ __device__ __forceinline__ void butterfly_sample_rows(const zsample_args &a, REA
                 topic_delta[k] = 0;
         __syncthreads();
     }
-    const group_weights g = {STAGED ? theta_staged : a.theta + group_base, a.n_mk + group_base, (float)a.alpha};
+    const group_weights g = {COLLAPSED ? NULL : STAGED ? theta_staged : a.theta + group_base, a.n_mk + group_base,
+                             COLLAPSED ? a.alpha : NULL, K};
     const uint32_t len = a.slot_len[m], rows = a.warp_len[q];
     const uint32_t *warp_words = a.words + a.warp_offset[q];
     uint32_t *warp_z = a.z + a.warp_offset[q];

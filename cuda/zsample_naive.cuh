@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(128) zsample_naive_kernel(zsample_args a)
         const float *ph = a.phi + (size_t)wq[pos] * K;
         REAL sum = 0;
         for (uint32_t k = 0; k < K; k++) {
-            sum += doc_weight<REAL, COLLAPSED>(a, m * K + k) * (REAL)ph[k];
+            sum += doc_weight<REAL, COLLAPSED>(a, m * K + k, k) * (REAL)ph[k];
             p[k] = sum;
         }
         const uint32_t bits = lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, a.slot_token_base[m] + i);

@@ -86,9 +86,9 @@ static void describe(const variant *v, lda_precision precision, uint32_t K, char
              lda_split_name(v->split, split), lda_choice_name(lda_precision_choices, precision), K);
 }
 
-/* Small integer weights (θ in 1..3 or counts + α with α = 1; φ in 0..4 with zeros): every
- * partial sum is exact, so the GPU must draw exactly the CPU's topics (and, θ collapsed,
- * leave exactly the CPU's counts). */
+/* Small integer weights (θ in 1..3, or counts + α_k with α_k in 1..3, one per topic; φ in
+ * 0..4 with zeros): every partial sum is exact, so the GPU must draw exactly the CPU's topics
+ * (and, θ collapsed, leave exactly the CPU's counts). */
 static void exactness(const variant *v, lda_precision precision, uint32_t K)
 {
     const uint32_t V = 40;
@@ -96,6 +96,9 @@ static void exactness(const variant *v, lda_precision precision, uint32_t K)
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, 0, &err);
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
+    float *alpha = malloc(K * sizeof *alpha);
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = (float)(1 + lda_rng_once(7, LDA_RNG_TEST, K, k) % 3);
     uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
     uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)};
     for (size_t i = 0; i < L->num_slots * K; i++)
@@ -114,7 +117,7 @@ static void exactness(const variant *v, lda_precision precision, uint32_t K)
         }
     lda_pool *pool = lda_pool_create(2, &err);
     for (int d = 0; d < 2; d++) {
-        lda_zdraw in = {.theta = theta, .n_mk = v->collapsed ? n[d] : NULL, .alpha = 1.0f, .phi = phi, .K = K,
+        lda_zdraw in = {.theta = theta, .n_mk = v->collapsed ? n[d] : NULL, .alpha = alpha, .phi = phi, .K = K,
                         .precision = precision, .seed = 31, .iteration = 2};
         int rc = d == 0 ? lda_cpu_sample_z(pool, L, &in, z[0], &err)
                         : lda_cuda_sample_z_given(L, &in, v->sampler, v->split, z[1], &err);
@@ -139,6 +142,7 @@ static void exactness(const variant *v, lda_precision precision, uint32_t K)
     }
     free(theta);
     free(phi);
+    free(alpha);
     lda_layout_free(L);
     corpus_free(c);
 }
@@ -302,6 +306,48 @@ static void counts_and_mean_update_equal_the_cpu(uint32_t piece_length)
         free(phi[i]);
         lda_backend_destroy(b[i]);
     }
+    free(z);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* The histograms that learning the priors reads: the GPU's kernels against the CPU reference,
+ * for the same z, on a layout with pieces and with counts past LDA_HIST_CAP (listed). */
+Test(gpu, count_histograms_equal_the_cpu)
+{
+    require_gpu();
+    const uint32_t K = 7;
+    corpus *c = test_planted_corpus(3, 20, 300, 5, 900, 19, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 100, &err);
+    uint32_t *z = calloc(L->num_positions, sizeof *z);
+    for (size_t s = 0; s < L->num_slots; s++) /* topic 0 for most tokens: large counts */
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z[lda_layout_pos(L, s, i)] = lda_rng_once(2, LDA_RNG_TEST, 0, L->slot_token_base[s] + i) % (2 * K) % K;
+    lda_count_hist h[2];
+    for (int i = 0; i < 2; i++) {
+        lda_params p;
+        lda_params_default(&p);
+        p.num_topics = K;
+        p.device = i ? LDA_DEVICE_CUDA : LDA_DEVICE_CPU;
+        p.optimize_interval = 1;
+        lda_backend *b = lda_backend_create(L, &p, &err);
+        cr_assert(b, "%s", err.msg);
+        cr_assert_eq(b->ops->start(b, z, 0, &err), 0, "%s", err.msg);
+        cr_assert_eq(lda_count_hist_alloc(&h[i], K, L->num_tokens, &err), 0);
+        cr_assert_eq(b->ops->count_histograms(b, &h[i], &err), 0, "%s", err.msg);
+        lda_backend_destroy(b);
+    }
+    cr_assert_gt(h[0].num_doc_over, 10, "counts past the binned ones");
+    cr_assert_eq(memcmp(h[0].doc_topic, h[1].doc_topic, (size_t)K * LDA_HIST_CAP * 4), 0, "document histograms");
+    cr_assert_eq(h[0].num_doc_over, h[1].num_doc_over);
+    cr_assert_eq(memcmp(h[0].doc_topic_over, h[1].doc_topic_over, h[0].num_doc_over * 8), 0);
+    cr_assert_eq(memcmp(h[0].word_topic, h[1].word_topic, LDA_HIST_CAP * 4), 0, "word histograms");
+    cr_assert_eq(h[0].num_word_over, h[1].num_word_over);
+    cr_assert_eq(memcmp(h[0].word_topic_over, h[1].word_topic_over, h[0].num_word_over * 4), 0);
+    cr_assert_eq(memcmp(h[0].topic, h[1].topic, K * 4), 0);
+    for (int i = 0; i < 2; i++)
+        lda_count_hist_free(&h[i]);
     free(z);
     lda_layout_free(L);
     corpus_free(c);

@@ -124,7 +124,7 @@ Test(heldout, completion_scores_second_halves_and_skips_one_token_documents)
     for (int i = 0; i < 80; i++)
         phi[i] = 1.0f / 20;
     double ll;
-    cr_assert_eq(lda_completion_run(&comp, phi, 5, 3, &ll, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_completion_run(&comp, phi, NULL, 5, 3, &ll, &err), 0, "%s", err.msg);
     cr_assert_float_eq(ll, log(1.0 / 20), 1e-6);
     lda_completion_free(&comp);
     free(phi);
@@ -143,7 +143,7 @@ Test(heldout, completion_is_reproducible_for_any_thread_count)
         lda_params p = cpu_params(PLANTED, run == 2 ? 1 : 2);
         lda_completion comp;
         cr_assert_eq(lda_completion_init(&comp, c, &p, &err), 0, "%s", err.msg);
-        cr_assert_eq(lda_completion_run(&comp, phi, 11, 10, &ll[run], &err), 0, "%s", err.msg);
+        cr_assert_eq(lda_completion_run(&comp, phi, NULL, 11, 10, &ll[run], &err), 0, "%s", err.msg);
         lda_completion_free(&comp);
     }
     cr_assert_eq(ll[0], ll[1], "same seed, same figure: %.17g vs %.17g", ll[0], ll[1]);
@@ -167,7 +167,7 @@ static void inference_recovers(lda_device device)
     float *theta = malloc(L->num_slots * PLANTED * sizeof *theta);
     lda_params p = cpu_params(PLANTED, 2);
     p.device = device;
-    cr_assert_eq(lda_infer(L, &p, phi, 30, theta, NULL, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_infer(L, &p, NULL, phi, 30, theta, NULL, NULL, &err), 0, "%s", err.msg);
     double l1_sum = 0, worst = 0;
     size_t major_right = 0;
     for (size_t d = 0; d < D; d++) {

@@ -95,8 +95,8 @@ static void resume_equals_uninterrupted(const char *model, const char *device)
     snprintf(full, sizeof full, "%s/full", dir);
     snprintf(part, sizeof part, "%s/part", dir);
     same_files(full, part, model_files, NUM_MODEL_FILES);
-    static const char *const more[] = {"heldout.txt", "vocab.txt"};
-    same_files(full, part, more, 2);
+    static const char *const more[] = {"heldout.txt", "vocab.txt", "alpha.npy"};
+    same_files(full, part, more, strstr(model, "--optimize-interval") ? 3 : 2); /* learned α: part of the state */
     cr_assert_eq(conf_number(part, "iterations"), 6);
     /* The log went on (iteration 0 .. 6 rows), with the same figures at iteration 6. */
     char path[2048];
@@ -120,6 +120,12 @@ Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("--
 Test(resume, equals_an_uninterrupted_run_refreshed)
 {
     resume_equals_uninterrupted("--model theta-collapsed --refresh 3", "cpu");
+}
+
+/* Priors learned at iterations 2, 4 and 6: the resumed run (from 3) goes on with those of 2. */
+Test(resume, equals_an_uninterrupted_run_learning_priors)
+{
+    resume_equals_uninterrupted("--model collapsed --optimize-interval 2 --optimize-burn-in 1", "cpu");
 }
 
 Test(resume, refuses_conflicting_settings_and_another_corpus)
@@ -292,11 +298,11 @@ Test(resume, a_second_signal_stops_at_once_and_says_so)
     free(c);
 }
 
-static void eval_repeats_the_log(const char *device)
+static void eval_repeats_the_log(const char *device, const char *model)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192], *out = NULL;
-    snprintf(args, sizeof args, "train '%s' -K 12 -n 5 -e 5 -s 9 --holdout 0.15 -j 2 --device %s -o '%s/m' -q", c,
-             device, dir);
+    snprintf(args, sizeof args, "train '%s' -K 12 -n 5 -e 5 -s 9 --holdout 0.15 -j 2 --device %s -o '%s/m' -q %s",
+             c, device, dir, model);
     run_ok(args);
     char m[1024];
     snprintf(m, sizeof m, "%s/m", dir);
@@ -342,7 +348,12 @@ static void eval_repeats_the_log(const char *device)
     free(c);
 }
 
-Test(resume, eval_repeats_the_training_logs_heldout_figure) { eval_repeats_the_log("cpu"); }
+Test(resume, eval_repeats_the_training_logs_heldout_figure) { eval_repeats_the_log("cpu", ""); }
+/* eval scores with the model's learned α (alpha.npy), as training did. */
+Test(resume, eval_repeats_the_log_with_learned_priors)
+{
+    eval_repeats_the_log("cpu", "--optimize-interval 2 --optimize-burn-in 1");
+}
 
 /* The same on the GPU (skipped without one): byte-identical resume, eval equal to the log. */
 #ifdef LDA_HAVE_CUDA
@@ -367,9 +378,15 @@ Test(resume_gpu, equals_an_uninterrupted_run_refreshed)
     resume_equals_uninterrupted("--model theta-collapsed --refresh 3", "cuda");
 }
 
+Test(resume_gpu, equals_an_uninterrupted_run_learning_priors)
+{
+    require_gpu();
+    resume_equals_uninterrupted("--model collapsed --optimize-interval 2 --optimize-burn-in 1", "cuda");
+}
+
 Test(resume_gpu, eval_repeats_the_training_logs_heldout_figure)
 {
     require_gpu();
-    eval_repeats_the_log("cuda");
+    eval_repeats_the_log("cuda", "--optimize-interval 2 --optimize-burn-in 1");
 }
 #endif

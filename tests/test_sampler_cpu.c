@@ -134,7 +134,9 @@ Test(sampler_cpu, collapsed_draws_keep_the_counts_consistent)
             n[s * K + k]++;
         }
     lda_pool *pool = lda_pool_create(2, &err);
-    lda_zdraw in = {.n_mk = n, .alpha = 0.5f, .phi = phi, .K = K, .precision = LDA_PRECISION_FLOAT, .seed = 3, .iteration = 1};
+    const float alpha[9] = {0.5f, 0.1f, 2.0f, 0.5f, 0.5f, 1.0f, 0.05f, 0.5f, 3.0f}; /* per topic */
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .K = K, .precision = LDA_PRECISION_FLOAT, .seed = 3,
+                    .iteration = 1};
     cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
     size_t changed = 0;
     for (size_t s = 0; s < L->num_slots; s++) {

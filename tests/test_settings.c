@@ -22,6 +22,8 @@ static void unusual_settings(lda_settings *s)
     s->params.sampler = LDA_SAMPLER_NAIVE;
     s->params.refresh = 5;
     s->params.piece_length = 100;
+    s->params.optimize_interval = 7;
+    s->params.optimize_burn_in = 13;
     s->corpus.format = CORPUS_FORMAT_LDAC;
     s->corpus.vocab_path = "/etc/hostname";
     s->corpus.stopwords_path = "/etc/passwd";
@@ -93,7 +95,8 @@ static const char *other_value(const lda_setting *row)
         const char *key, *value;
     } values[] = {
         {"topics", "9"}, {"alpha", "0.7"}, {"beta", "0.02"}, {"seed", "5"}, {"model", "collapsed"},
-        {"update", "mean"}, {"precision", "double"}, {"refresh", "2"}, {"piece_length", "64"}, {"corpus_format", "ldac"},
+        {"update", "mean"}, {"precision", "double"}, {"refresh", "2"}, {"piece_length", "64"}, {"optimize_interval", "5"},
+        {"optimize_burn_in", "20"}, {"corpus_format", "ldac"},
         {"stopwords", "none"}, {"min_word_length", "4"}, {"min_df", "3"}, {"max_df", "0.4"},
         {"max_vocab", "500"}, {"holdout", "0.2"}, {"holdout_iterations", "5"},
     };

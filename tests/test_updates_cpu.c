@@ -78,13 +78,22 @@ Test(updates_cpu, mean_update_is_the_dirichlet_mean)
     const uint32_t K = f.K, V = f.L->vocab_size;
     lda_error err = {0};
     float *theta = malloc(f.L->num_slots * K * 4), *phi = malloc(V * K * 4);
-    cr_assert_eq(lda_cpu_update_theta(f.pool, f.L, f.n_mk, K, 0.1, LDA_UPDATE_MEAN, 1, 1, theta, &err), 0);
+    /* α per topic (as learned: float values) */
+    lda_priors priors;
+    cr_assert_eq(lda_priors_init(&priors, K, 0.1, 0.01, &err), 0);
+    double alpha[64], alpha_sum = 0;
+    cr_assert_leq(K, 64);
+    for (uint32_t k = 0; k < K; k++)
+        alpha_sum += alpha[k] = (float)(0.05 * (1 + k % 3));
+    lda_priors_learn(&priors, alpha, 0.01);
+    cr_assert_eq(lda_cpu_update_theta(f.pool, f.L, f.n_mk, K, &priors, LDA_UPDATE_MEAN, 1, 1, theta, &err), 0);
     cr_assert_eq(lda_cpu_update_phi(f.pool, V, f.n_wk, f.n_k, K, 0.01, LDA_UPDATE_MEAN, 1, 1, phi, &err), 0);
     for (size_t s = 0; s < f.c->num_docs; s++)
         for (uint32_t k = 0; k < K; k++) {
-            double expect = (f.n_mk[s * K + k] + 0.1) / (f.L->slot_len[s] + K * 0.1);
+            double expect = (f.n_mk[s * K + k] + alpha[k]) / (f.L->slot_len[s] + alpha_sum);
             cr_assert(fabs(theta[s * K + k] - expect) < 1e-6);
         }
+    lda_priors_free(&priors);
     for (uint32_t k = 0; k < K; k++) {
         double col = 0;
         for (uint32_t w = 0; w < V; w++) {
@@ -110,8 +119,10 @@ Test(updates_cpu, dirichlet_draws_have_the_right_means)
     lda_error err = {0};
     float *theta = malloc(f.L->num_slots * K * 4), *phi = malloc(V * K * 4);
     double *theta_sum = calloc(f.L->num_slots * K, 8), *phi_sum = calloc(V * K, 8);
+    lda_priors priors;
+    cr_assert_eq(lda_priors_init(&priors, K, alpha, beta, &err), 0);
     for (uint32_t it = 1; it <= draws; it++) {
-        cr_assert_eq(lda_cpu_update_theta(f.pool, f.L, f.n_mk, K, alpha, LDA_UPDATE_DRAW, 9, it, theta, &err), 0);
+        cr_assert_eq(lda_cpu_update_theta(f.pool, f.L, f.n_mk, K, &priors, LDA_UPDATE_DRAW, 9, it, theta, &err), 0);
         cr_assert_eq(lda_cpu_update_phi(f.pool, V, f.n_wk, f.n_k, K, beta, LDA_UPDATE_DRAW, 9, it, phi, &err), 0);
         for (size_t i = 0; i < f.L->num_slots * K; i++)
             theta_sum[i] += theta[i];
@@ -137,6 +148,7 @@ Test(updates_cpu, dirichlet_draws_have_the_right_means)
         }
     free(theta);
     free(phi);
+    lda_priors_free(&priors);
     free(theta_sum);
     free(phi_sum);
     teardown_fixture(&f);
@@ -151,7 +163,10 @@ Test(eval_cpu, joint_loglik_equals_direct_formula)
     const double alpha = 0.3, beta = 0.05;
     lda_error err = {0};
     double got;
-    cr_assert_eq(lda_cpu_loglik_joint(f.pool, f.L, f.n_mk, f.n_wk, f.n_k, K, alpha, beta, &got, &err), 0);
+    lda_priors priors;
+    cr_assert_eq(lda_priors_init(&priors, K, alpha, beta, &err), 0);
+    cr_assert_eq(lda_cpu_loglik_joint(f.pool, f.L, f.n_mk, f.n_wk, f.n_k, K, &priors, &got, &err), 0);
+    lda_priors_free(&priors);
     double direct = 0;
     for (uint32_t k = 0; k < K; k++) {
         direct += lgamma(V * beta) - lgamma(f.n_k[k] + V * beta);

@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/optimize_priors.h"
 #include "backend/zplan.h"
+#include "core/priors.h"
 #include "core/error.h"
 #include "core/params.h"
 
@@ -49,6 +51,12 @@ typedef struct {
      * `scored` must have this backend's slots (lda_layout_build_like), e.g. the second halves
      * of documents whose first halves this backend was trained on (document completion). */
     int (*score)(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err);
+    /* b->priors changed: the backend takes them up (the GPU copies them to the device); they
+     * apply from the next z draw and θ/φ update on. */
+    int (*priors_changed)(lda_backend *b, lda_error *err);
+    /* The histograms of the current counts that learning the priors needs (optimize_priors.h;
+     * the CPU backend's are the reference). */
+    int (*count_histograms)(lda_backend *b, lda_count_hist *h, lda_error *err);
     void (*destroy)(lda_backend *b);
 } lda_backend_ops;
 
@@ -58,12 +66,23 @@ struct lda_backend {
     lda_params params;        /* as given, alpha and device resolved */
     char description[512];    /* "CPU (2 threads)", "CUDA: NVIDIA H100 80GB HBM3 ...", ... */
     lda_zplan zplan;          /* how z is drawn, and why (printed by train and bench) */
+    lda_priors priors;        /* α per topic and β the backend samples with (core/priors.h) */
+    lda_count_hist *hist;     /* with params.optimize_interval: the histograms learning reads */
     void *impl;
 };
 
-/* Creates the backend params->device asks for; auto picks CUDA when a GPU is present. */
+/* Creates the backend params->device asks for; auto picks CUDA when a GPU is present. Its
+ * priors are params' symmetric α (resolved) and β. */
 lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 void lda_backend_destroy(lda_backend *b);
+
+/* Replaces the priors (a resumed run's learned ones; a model's, for inference) before start. */
+int lda_backend_set_priors(lda_backend *b, const lda_priors *priors, lda_error *err);
+
+/* Called by each backend's iterate once the counts are current and before θ and φ are
+ * updated (so a run resumed after `iteration` recomputes them with the priors it saved):
+ * learns α and β from the counts when params.optimize_interval says `iteration` is due. */
+int lda_backend_learn_priors(lda_backend *b, uint32_t iteration, lda_error *err);
 
 /* Each backend's constructor. */
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);

@@ -26,29 +26,37 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The counts from z, then φ from them with the random stream of `phi_stream` (params.h). */
-static int recount_and_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
+/* The counts from z (a cut document's in every piece). */
+static int recount(lda_backend *b, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_layout *L = b->layout;
-    const lda_params *p = &b->params;
-    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, p->num_topics, st->n_mk, st->n_wk, st->n_k, err))
+    const uint32_t K = b->params.num_topics;
+    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, K, st->n_mk, st->n_wk, st->n_k, err))
         return -1;
-    lda_layout_join_cut_counts(L, p->num_topics, st->n_mk, NULL); /* a cut document's counts in every piece */
-    if (p->freeze_phi)
-        return 0;
-    return lda_cpu_update_phi(st->pool, L->vocab_size, st->n_wk, st->n_k, p->num_topics, p->beta, p->update,
-                              p->seed, phi_stream, st->phi, err);
+    lda_layout_join_cut_counts(L, K, st->n_mk, NULL);
+    return 0;
 }
 
-/* The state at the end of `iteration`: counts, φ as after its last part, and θ. */
-static int recount_and_update(lda_backend *b, uint32_t iteration, lda_error *err)
+/* φ from the counts with the random stream of `phi_stream` (params.h). */
+static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
-    if (recount_and_update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err))
+    if (p->freeze_phi)
+        return 0;
+    return lda_cpu_update_phi(st->pool, b->layout->vocab_size, st->n_wk, st->n_k, p->num_topics, b->priors.beta,
+                              p->update, p->seed, phi_stream, st->phi, err);
+}
+
+/* φ as after the last part of `iteration`, and θ: the state at its end. */
+static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const lda_params *p = &b->params;
+    if (update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err))
         return -1;
-    return lda_cpu_update_theta(st->pool, b->layout, st->n_mk, p->num_topics, p->alpha, lda_theta_update(p),
+    return lda_cpu_update_theta(st->pool, b->layout, st->n_mk, p->num_topics, &b->priors, lda_theta_update(p),
                                 p->seed, iteration, st->theta, err);
 }
 
@@ -63,14 +71,16 @@ static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_
             uint32_t bits = lda_rng_once(b->params.seed, LDA_RNG_Z_INIT, 0, L->slot_token_base[s] + i);
             st->z[pos] = z ? z[pos] : (uint32_t)(((uint64_t)bits * K) >> 32);
         }
-    return recount_and_update(b, iteration, err);
+    return recount(b, err) || update_model(b, iteration, err) ? -1 : 0;
 }
 
+/* z in --refresh parts, each followed by the counts and (but after the last) φ; then, the
+ * counts final, the priors learned when due, and θ and φ. */
 static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
-    lda_zdraw in = {st->theta, p->theta_collapsed ? st->n_mk : NULL, (float)p->alpha, st->phi, p->num_topics,
+    lda_zdraw in = {st->theta, p->theta_collapsed ? st->n_mk : NULL, b->priors.alpha_float, st->phi, p->num_topics,
                     p->precision, p->seed, iteration, 0, p->refresh};
     double z_seconds = 0, update_seconds = 0;
     for (uint32_t part = 0; part < p->refresh; part++) {
@@ -79,8 +89,9 @@ static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timi
         if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
             return -1;
         double t1 = now_seconds();
-        if (part + 1 < p->refresh ? recount_and_update_phi(b, lda_phi_stream(iteration, part, p->refresh), err)
-                                  : recount_and_update(b, iteration, err))
+        if (recount(b, err) ||
+            (part + 1 < p->refresh ? update_phi(b, lda_phi_stream(iteration, part, p->refresh), err)
+                                   : lda_backend_learn_priors(b, iteration, err) || update_model(b, iteration, err)))
             return -1;
         z_seconds += t1 - t0;
         update_seconds += now_seconds() - t1;
@@ -97,8 +108,8 @@ static int cpu_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
     if (lda_cpu_loglik_pred(st->pool, b->layout, st->theta, st->phi, p->num_topics, &out->loglik_pred, err) ||
-        lda_cpu_loglik_joint(st->pool, b->layout, st->n_mk, st->n_wk, st->n_k, p->num_topics, p->alpha,
-                             p->beta, &out->loglik_joint, err))
+        lda_cpu_loglik_joint(st->pool, b->layout, st->n_mk, st->n_wk, st->n_k, p->num_topics, &b->priors,
+                             &out->loglik_joint, err))
         return -1;
     return 0;
 }
@@ -176,8 +187,24 @@ static void cpu_destroy(lda_backend *b)
     free(b);
 }
 
+static int cpu_priors_changed(lda_backend *b, lda_error *err)
+{
+    (void)b; /* the CPU reads b->priors where it uses them */
+    (void)err;
+    return 0;
+}
+
+static int cpu_count_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    lda_count_hist_build(h, b->layout, st->n_mk, st->n_wk, st->n_k);
+    return 0;
+}
+
 static const lda_backend_ops cpu_ops = {
-    cpu_start, cpu_iterate, cpu_evaluate, cpu_fetch, cpu_fetch_counts, cpu_set_phi, cpu_score, cpu_destroy,
+    cpu_start,    cpu_iterate,        cpu_evaluate,         cpu_fetch,   cpu_fetch_counts,
+    cpu_set_phi,  cpu_score,          cpu_priors_changed,   cpu_count_histograms, cpu_destroy,
 };
 
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)

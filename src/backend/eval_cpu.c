@@ -13,7 +13,7 @@ typedef struct {
     const float *theta, *phi;
     const uint32_t *n_mk, *n_wk, *n_k;
     uint32_t K;
-    double alpha, beta;
+    const lda_priors *priors;
     double *partial;
 } eval_ctx;
 
@@ -61,7 +61,6 @@ static void joint_docs_warp(void *vctx, size_t q, int worker)
 {
     (void)worker;
     const eval_ctx *c = vctx;
-    const double lg_alpha = LDA_LGAMMA(c->alpha);
     double total = 0.0;
     for (uint32_t r = 0; r < LDA_WARP; r++) {
         size_t s = q * LDA_WARP + r;
@@ -69,8 +68,8 @@ static void joint_docs_warp(void *vctx, size_t q, int worker)
             continue;
         const uint32_t *n = c->n_mk + s * c->K;
         for (uint32_t k = 0; k < c->K; k++)
-            total += lda_joint_count_term(n[k], c->alpha, lg_alpha);
-        total += lda_joint_norm_term(c->L->slot_doc_len[s], c->K * c->alpha);
+            total += lda_joint_count_term(n[k], c->priors->alpha[k], c->priors->lgamma_alpha[k]);
+        total += lda_joint_norm_term(c->L->slot_doc_len[s], c->priors->alpha_sum);
     }
     c->partial[q] = total;
 }
@@ -80,22 +79,22 @@ static void joint_words_chunk(void *vctx, size_t chunk, int worker)
 {
     (void)worker;
     const eval_ctx *c = vctx;
-    const double lg_beta = LDA_LGAMMA(c->beta);
+    const double beta = c->priors->beta, lg_beta = LDA_LGAMMA(beta);
     uint32_t w0, w1;
     lda_phi_chunk_words(chunk, c->L->vocab_size, &w0, &w1);
     double total = 0.0;
     for (size_t i = (size_t)w0 * c->K; i < (size_t)w1 * c->K; i++)
-        total += lda_joint_count_term(c->n_wk[i], c->beta, lg_beta);
+        total += lda_joint_count_term(c->n_wk[i], beta, lg_beta);
     c->partial[chunk] = total;
 }
 
 int lda_cpu_loglik_joint(lda_pool *pool, const lda_layout *L, const uint32_t *n_mk, const uint32_t *n_wk,
-                         const uint32_t *n_k, uint32_t K, double alpha, double beta, double *out,
-                         lda_error *err)
+                         const uint32_t *n_k, uint32_t K, const lda_priors *priors, double *out, lda_error *err)
 {
     size_t chunks = lda_phi_chunks(L->vocab_size);
     size_t tasks = L->num_warps > chunks ? L->num_warps : chunks;
-    eval_ctx c = {.L = L, .n_mk = n_mk, .n_wk = n_wk, .n_k = n_k, .K = K, .alpha = alpha, .beta = beta};
+    eval_ctx c = {.L = L, .n_mk = n_mk, .n_wk = n_wk, .n_k = n_k, .K = K, .priors = priors};
+    const double beta = priors->beta;
     if (!(c.partial = lda_malloc_array(tasks, sizeof(double), "log-likelihood", err)))
         return -1;
     lda_pool_run(pool, L->num_warps, joint_docs_warp, &c);

@@ -4,7 +4,7 @@
  * For every token (m, i) with word w: a[k] = w(m,k)·φ[w,k], p = left-to-right prefix sums
  * of a in the chosen precision, u = the token's uniform, z = the smallest j with
  * u·p[K-1] < p[j]. The document weight w(m,k) is θ[m,k], or, with θ collapsed,
- * n[m,k] + α over the document's other tokens: the token's current topic is removed from
+ * n[m,k] + α_k over the document's other tokens: the token's current topic is removed from
  * n[m,·] before its draw and the new one added after, tokens in document order. This is the
  * definition every GPU sampler is tested against. */
 #ifndef LDA_SAMPLER_CPU_H
@@ -23,7 +23,7 @@ extern "C" {
 typedef struct {
     const float *theta; /* θ given: num_slots × K in slot order */
     uint32_t *n_mk;     /* θ collapsed (when not NULL): num_slots × K counts, updated in place */
-    float alpha;        /* θ collapsed: the prior added to each count */
+    const float *alpha; /* θ collapsed: K, the prior of each topic, added to its count */
     const float *phi;   /* V × K */
     uint32_t K;
     lda_precision precision;

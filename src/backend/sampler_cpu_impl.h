@@ -48,7 +48,7 @@ static void CAT(sample_doc_collapsed_, SUFFIX)(const zdraw_ctx *c, size_t s, REA
 {
     const lda_layout *L = c->layout;
     const uint32_t K = c->in->K, len = L->slot_len[s];
-    const REAL alpha = (REAL)c->in->alpha;
+    const float *alpha = c->in->alpha;
     uint32_t *n = c->in->n_mk + s * K;
     for (uint32_t i = 0; i < len; i++) {
         const size_t pos = lda_layout_pos(L, s, i);
@@ -56,7 +56,7 @@ static void CAT(sample_doc_collapsed_, SUFFIX)(const zdraw_ctx *c, size_t s, REA
         n[c->z[pos]]--;
         REAL sum = 0;
         for (uint32_t k = 0; k < K; k++) {
-            sum += ((REAL)n[k] + alpha) * (REAL)ph[k];
+            sum += ((REAL)n[k] + (REAL)alpha[k]) * (REAL)ph[k];
             p[k] = sum;
         }
         const uint32_t topic = CAT(draw_, SUFFIX)(c, p, sum, L->slot_token_base[s] + i);

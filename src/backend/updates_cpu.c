@@ -74,7 +74,7 @@ typedef struct {
     const lda_layout *L;
     const uint32_t *n_mk;
     uint32_t K;
-    double alpha;
+    const lda_priors *priors;
     lda_update update;
     uint64_t seed;
     uint32_t iteration;
@@ -109,14 +109,14 @@ static void update_theta_warp(void *vctx, size_t q, int worker)
             for (uint32_t k = 0; k < K; k++)
                 th[k] = 1.0f / (float)K;
         } else if (c->update == LDA_UPDATE_MEAN) {
-            double denom = (double)c->L->slot_doc_len[s] + K * c->alpha;
+            double denom = (double)c->L->slot_doc_len[s] + c->priors->alpha_sum;
             for (uint32_t k = 0; k < K; k++)
-                th[k] = (float)((n[k] + c->alpha) / denom);
+                th[k] = (float)((n[k] + c->priors->alpha[k]) / denom);
         } else {
             for (uint32_t k = 0; k < K; k++) {
                 lda_rng rng;
                 lda_rng_init(&rng, c->seed, LDA_RNG_THETA, c->iteration, (uint64_t)doc * K + k);
-                logs[k] = lda_log_gamma_variate(&rng, c->alpha + n[k]);
+                logs[k] = lda_log_gamma_variate(&rng, c->priors->alpha[k] + n[k]);
             }
             normalise_logs(logs, K, th);
         }
@@ -124,10 +124,10 @@ static void update_theta_warp(void *vctx, size_t q, int worker)
 }
 
 int lda_cpu_update_theta(lda_pool *pool, const lda_layout *L, const uint32_t *n_mk, uint32_t K,
-                         double alpha, lda_update update, uint64_t seed, uint32_t iteration,
+                         const lda_priors *priors, lda_update update, uint64_t seed, uint32_t iteration,
                          float *theta, lda_error *err)
 {
-    theta_ctx c = {L, n_mk, K, alpha, update, seed, iteration, theta, NULL};
+    theta_ctx c = {L, n_mk, K, priors, update, seed, iteration, theta, NULL};
     if (!(c.scratch = lda_malloc_array((size_t)lda_pool_threads(pool) * K, sizeof(double), "theta scratch", err)))
         return -1;
     lda_pool_run(pool, L->num_warps, update_theta_warp, &c);

@@ -16,6 +16,7 @@
 
 #include "backend/layout.h"
 #include "core/params.h"
+#include "core/priors.h"
 #include "util/threadpool.h"
 
 /* Tasks over the vocabulary go chunk by chunk (core/phi_chunks.h), so sums over words do not
@@ -26,7 +27,7 @@ int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi,
                   uint32_t K, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
 
 int lda_cpu_update_theta(lda_pool *pool, const lda_layout *L, const uint32_t *n_mk, uint32_t K,
-                         double alpha, lda_update update, uint64_t seed, uint32_t iteration,
+                         const lda_priors *priors, lda_update update, uint64_t seed, uint32_t iteration,
                          float *theta, lda_error *err);
 
 int lda_cpu_update_phi(lda_pool *pool, uint32_t V, const uint32_t *n_wk, const uint32_t *n_k,

@@ -148,7 +148,8 @@ int lda_cmd_eval(int argc, char **argv)
     unsigned char *listed = NULL, *keep = NULL;
     float *phi = NULL;
     lda_completion comp;
-    int have_comp = 0, rc = -1;
+    int have_comp = 0, have_priors = 0, rc = -1;
+    lda_priors priors;
     if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
@@ -183,7 +184,11 @@ int lda_cmd_eval(int argc, char **argv)
     if (lda_completion_init(&comp, docs, &p, &err))
         goto out;
     have_comp = 1;
-    if (!(phi = lda_model_phi_vk(&m, &err)) || lda_completion_run(&comp, phi, seed, iterations, &loglik, &err))
+    if (lda_model_priors(&m, &priors, &err))
+        goto out;
+    have_priors = 1;
+    if (!(phi = lda_model_phi_vk(&m, &err)) ||
+        lda_completion_run(&comp, phi, &priors, seed, iterations, &loglik, &err))
         goto out;
     printf("documents %zu\n", comp.num_docs);
     printf("documents_too_short %zu\n", comp.num_short_docs);
@@ -197,6 +202,8 @@ int lda_cmd_eval(int argc, char **argv)
     }
     rc = 0;
 out:
+    if (have_priors)
+        lda_priors_free(&priors);
     if (have_comp)
         lda_completion_free(&comp);
     free(phi);

@@ -127,7 +127,8 @@ int lda_cmd_infer(int argc, char **argv)
     corpus *c = NULL;
     lda_layout *L = NULL;
     float *phi = NULL, *theta = NULL;
-    int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
+    int to_stdout = strcmp(ctx.output, "-") == 0, have_priors = 0, rc = -1;
+    lda_priors priors;
     lda_atomic_file af = {0};
     if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
@@ -147,9 +148,12 @@ int lda_cmd_infer(int argc, char **argv)
     p.device = ctx.device;
     p.threads = ctx.threads;
     p.seed = ctx.seed;
+    if (lda_model_priors(&m, &priors, &err))
+        goto out;
+    have_priors = 1;
     if (!(L = lda_layout_build(c, lda_params_piece_length(&p), &err)) || !(phi = lda_model_phi_vk(&m, &err)) ||
         !(theta = lda_malloc_array(L->num_slots * (size_t)m.num_topics, sizeof *theta, "theta", &err)) ||
-        lda_infer(L, &p, phi, ctx.iterations, theta, NULL, NULL, &err))
+        lda_infer(L, &p, &priors, phi, ctx.iterations, theta, NULL, NULL, &err))
         goto out;
     if (to_stdout) {
         if (write_theta(stdout, c, L, theta, m.num_topics) || fflush(stdout) != 0) {
@@ -169,6 +173,8 @@ int lda_cmd_infer(int argc, char **argv)
             to_stdout ? "" : ctx.output);
     rc = 0;
 out:
+    if (have_priors)
+        lda_priors_free(&priors);
     if (af.f)
         lda_atomic_abort(&af);
     free(phi);

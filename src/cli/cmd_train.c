@@ -14,7 +14,8 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
+    OPT_OPTIMIZE_BURN_IN, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
     OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_TOP, OPT_QUIET, OPT_HOLDOUT,
     OPT_HOLDOUT_ITERATIONS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP, OPT_COUNT
 };
@@ -41,6 +42,10 @@ static const lda_option_spec train_options[] = {
                           "most N (0: never); exact for uncollapsed and mean-for-mode, an approximation within a "
                           "long document when θ is collapsed; auto: 512 with θ given, 256 with θ collapsed",
                           "auto"},
+    [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
+                               "every N iterations (0: never), as Mallet's --optimize-interval", "0"},
+    [OPT_OPTIMIZE_BURN_IN] = {"optimize-burn-in", 0, "N", "iterations before the priors are first learned",
+                              LDA_STRINGIFY(LDA_OPTIMIZE_BURN_IN_DEFAULT)},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},

@@ -94,6 +94,8 @@ void lda_params_default(lda_params *p)
     p->eval_every = 10;
     p->refresh = 1;
     p->piece_length = LDA_PIECE_LENGTH_AUTO;
+    p->optimize_interval = 0;
+    p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
 }
 
 uint32_t lda_params_piece_length(const lda_params *p)

@@ -65,6 +65,8 @@ typedef struct {
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
     uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never;
                               LDA_PIECE_LENGTH_AUTO: lda_params_piece_length's choice */
+    uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
+    uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
@@ -84,6 +86,11 @@ void lda_params_default(lda_params *p);
  *    at 512 and uncut (−8.130 / −8.137 on wiki43k, −8.562 / −8.571 on wikimix) and 0.01
  *    lower at 128. */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
+/* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
+ * for runs of 1,000 and more; runs here are often 100). */
+#define LDA_OPTIMIZE_BURN_IN_DEFAULT 50
+#define LDA_STRINGIFY_(x) #x
+#define LDA_STRINGIFY(x) LDA_STRINGIFY_(x) /* a number of a #define as text, for help texts */
 #define LDA_PIECE_LENGTH_THETA_GIVEN 512u
 #define LDA_PIECE_LENGTH_THETA_COLLAPSED 256u
 

@@ -149,7 +149,8 @@ int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_tr
         goto out;
     if (remove_folder(tmp, err) || lda_make_dirs(tmp, err) ||
         lda_state_write_extras(tmp, m, log, heldout, num_heldout, err) ||
-        lda_matrix_save(tmp, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_conf(m, conf, err))
+        lda_matrix_save(tmp, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, tmp, err) ||
+        lda_model_write_conf(m, conf, err))
         goto out;
     sync_folder(tmp);
     if (replace_folder(tmp, final, old, err))
@@ -211,7 +212,8 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
         goto out;
     }
     if (!(csv = lda_path_join(dir, "log.csv", err)) ||
-        lda_matrix_load(dir, "z", LDA_MATRIX_U32, &rows, &cols, (void **)&st->m.z, &zpath, err))
+        lda_matrix_load(dir, "z", LDA_MATRIX_U32, &rows, &cols, (void **)&st->m.z, &zpath, err) ||
+        lda_model_read_priors(&st->m, dir, err))
         goto out;
     if (rows != st->m.num_tokens || cols != 1) {
         lda_error_input(err, "%s: %llu x %llu values, model.conf says %llu tokens", zpath, (unsigned long long)rows,

@@ -26,6 +26,7 @@ void lda_model_free(lda_model *m)
     free(m->phi);
     free(m->theta);
     free(m->topic_tokens);
+    free(m->alpha_learned);
     free(m->z);
     memset(m, 0, sizeof *m);
 }
@@ -81,8 +82,10 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
             m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations,
             m->corpus_path);
     lda_settings_write(af.f, &m->settings);
-    /* Added within format version 1: held-out documents, checksums. */
+    /* Added within format version 1: held-out documents, checksums, learned priors. */
     fprintf(af.f, "heldout_documents = %llu\n", (unsigned long long)m->heldout_docs);
+    if (m->alpha_learned) /* the learned α is alpha.npy */
+        fprintf(af.f, "learned_beta = %.9g\n", m->beta_learned);
     if (m->corpus_checksum)
         fprintf(af.f, "corpus_checksum = %016llx\n", (unsigned long long)m->corpus_checksum);
     if (m->z_checksum)
@@ -151,7 +154,7 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
         lda_matrix_save(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, m->phi, err) ||
         lda_matrix_save(dir, "theta", LDA_MATRIX_F32, m->num_docs, m->num_topics, m->theta, err) ||
         lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
-        lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) ||
+        lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, dir, err) ||
         write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err))
         goto out;
     rc = 0;
@@ -210,6 +213,8 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
     }
     if (strcmp(key, "heldout_documents") == 0)
         return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
+    if (strcmp(key, "learned_beta") == 0)
+        return lda_parse_double(where, value, 0, 1, INFINITY, &m->beta_learned, err);
     if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0) {
         uint64_t *dst = key[0] == 'c' ? &m->corpus_checksum : &m->z_checksum;
         char *end;
@@ -272,6 +277,39 @@ static int read_matrix_checked(const char *dir, const char *name, lda_matrix_typ
     return rc;
 }
 
+int lda_model_read_priors(lda_model *m, const char *dir, lda_error *err)
+{
+    if (!(m->beta_learned > 0))
+        return 0;
+    return read_matrix_checked(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned, err);
+}
+
+int lda_model_write_priors(const lda_model *m, const char *dir, lda_error *err)
+{
+    if (!m->alpha_learned)
+        return 0;
+    return lda_matrix_save(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 0, m->alpha_learned, err);
+}
+
+int lda_model_priors(const lda_model *m, lda_priors *out, lda_error *err)
+{
+    const lda_params *p = &m->settings.params;
+    if (lda_priors_init(out, m->num_topics, p->alpha, p->beta, err))
+        return -1;
+    if (!m->alpha_learned)
+        return 0;
+    double *alpha = lda_malloc_array(m->num_topics, sizeof *alpha, "priors", err);
+    if (!alpha) {
+        lda_priors_free(out);
+        return -1;
+    }
+    for (uint32_t k = 0; k < m->num_topics; k++)
+        alpha[k] = m->alpha_learned[k];
+    lda_priors_learn(out, alpha, m->beta_learned);
+    free(alpha);
+    return 0;
+}
+
 int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -310,7 +348,8 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
                             err) ||
         (with_theta && read_matrix_checked(dir, "theta", LDA_MATRIX_F32, m->num_docs, m->num_topics,
                                            (void **)&m->theta, err)) ||
-        (with_z && read_matrix_checked(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)))
+        (with_z && read_matrix_checked(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
+        lda_model_read_priors(m, dir, err))
         goto out;
     rc = 0;
 out:

@@ -26,6 +26,7 @@
 #include "backend/layout.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "core/priors.h"
 #include "model/settings.h"
 #include "corpus/corpus.h"
 
@@ -46,6 +47,11 @@ typedef struct {
     float *phi;            /* K × V */
     float *theta;          /* num_docs × K (NULL if not loaded) */
     uint32_t *topic_tokens; /* K */
+    /* With --optimize-interval, the priors learned by the end of the run (alpha.npy, and
+     * learned_beta in model.conf): they are part of a resumable state. NULL / 0: not learned,
+     * the symmetric alpha and beta of the settings hold. */
+    float *alpha_learned;   /* K */
+    double beta_learned;
     uint32_t *z;           /* num_tokens (NULL if not loaded) */
     int owns_vocab;
 
@@ -77,6 +83,14 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
 int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err);
 /* Reads dir/model.conf alone: settings and sizes, no arrays. */
 int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err);
+
+/* The priors the model was trained with at its end: the learned ones, or the symmetric
+ * alpha and beta of its settings. */
+int lda_model_priors(const lda_model *m, lda_priors *out, lda_error *err);
+/* The learned priors of a state: alpha.npy into dir (nothing when not learned), and read back
+ * (model.conf read first: its learned_beta says whether there is one). */
+int lda_model_write_priors(const lda_model *m, const char *dir, lda_error *err);
+int lda_model_read_priors(lda_model *m, const char *dir, lda_error *err);
 
 /* Prints "topic K  SHARE%  word word ..." lines, top_words per topic. */
 int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, lda_error *err);

@@ -143,8 +143,19 @@ static void write_summary(const lda_html_report *r, FILE *f)
     ITEM("documents", "%llu", (unsigned long long)m->num_docs);
     ITEM("tokens trained on", "%llu", (unsigned long long)m->num_tokens);
     ITEM("model", "%s", lda_choice_name(lda_model_choices, lda_params_model(&m->settings.params)));
-    ITEM("α", "%.4g", m->settings.params.alpha);
-    ITEM("β", "%.4g", m->settings.params.beta);
+    if (m->alpha_learned) { /* --optimize-interval: one α a topic */
+        double sum = 0, lo = m->alpha_learned[0], hi = lo;
+        for (uint32_t k = 0; k < m->num_topics; k++) {
+            sum += m->alpha_learned[k];
+            lo = m->alpha_learned[k] < lo ? m->alpha_learned[k] : lo;
+            hi = m->alpha_learned[k] > hi ? m->alpha_learned[k] : hi;
+        }
+        ITEM("α (learned)", "Σ %.4g, from %.4g to %.4g", sum, lo, hi);
+        ITEM("β (learned)", "%.4g", m->beta_learned);
+    } else {
+        ITEM("α", "%.4g", m->settings.params.alpha);
+        ITEM("β", "%.4g", m->settings.params.beta);
+    }
     ITEM("iterations", "%u", m->iterations);
     const lda_log_row *last_eval = NULL, *last_held = NULL;
     for (size_t i = 0; r->log && i < r->log->count; i++) {

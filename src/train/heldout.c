@@ -178,13 +178,13 @@ out:
     return rc;
 }
 
-int lda_completion_run(const lda_completion *c, const float *phi_vk, uint64_t seed, uint32_t iterations,
-                       double *loglik_per_token, lda_error *err)
+int lda_completion_run(const lda_completion *c, const float *phi_vk, const lda_priors *priors, uint64_t seed,
+                       uint32_t iterations, double *loglik_per_token, lda_error *err)
 {
     lda_params p = c->params;
     p.seed = seed;
     double sum = 0.0;
-    if (lda_infer(c->estimate_layout, &p, phi_vk, iterations, NULL, c->scored_layout, &sum, err))
+    if (lda_infer(c->estimate_layout, &p, priors, phi_vk, iterations, NULL, c->scored_layout, &sum, err))
         return -1;
     *loglik_per_token = sum / (double)c->num_tokens;
     return 0;

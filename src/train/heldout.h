@@ -21,6 +21,7 @@
 #include "backend/layout.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "core/priors.h"
 #include "corpus/corpus.h"
 #include "model/model.h"
 
@@ -59,10 +60,10 @@ typedef struct {
  * vocab_size must be the model's V). params->seed is ignored (lda_completion_run's). Fails
  * when no document has 2 tokens. */
 int lda_completion_init(lda_completion *c, const corpus *docs, const lda_params *params, lda_error *err);
-/* φ (V × K) fixed, `iterations` sweeps keyed on seed; *loglik_per_token gets the mean
- * log-likelihood of the scored halves' tokens. */
-int lda_completion_run(const lda_completion *c, const float *phi_vk, uint64_t seed, uint32_t iterations,
-                       double *loglik_per_token, lda_error *err);
+/* φ (V × K) and the priors (NULL: the symmetric α of the params) fixed, `iterations` sweeps
+ * keyed on seed; *loglik_per_token gets the mean log-likelihood of the scored halves' tokens. */
+int lda_completion_run(const lda_completion *c, const float *phi_vk, const lda_priors *priors, uint64_t seed,
+                       uint32_t iterations, double *loglik_per_token, lda_error *err);
 void lda_completion_free(lda_completion *c);
 
 #endif

@@ -3,17 +3,19 @@
 
 #include "backend/backend.h"
 
-int lda_infer(const lda_layout *L, const lda_params *params, const float *phi_vk, uint32_t iterations,
-              float *theta_slots, const lda_layout *scored, double *sum_loglik, lda_error *err)
+int lda_infer(const lda_layout *L, const lda_params *params, const lda_priors *priors, const float *phi_vk,
+              uint32_t iterations, float *theta_slots, const lda_layout *scored, double *sum_loglik, lda_error *err)
 {
     lda_params p = *params;
     p.freeze_phi = 1;
     p.update = LDA_UPDATE_MEAN;
+    p.optimize_interval = 0; /* the priors are the model's */
     lda_backend *b = lda_backend_create(L, &p, err);
     int rc = -1;
     if (!b)
         return -1;
-    if (b->ops->set_phi(b, phi_vk, err) || b->ops->start(b, NULL, 0, err))
+    if ((priors && lda_backend_set_priors(b, priors, err)) || b->ops->set_phi(b, phi_vk, err) ||
+        b->ops->start(b, NULL, 0, err))
         goto out;
     for (uint32_t it = 1; it <= iterations; it++)
         if (b->ops->iterate(b, it, NULL, err))

@@ -81,6 +81,15 @@ static int set_settings(const run *r, lda_model *m, lda_error *err)
     m->settings.corpus.vocab_path = m->settings.corpus.stopwords_path = NULL; /* owned, below */
     m->heldout_docs = r->num_heldout;
     m->corpus_checksum = r->corpus_checksum;
+    const lda_priors *priors = &r->b->priors;
+    free(m->alpha_learned);
+    m->alpha_learned = NULL;
+    if (priors->learned) { /* part of the state: a resumed run goes on with them */
+        if (!(m->alpha_learned = lda_malloc_array(priors->K, sizeof *m->alpha_learned, "learned alpha", err)))
+            return -1;
+        memcpy(m->alpha_learned, priors->alpha_float, priors->K * sizeof *m->alpha_learned);
+        m->beta_learned = priors->beta;
+    }
     if ((r->vocab_path && !(m->settings.corpus.vocab_path = strdup(r->vocab_path))) ||
         (r->stopwords_path && !(m->settings.corpus.stopwords_path = strdup(r->stopwords_path)))) {
         lda_error_fail(err, "out of memory");
@@ -166,13 +175,25 @@ static int evaluate_into(run *r, lda_log_row *row, lda_error *err)
         return 0;
     row->heldout_evaluated = 1;
     return r->b->ops->fetch(r->b, NULL, r->phi, NULL, err) ||
-           lda_completion_run(&r->completion, r->phi, lda_heldout_seed(r->b->params.seed, row->iteration),
+           lda_completion_run(&r->completion, r->phi, &r->b->priors, lda_heldout_seed(r->b->params.seed, row->iteration),
                               r->o->settings.holdout_iterations, &row->loglik_heldout, err);
 }
 
 static int stop_requested(const run *r)
 {
     return r->o->stop && *r->o->stop;
+}
+
+/* After the priors are learned: their spread, on the iteration log's stream. */
+static void print_priors(uint32_t iteration, const lda_priors *p)
+{
+    double lo = p->alpha[0], hi = p->alpha[0];
+    for (uint32_t k = 1; k < p->K; k++) {
+        lo = p->alpha[k] < lo ? p->alpha[k] : lo;
+        hi = p->alpha[k] > hi ? p->alpha[k] : hi;
+    }
+    fprintf(stderr, "ldagpu: iteration %u: priors learned: alpha sum %.4g (from %.4g to %.4g), beta %.4g\n",
+            iteration, p->alpha_sum, lo, hi, p->beta);
 }
 
 static int run_iterations(run *r, lda_error *err)
@@ -191,6 +212,8 @@ static int run_iterations(run *r, lda_error *err)
         double t0 = now_seconds();
         if (r->b->ops->iterate(r->b, it, &row.timing, err))
             return -1;
+        if (!o->quiet && lda_priors_due(it, o->settings.params.optimize_interval, o->settings.params.optimize_burn_in))
+            print_priors(it, &r->b->priors);
         row.seconds = now_seconds() - t0;
         run_seconds += row.seconds;
         train_seconds += row.seconds;
@@ -256,12 +279,21 @@ static int start_completion(run *r, lda_error *err)
     return 0;
 }
 
-/* Sets the backend's state: at random (a new run) or the resumed z. */
+/* Sets the backend's state: at random (a new run) or the resumed z and learned priors. */
 static int start_state(run *r, lda_error *err)
 {
     const lda_resume_state *st = r->o->resume;
     if (!st)
         return r->b->ops->start(r->b, NULL, 0, err);
+    if (st->m.alpha_learned) {
+        lda_priors priors;
+        if (lda_model_priors(&st->m, &priors, err))
+            return -1;
+        const int rc = lda_backend_set_priors(r->b, &priors, err);
+        lda_priors_free(&priors);
+        if (rc)
+            return -1;
+    }
     uint32_t *z_pos = lda_calloc(r->L->num_positions, sizeof(uint32_t), "z", err);
     if (!z_pos)
         return -1;
