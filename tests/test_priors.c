@@ -28,7 +28,7 @@ Test(priors, digamma_matches_known_values)
 /* Documents of the given lengths with arbitrary words: a layout to hang counts on. */
 static corpus *documents_of(size_t D, const uint32_t *lengths, uint32_t V)
 {
-    uint32_t **docs = malloc(D * sizeof *docs);
+    uint32_t **docs = calloc(D ? D : 1, sizeof *docs);
     for (size_t d = 0; d < D; d++) {
         docs[d] = malloc(lengths[d] * sizeof(uint32_t));
         for (uint32_t i = 0; i < lengths[d]; i++)
