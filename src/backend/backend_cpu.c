@@ -8,6 +8,7 @@
 #include "backend/backend.h"
 #include "backend/eval_cpu.h"
 #include "backend/sampler_cpu.h"
+#include "backend/sampler_sparse.h"
 #include "backend/updates_cpu.h"
 #include "core/rng.h"
 
@@ -17,6 +18,7 @@ typedef struct {
     float *theta, *phi;
     uint32_t *z;
     uint32_t *n_mk, *n_wk, *n_k;
+    void *word_prior; /* --sampler sparse: each word's prefix sums of α_k φ[w,k] (sampler_sparse.h) */
 } cpu_state;
 
 static double now_seconds(void)
@@ -80,12 +82,22 @@ static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timi
 {
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
-    lda_zdraw in = {st->theta, p->theta_collapsed ? st->n_mk : NULL, b->priors.alpha_float, st->phi, p->num_topics,
-                    p->precision, p->seed, iteration, 0, p->refresh};
+    lda_zdraw in = {.theta = st->theta,
+                    .n_mk = p->theta_collapsed ? st->n_mk : NULL,
+                    .alpha = b->priors.alpha_float,
+                    .phi = st->phi,
+                    .word_prior = st->word_prior,
+                    .K = p->num_topics,
+                    .precision = p->precision,
+                    .seed = p->seed,
+                    .iteration = iteration,
+                    .part_count = p->refresh};
     double z_seconds = 0, update_seconds = 0;
     for (uint32_t part = 0; part < p->refresh; part++) {
         double t0 = now_seconds();
         in.part = part;
+        if (st->word_prior) /* φ changed since the last part, α perhaps too */
+            lda_cpu_word_prior_prefix(st->pool, b->layout->vocab_size, &in, st->word_prior);
         if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
             return -1;
         double t1 = now_seconds();
@@ -182,6 +194,7 @@ static void cpu_destroy(lda_backend *b)
         free(st->n_mk);
         free(st->n_wk);
         free(st->n_k);
+        free(st->word_prior);
         free(st);
     }
     free(b);
@@ -226,12 +239,16 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
         !(st->z = lda_calloc(L->num_positions, sizeof(uint32_t), "z", err)) ||
         !(st->n_mk = lda_malloc_array(L->num_slots * K, sizeof(uint32_t), "document-topic counts", err)) ||
         !(st->n_wk = lda_malloc_array((size_t)L->vocab_size * K, sizeof(uint32_t), "word-topic counts", err)) ||
-        !(st->n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err))) {
+        !(st->n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err)) ||
+        lda_zplan_cpu(params, lda_pool_threads(st->pool), &b->zplan, err) ||
+        (params->sampler == LDA_SAMPLER_SPARSE &&
+         !(st->word_prior = lda_malloc_array(1, lda_word_prior_prefix_bytes(L->vocab_size, params->num_topics,
+                                                                            params->precision),
+                                             "the sparse draw's word table", err)))) {
         cpu_destroy(b);
         return NULL;
     }
     snprintf(b->description, sizeof b->description, "CPU (%d thread%s)", lda_pool_threads(st->pool),
              lda_pool_threads(st->pool) == 1 ? "" : "s");
-    lda_zplan_cpu(params, lda_pool_threads(st->pool), &b->zplan);
     return b;
 }

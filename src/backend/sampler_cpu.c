@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "backend/sampler_sparse.h"
 #include "core/rng.h"
 #include "core/search.h"
 
@@ -31,6 +32,8 @@ typedef struct {
 
 int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
 {
+    if (in->word_prior)
+        return lda_cpu_sample_z_sparse(pool, L, in, z, err);
     const int dbl = in->precision == LDA_PRECISION_DOUBLE;
     zdraw_ctx c = {L, in, z, NULL, in->part_count ? in->part_count : 1};
     const size_t warps = lda_part_warps(L->num_warps, in->part, (uint32_t)c.part_count);

@@ -25,6 +25,9 @@ typedef struct {
     uint32_t *n_mk;     /* θ collapsed (when not NULL): num_slots × K counts, updated in place */
     const float *alpha; /* θ collapsed: K, the prior of each topic, added to its count */
     const float *phi;   /* V × K */
+    /* --sampler sparse (θ collapsed): V × K reals of the precision, each word's prefix sums of
+     * α_k φ[w,k] (sampler_sparse.h); NULL: the dense draw. */
+    const void *word_prior;
     uint32_t K;
     lda_precision precision;
     uint64_t seed;
@@ -33,7 +36,8 @@ typedef struct {
     uint32_t part, part_count;
 } lda_zdraw;
 
-/* Writes z at every real token position (with θ collapsed z must hold the previous topics).
+/* Writes z at every real token position (with θ collapsed z must hold the previous topics);
+ * with in->word_prior set, by the sparse split of sampler_sparse.h (same distribution).
  * The uniform of the token with corpus-order index t is lda_rng_once(seed, LDA_RNG_Z,
  * iteration, t), converted with lda_uniform_float/double for the precision. */
 int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err);

@@ -110,6 +110,10 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->K = p->num_topics;
     z->groups_per_launch = lda_part_warps(L->num_warps, 0, p->refresh);
     z->fill = launch_fill(L, p->refresh, gpu);
+    if (lda_zplan_check(p, err))
+        return -1;
+    if (p->sampler == LDA_SAMPLER_SPARSE)
+        return refuse(err, "has no GPU kernel yet: train with --device cpu", p);
     if (p->sampler != LDA_SAMPLER_BUTTERFLY) {
         if (p->refresh > 1)
             return refuse(err, "--refresh is implemented by --sampler butterfly only", p);
@@ -159,16 +163,30 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     return 0;
 }
 
-void lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z)
+int lda_zplan_check(const lda_params *p, lda_error *err)
+{
+    if (p->sampler == LDA_SAMPLER_SPARSE && !p->theta_collapsed)
+        return refuse(err, "draws the θ-collapsed models only (--model theta-collapsed or collapsed)", p);
+    return 0;
+}
+
+int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err)
 {
     memset(z, 0, sizeof *z);
+    if (lda_zplan_check(p, err))
+        return -1;
     z->kernel = LDA_ZKERNEL_CPU;
     z->sampler = p->sampler;
     z->precision = p->precision;
     z->theta_collapsed = p->theta_collapsed;
     z->K = p->num_topics;
-    snprintf(z->why, sizeof z->why, "CPU reference: prefix sums and binary search, %d thread%s", threads,
-             threads == 1 ? "" : "s");
+    if (p->sampler == LDA_SAMPLER_SPARSE)
+        snprintf(z->why, sizeof z->why, "CPU sparse: the document's topics, then the word's prior table by binary "
+                 "search, %d thread%s", threads, threads == 1 ? "" : "s");
+    else
+        snprintf(z->why, sizeof z->why, "CPU reference: prefix sums and binary search, %d thread%s", threads,
+                 threads == 1 ? "" : "s");
+    return 0;
 }
 
 void lda_zplan_draw_only(lda_zplan *z)

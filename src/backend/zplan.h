@@ -85,8 +85,13 @@ typedef struct {
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *plan,
                    lda_error *err);
 
-/* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print. */
-void lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *plan);
+/* The refusals that hold on every backend (--sampler sparse with θ given), so a run can say
+ * so before it reads its corpus; both plans make them too. -1 with err (bad input). */
+int lda_zplan_check(const lda_params *p, lda_error *err);
+
+/* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print; -1 with
+ * err (bad input) for --sampler sparse with θ given. */
+int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *plan, lda_error *err);
 
 /* A plan that draws z and nothing else (the test harness checks the draw alone). */
 void lda_zplan_draw_only(lda_zplan *plan);

@@ -29,6 +29,9 @@ const lda_choice lda_sampler_choices[] = {
     {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
     {"transpose", LDA_SAMPLER_TRANSPOSE, "Algorithm 4: transposed loads, register transpose, full prefix sums"},
     {"naive", LDA_SAMPLER_NAIVE, "Algorithm 1: one document per thread, full prefix sums, binary search"},
+    {"sparse", LDA_SAMPLER_SPARSE,
+     "θ-collapsed models: the document's topics plus a per-word table, work per token grows with the "
+     "document's topics, not K (CPU too)"},
     {NULL, 0, NULL},
 };
 

@@ -22,12 +22,14 @@ typedef struct {
 typedef enum { LDA_UPDATE_DRAW = 0, LDA_UPDATE_MEAN = 1 } lda_update;
 typedef enum { LDA_PRECISION_FLOAT = 0, LDA_PRECISION_DOUBLE = 1 } lda_precision;
 typedef enum { LDA_DEVICE_AUTO = 0, LDA_DEVICE_CPU = 1, LDA_DEVICE_CUDA = 2 } lda_device;
-/* GPU z-sampling kernels (Steele & Tristan); the CPU backend always runs its reference. */
+/* z-sampling kernels: the GPU's (Steele & Tristan), the CPU always running its dense
+ * reference for them; and sparse, which both backends run for the θ-collapsed models. */
 typedef enum {
     LDA_SAMPLER_BUTTERFLY = 0,        /* Algorithm 7, table rebuilt in registers, rows split over warps */
     LDA_SAMPLER_BUTTERFLY_STORED = 1, /* Algorithm 7 as published: the whole table in per-thread memory */
     LDA_SAMPLER_TRANSPOSE = 2,        /* Algorithm 4 with the register transpose of Fig. 2 */
     LDA_SAMPLER_NAIVE = 3,            /* Algorithm 1 with the binary search of Algorithm 3 */
+    LDA_SAMPLER_SPARSE = 4,           /* θ collapsed: document-sparse part + the word's dense part (sparse_draw.h) */
 } lda_sampler;
 /* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
 typedef enum {

@@ -4,6 +4,7 @@
 #include "train/run_memory.h"
 
 #include "backend/backend.h"
+#include "backend/sampler_sparse.h"
 #include "corpus/corpus.h"
 #include "util/memory.h"
 
@@ -21,6 +22,8 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
         b += S * K * 2 * sizeof(uint32_t);      /* θ, n[m,k] */
         b += V * K * 2 * sizeof(uint32_t);      /* φ, n[w,k] */
         b += P * sizeof(uint32_t) + K * sizeof(uint32_t); /* z, n[k] */
+        if (p->sampler == LDA_SAMPLER_SPARSE)
+            b += lda_word_prior_prefix_bytes(L->vocab_size, p->num_topics, p->precision);
     }
     b += (S * K + V * K + P) * sizeof(uint32_t);                  /* the state fetched to save it */
     b += (num_input_docs * K + V * K + N) * sizeof(uint32_t);     /* the model: θ, φ, z in input order */

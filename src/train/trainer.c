@@ -359,6 +359,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
         goto out;
     }
 
+    if (lda_zplan_check(&o->settings.params, err)) /* before a long read */
+        goto out;
     double t0 = now_seconds();
     if (!(full = corpus_read(o->corpus_path, &o->settings.corpus, err)))
         goto out;

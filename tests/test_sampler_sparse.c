@@ -1,0 +1,251 @@
+/* test_sampler_sparse.c — the sparse z draw (backend/sampler_sparse.h): exact agreement
+ * with a plain restatement of the split on integer weights over several passes (counts
+ * included), a chi-squared goodness-of-fit on real weights, the refusals, and planted
+ * topics recovered end to end. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/layout.h"
+#include "backend/sampler_sparse.h"
+#include "backend/zplan.h"
+#include "core/rng.h"
+#include "core/search.h"
+#include "helpers.h"
+#include "planted.h"
+
+/* The split written out plainly for one token: the weights n[k] φ[k] of the topics with a
+ * count, increasing, then α_k φ[k] of every topic, in one array, searched linearly. */
+static uint32_t reference_draw(const uint32_t *n, const float *phi, const float *alpha, uint32_t K,
+                               lda_precision precision, uint32_t bits, double *cum, uint32_t *topic_of)
+{
+    uint32_t m = 0;
+    double sum = 0;
+    for (int dense = 0; dense < 2; dense++)
+        for (uint32_t k = 0; k < K; k++) {
+            if (!dense && !n[k])
+                continue;
+            double w = dense ? (double)alpha[k] * phi[k] : (double)n[k] * phi[k];
+            sum = precision == LDA_PRECISION_FLOAT ? (double)((float)sum + (float)w) : sum + w;
+            cum[m] = sum;
+            topic_of[m++] = k;
+        }
+    if (precision == LDA_PRECISION_FLOAT) {
+        float c32[2 * 4096];
+        for (uint32_t j = 0; j < m; j++)
+            c32[j] = (float)cum[j];
+        float t = lda_scaled_target_float(c32[m - 1], lda_uniform_float(bits));
+        return topic_of[lda_linear_search_float(c32, (int)m, t)];
+    }
+    double t = lda_scaled_target_double(cum[m - 1], lda_uniform_double(bits));
+    return topic_of[lda_linear_search_double(cum, (int)m, t)];
+}
+
+/* Documents of 1 to 120 tokens over 37 words (some cut into pieces of piece_length), integer
+ * φ in 0..7 (zero for every topic k ≡ 2 mod 5) and integer α_k in 1..3, random initial z:
+ * three passes of the sparse draw must give the reference's z and counts exactly. */
+static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32_t piece_length)
+{
+    enum { DOCS = 40, V = 37, PASSES = 3 };
+    uint32_t lengths[DOCS], *docs[DOCS];
+    for (uint32_t d = 0; d < DOCS; d++) {
+        lengths[d] = 1 + lda_rng_once(9, LDA_RNG_TEST, 1, d) % 120;
+        docs[d] = malloc(lengths[d] * sizeof *docs[d]);
+        for (uint32_t i = 0; i < lengths[d]; i++)
+            docs[d][i] = lda_rng_once(9, LDA_RNG_TEST, 2, d * 1000 + i) % V;
+    }
+    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert(!piece_length || L->num_cut_docs > 10, "the test must cut documents");
+    float *phi = malloc((size_t)V * K * sizeof *phi), *alpha = malloc(K * sizeof *alpha);
+    for (uint32_t k = 0; k < K; k++) {
+        alpha[k] = (float)(1 + k % 3);
+        for (uint32_t w = 0; w < V; w++)
+            phi[w * K + k] = k % 5 == 2 ? 0.0f : (float)(lda_rng_once(9, LDA_RNG_TEST, 3, w * K + k) % 8);
+    }
+    for (uint32_t w = 0; w < V; w++)
+        phi[w * K] = 1.0f; /* every word has a weight somewhere, also at K = 1 */
+    uint32_t *z = calloc(L->num_positions, sizeof *z), *n = calloc(L->num_slots * K, sizeof *n);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            size_t pos = lda_layout_pos(L, s, i);
+            z[pos] = lda_rng_once(9, LDA_RNG_TEST, 4, L->slot_token_base[s] + i) % K;
+            n[s * K + z[pos]]++;
+        }
+    lda_layout_join_cut_counts(L, K, n, NULL);
+    uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
+    memcpy(ez, z, L->num_positions * sizeof *z);
+    memcpy(en, n, L->num_slots * K * sizeof *n);
+    void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
+    double *cum = malloc(2 * K * sizeof *cum);
+    uint32_t *topic_of = malloc(2 * K * sizeof *topic_of);
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
+                    .seed = 21};
+    size_t changed = 0;
+    for (uint32_t it = 1; it <= PASSES; it++) {
+        in.iteration = it;
+        lda_cpu_word_prior_prefix(pool, V, &in, table);
+        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+        for (size_t s = 0; s < L->num_slots; s++)
+            for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+                size_t pos = lda_layout_pos(L, s, i);
+                uint32_t *row = en + s * K, w = L->words[pos];
+                row[ez[pos]]--;
+                uint32_t old = ez[pos];
+                ez[pos] = reference_draw(row, phi + (size_t)w * K, alpha, K, precision,
+                                         lda_rng_once(21, LDA_RNG_Z, it, L->slot_token_base[s] + i), cum, topic_of);
+                row[ez[pos]]++;
+                changed += ez[pos] != old;
+            }
+        for (size_t s = 0; s < L->num_slots; s++)
+            for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+                size_t pos = lda_layout_pos(L, s, i);
+                cr_assert_eq(z[pos], ez[pos], "K=%u pass %u slot %zu token %u: %u, reference %u", K, it, s, i, z[pos],
+                             ez[pos]);
+            }
+        cr_assert_eq(memcmp(n, en, L->num_slots * K * sizeof *n), 0, "K=%u pass %u: counts differ", K, it);
+        /* the next pass starts from joined counts, as the backends leave them */
+        lda_layout_join_cut_counts(L, K, n, NULL);
+        memcpy(en, n, L->num_slots * K * sizeof *n);
+    }
+    if (K > 1)
+        cr_assert_gt(changed, c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+    lda_pool_destroy(pool);
+    for (uint32_t d = 0; d < DOCS; d++)
+        free(docs[d]);
+    free(phi);
+    free(alpha);
+    free(z);
+    free(n);
+    free(ez);
+    free(en);
+    free(table);
+    free(cum);
+    free(topic_of);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+static const uint32_t exact_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
+
+Test(sampler_sparse, exact_on_integer_weights_float)
+{
+    for (size_t i = 0; i < sizeof exact_K / sizeof exact_K[0]; i++)
+        exact_on_integer_weights(exact_K[i], LDA_PRECISION_FLOAT, 0);
+}
+
+Test(sampler_sparse, exact_on_integer_weights_double)
+{
+    for (size_t i = 0; i < sizeof exact_K / sizeof exact_K[0]; i++)
+        exact_on_integer_weights(exact_K[i], LDA_PRECISION_DOUBLE, 0);
+}
+
+/* Pieces keep their document's counts: their topics come from the row, not from their z. */
+Test(sampler_sparse, exact_on_integer_weights_with_pieces)
+{
+    exact_on_integer_weights(33, LDA_PRECISION_FLOAT, 16);
+    exact_on_integer_weights(1024, LDA_PRECISION_DOUBLE, 7);
+}
+
+/* Documents of 4 tokens of one word, the last three held at topics (b, b, c): the first
+ * token's draw has weights (n[k] + α_k) φ[w,k] with n[b] = 2, n[c] = 1, the same in every
+ * document and independent across them (its own uniform), so 250,000 documents give that
+ * many samples of it. Real α and φ, some φ zero. */
+static void chi2_of_sparse_draws(lda_precision precision)
+{
+    enum { K = 50, V = 3, DOCS = 250000 };
+    const uint32_t b = 7, c3 = 30;
+    corpus *c = test_repeated_word_corpus(DOCS, 4, V, 1);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    float phi[V * K], alpha[K];
+    double prob[K], total = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        alpha[k] = 0.05f + (float)((k * 37) % 11) / 7.0f;
+        for (uint32_t w = 0; w < V; w++)
+            phi[w * K + k] = w != 1 ? 1.0f : k % 10 == 3 ? 0.0f : 0.001f + (float)((k * 13) % 17) / 50.0f;
+        prob[k] = ((k == b ? 2.0 : k == c3 ? 1.0 : 0.0) + alpha[k]) * phi[K + k];
+        total += prob[k];
+    }
+    for (uint32_t k = 0; k < K; k++)
+        prob[k] /= total;
+    uint32_t *z = calloc(L->num_positions, sizeof *z), *n = calloc(L->num_slots * K, sizeof *n);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = i == 0 ? (uint32_t)(s % K) : i == 3 ? c3 : b;
+            z[lda_layout_pos(L, s, i)] = k;
+            n[s * K + k]++;
+        }
+    void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    /* one token a document drawn: the rest are drawn too, but only the first is counted */
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
+                    .seed = 5, .iteration = 1};
+    lda_cpu_word_prior_prefix(pool, V, &in, table);
+    cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+    uint64_t counts[K] = {0};
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (L->slot_len[s])
+            counts[z[lda_layout_pos(L, s, 0)]]++;
+    for (uint32_t k = 3; k < K; k += 10)
+        cr_assert_eq(counts[k], 0, "topic %u has zero weight but was drawn %llu times", k,
+                     (unsigned long long)counts[k]);
+    double dof, stat = test_chi2_stat(counts, prob, K, DOCS, &dof);
+    double p = test_chi2_sf(stat, dof);
+    cr_assert(p > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, p);
+    lda_pool_destroy(pool);
+    free(z);
+    free(n);
+    free(table);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(sampler_sparse, chi_squared_float) { chi2_of_sparse_draws(LDA_PRECISION_FLOAT); }
+Test(sampler_sparse, chi_squared_double) { chi2_of_sparse_draws(LDA_PRECISION_DOUBLE); }
+
+/* The sparse draw is for θ-collapsed models, on either backend's plan; the GPU has no
+ * kernel for it yet and says so. */
+Test(sampler_sparse, refused_with_theta_given_and_on_the_gpu)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.sampler = LDA_SAMPLER_SPARSE;
+    lda_params_set_model(&p, LDA_MODEL_UNCOLLAPSED);
+    lda_zplan z;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
+    cr_assert(strstr(err.msg, "θ-collapsed"), "%s", err.msg);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
+    cr_assert(strstr(z.why, "sparse"), "%s", z.why);
+    uint32_t rows = 10;
+    lda_layout L = {.num_warps = 1, .num_slots = LDA_WARP, .warp_len = &rows};
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1);
+    cr_assert(strstr(err.msg, "--device cpu"), "%s", err.msg);
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024];
+    snprintf(args, sizeof args, "train '%s' --sampler sparse --model mean-for-mode --device cpu -n 1 -q -o '%s/m'",
+             corpus_path, dir);
+    test_expect_failure(args, 2, "θ-collapsed");
+    free(corpus_path);
+    test_rmdir(dir);
+}
+
+Test(sampler_sparse, planted_topics_recovered_collapsed)
+{
+    planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_SPARSE);
+}
+
+Test(sampler_sparse, planted_topics_recovered_theta_collapsed_double)
+{
+    planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_DOUBLE, LDA_SAMPLER_SPARSE);
+}
