@@ -148,6 +148,7 @@ static int save_model(run *r, lda_error *err)
     double t0 = now_seconds();
     if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, err))
         goto out;
+    double t1 = now_seconds();
     /* model.conf last (lda_model_write): a folder whose model.conf matches its z is complete. */
     if (lda_make_dirs(o->output_dir, err) ||
         lda_state_write_extras(o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err) ||
@@ -156,8 +157,8 @@ static int save_model(run *r, lda_error *err)
     if (!o->quiet) {
         char form[64], files[512];
         describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
-        fprintf(stderr, "ldagpu: θ as %s (%s), built and written with the model in %.2f s\n",
-                lda_doc_topics_format(&r->doc_topics, form, sizeof form), files, now_seconds() - t0);
+        fprintf(stderr, "ldagpu: θ as %s (%s) built in %.2f s; the model written in %.2f s\n",
+                lda_doc_topics_format(&r->doc_topics, form, sizeof form), files, t1 - t0, now_seconds() - t1);
     }
     rc = 0;
 out:
