@@ -257,42 +257,59 @@ static void expect_refused(const char *dir, const char *form, uint64_t docs, con
     cr_assert(strstr(err.msg, needle), "'%s' not in: %s", needle, err.msg);
 }
 
-/* A θ file is input: sizes against model.conf, topics below TK, a CSR's rows well formed. */
+static const float w6[6] = {0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f};
+static const uint32_t good_topics[6] = {0, 1, 2, 3, 1, 3}, bad_topic[6] = {0, 1, 2, 4, 1, 3},
+                      unordered[6] = {0, 1, 3, 2, 1, 3};
+static const uint64_t good_ptr[4] = {0, 2, 4, 6}, falling[4] = {0, 4, 2, 6}, not_zero[4] = {1, 2, 4, 6},
+                      beyond[4] = {0, 2, 4, 9};
+
+/* In order: write the file (name without .npy; NULL: none), then read θ of `form` with `docs`
+ * documents (K = 4) and expect the refusal (needle NULL: no reading). */
+static const struct {
+    const char *name;
+    lda_matrix_type type;
+    uint64_t rows, cols;
+    const void *data;
+    const char *form;
+    uint64_t docs;
+    const char *needle;
+} malformed[] = {
+    /* top:2 of 3 documents */
+    {"doc_topics_weight", LDA_MATRIX_F32, 3, 2, w6, NULL, 0, NULL},
+    {"doc_topics_index", LDA_MATRIX_U32, 3, 2, bad_topic, "top:2", 3,
+     "doc_topics_index.npy: topic 4 at row 1 is not below K = 4"},
+    {NULL, 0, 0, 0, NULL, "top:2", 4, "doc_topics_index.npy: 3 x 2 values, model.conf implies 4 x 2"},
+    {NULL, 0, 0, 0, NULL, "top:3", 3, "3 x 2 values, model.conf implies 3 x 3"},
+    {"doc_topics_index", LDA_MATRIX_F32, 3, 2, w6, "top:2", 3, "its elements are not little-endian uint32"},
+    /* sparse of 3 documents, 6 entries */
+    {"theta_indices", LDA_MATRIX_U32, 6, 0, good_topics, NULL, 0, NULL},
+    {"theta_data", LDA_MATRIX_F32, 6, 0, w6, "sparse", 3, "theta_indptr.npy: No such file"},
+    {"theta_indptr", LDA_MATRIX_U32, 4, 0, good_topics, "sparse", 3,
+     "theta_indptr.npy: cannot read this .npy file: its elements are not little-endian uint64"},
+    {"theta_indptr", LDA_MATRIX_U64, 4, 0, falling, "sparse", 3,
+     "theta_indptr.npy: row pointer 2 (2) is below the one before it (4)"},
+    {"theta_indptr", LDA_MATRIX_U64, 4, 0, not_zero, "sparse", 3, "theta_indptr.npy: the first row pointer is 1, not 0"},
+    {"theta_indptr", LDA_MATRIX_U64, 4, 0, beyond, "sparse", 3,
+     "theta_indices.npy: 6 x 1 values, model.conf implies 9 x 1"},
+    {"theta_indptr", LDA_MATRIX_U64, 4, 0, good_ptr, "sparse", 4,
+     "theta_indptr.npy: 4 x 1 values, model.conf implies 5 x 1"},
+    {"theta_indices", LDA_MATRIX_U32, 6, 0, bad_topic, "sparse", 3,
+     "theta_indices.npy: topic 4 at entry 3 is not below K = 4"},
+    {"theta_indices", LDA_MATRIX_U32, 6, 0, unordered, "sparse", 3,
+     "theta_indices.npy: the topics of row 1 are not in increasing order (2 after 3)"},
+    {"theta_indices", LDA_MATRIX_U32, 6, 0, good_topics, NULL, 0, NULL},
+};
+
+/* A θ file is input: sizes against model.conf, topics below K, a CSR's rows well formed. */
 Test(doc_topics, malformed_theta_files_are_refused)
 {
     char *dir = test_tmpdir();
-    const float w[6] = {0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f};
-    const uint32_t good_topics[6] = {0, 1, 2, 3, 1, 3}, bad_topic[6] = {0, 1, 2, 4, 1, 3},
-                   unordered[6] = {0, 1, 3, 2, 1, 3};
-    const uint64_t good_ptr[4] = {0, 2, 4, 6}, falling[4] = {0, 4, 2, 6}, not_zero[4] = {1, 2, 4, 6},
-                   beyond[4] = {0, 2, 4, 9};
-    /* top:2 of 3 documents */
-    put(dir, "doc_topics_index", LDA_MATRIX_U32, 3, 2, bad_topic);
-    put(dir, "doc_topics_weight", LDA_MATRIX_F32, 3, 2, w);
-    expect_refused(dir, "top:2", 3, "doc_topics_index.npy: topic 4 at row 1 is not below K = 4");
-    expect_refused(dir, "top:2", 4, "doc_topics_index.npy: 3 x 2 values, model.conf implies 4 x 2");
-    expect_refused(dir, "top:3", 3, "3 x 2 values, model.conf implies 3 x 3");
-    put(dir, "doc_topics_index", LDA_MATRIX_F32, 3, 2, w);
-    expect_refused(dir, "top:2", 3, "its elements are not little-endian uint32");
-    /* sparse of 3 documents, 6 entries */
-    put(dir, "theta_indices", LDA_MATRIX_U32, 6, 0, good_topics);
-    put(dir, "theta_data", LDA_MATRIX_F32, 6, 0, w);
-    expect_refused(dir, "sparse", 3, "theta_indptr.npy: No such file");
-    put(dir, "theta_indptr", LDA_MATRIX_U32, 4, 0, good_topics);
-    expect_refused(dir, "sparse", 3, "theta_indptr.npy: cannot read this .npy file: its elements are not little-endian uint64");
-    put(dir, "theta_indptr", LDA_MATRIX_U64, 4, 0, falling);
-    expect_refused(dir, "sparse", 3, "theta_indptr.npy: row pointer 2 (2) is below the one before it (4)");
-    put(dir, "theta_indptr", LDA_MATRIX_U64, 4, 0, not_zero);
-    expect_refused(dir, "sparse", 3, "theta_indptr.npy: the first row pointer is 1, not 0");
-    put(dir, "theta_indptr", LDA_MATRIX_U64, 4, 0, beyond);
-    expect_refused(dir, "sparse", 3, "theta_indices.npy: 6 x 1 values, model.conf implies 9 x 1");
-    put(dir, "theta_indptr", LDA_MATRIX_U64, 4, 0, good_ptr);
-    expect_refused(dir, "sparse", 4, "theta_indptr.npy: 4 x 1 values, model.conf implies 5 x 1");
-    put(dir, "theta_indices", LDA_MATRIX_U32, 6, 0, bad_topic);
-    expect_refused(dir, "sparse", 3, "theta_indices.npy: topic 4 at entry 3 is not below K = 4");
-    put(dir, "theta_indices", LDA_MATRIX_U32, 6, 0, unordered);
-    expect_refused(dir, "sparse", 3, "theta_indices.npy: the topics of row 1 are not in increasing order (2 after 3)");
-    put(dir, "theta_indices", LDA_MATRIX_U32, 6, 0, good_topics);
+    for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++) {
+        if (malformed[i].name)
+            put(dir, malformed[i].name, malformed[i].type, malformed[i].rows, malformed[i].cols, malformed[i].data);
+        if (malformed[i].needle)
+            expect_refused(dir, malformed[i].form, malformed[i].docs, malformed[i].needle);
+    }
     lda_doc_topics f;
     lda_theta t;
     lda_error err = {0};

@@ -21,12 +21,16 @@
 
 enum { OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
 
+static const lda_choice infer_doc_topics[] = {
+    {"dense", LDA_DOC_TOPICS_DENSE, "the K proportions of each document"},
+    {"top:N", LDA_DOC_TOPICS_TOP, "its N largest, topic and proportion pairs, as train's top:N orders them"},
+    {NULL, 0, NULL},
+};
+
 static const lda_option_spec infer_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "FILE", "θ as TSV: a header, then one row per input document (its 0-based "
                     "index and K proportions); '-' is stdout", "-"},
-    [OPT_DOC_TOPICS] = {"doc-topics", 0, "dense|top:N", "dense: the K proportions of each document; top:N: its N "
-                        "largest, as topic and proportion pairs, largest first (ties: the smaller topic first), as "
-                        "train's --doc-topics top:N keeps them", "dense"},
+    [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "what each row holds", "dense", infer_doc_topics},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50"},
     [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},

@@ -60,12 +60,8 @@ static const lda_option_spec train_options[] = {
     [OPT_HOLDOUT] = {"holdout", 0, "F", "hold out this fraction of the documents (chosen by the seed) and report their "
                      "per-token log-likelihood by document completion on evaluated iterations", "0"},
     [OPT_HOLDOUT_ITERATIONS] = {"holdout-iterations", 0, "N", "sweeps estimating θ of each held-out document", "20"},
-    [OPT_DOC_TOPICS] = {"doc-topics", 0, "auto|dense|top:N|sparse:EPS|none", "how θ is written: dense "
-                        "(theta.npy, D x K), top:N (each document's N largest topics: doc_topics_index.npy, "
-                        "doc_topics_weight.npy), sparse:EPS (the entries >= EPS as CSR: theta_indptr.npy, "
-                        "theta_indices.npy, theta_data.npy; sparse alone: EPS " LDA_STRINGIFY(
-                            LDA_DOC_TOPICS_DEFAULT_EPS) "), none; auto: dense up to 1 GiB, else sparse (said on "
-                        "stderr); --resume MODEL -n 0 --doc-topics FORM rewrites it", "auto"},
+    [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "how θ is written; --resume MODEL -n 0 --doc-topics FORM rewrites "
+                        "it", "auto", lda_doc_topics_choices},
     [OPT_CHECKPOINT_EVERY] = {"checkpoint-every", 0, "N", "write a resumable state to OUTPUT/checkpoint every N "
                               "iterations (0: never; SIGINT/SIGTERM always write one)", "0"},
     [OPT_RESUME] = {"resume", 0, "MODEL", "continue MODEL's run (its newest state) for -n more iterations, with its "

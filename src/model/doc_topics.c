@@ -14,15 +14,23 @@ lda_doc_topics lda_doc_topics_default(void)
     return (lda_doc_topics){LDA_DOC_TOPICS_AUTO, 0, 0.0};
 }
 
+const lda_choice lda_doc_topics_choices[] = {
+    {"auto", LDA_DOC_TOPICS_AUTO, "dense up to 1 GiB of θ, else sparse:0.01 (said on stderr)"},
+    {"dense", LDA_DOC_TOPICS_DENSE, "theta.npy: D x K float32"},
+    {"top:N", LDA_DOC_TOPICS_TOP, "each document's N largest topics: doc_topics_index.npy, doc_topics_weight.npy"},
+    {"sparse:EPS", LDA_DOC_TOPICS_SPARSE, "the entries >= EPS as CSR: theta_indptr.npy, theta_indices.npy, "
+                                          "theta_data.npy (sparse: EPS 0.01)"},
+    {"none", LDA_DOC_TOPICS_NONE, "no θ file"},
+    {NULL, 0, NULL},
+};
+
 int lda_doc_topics_parse(const char *where, const char *text, lda_doc_topics *out, lda_error *err)
 {
-    static const char *const plain[] = {[LDA_DOC_TOPICS_AUTO] = "auto", [LDA_DOC_TOPICS_DENSE] = "dense",
-                                        [LDA_DOC_TOPICS_NONE] = "none"};
-    for (int f = 0; f < (int)(sizeof plain / sizeof plain[0]); f++)
-        if (plain[f] && strcmp(text, plain[f]) == 0) {
-            *out = (lda_doc_topics){(lda_doc_topics_form)f, 0, 0.0};
-            return 0;
-        }
+    const int plain = lda_choice_parse(lda_doc_topics_choices, text); /* auto, dense, none */
+    if (plain >= 0 && plain != LDA_DOC_TOPICS_TOP && plain != LDA_DOC_TOPICS_SPARSE) {
+        *out = (lda_doc_topics){(lda_doc_topics_form)plain, 0, 0.0};
+        return 0;
+    }
     if (strcmp(text, "sparse") == 0) {
         *out = (lda_doc_topics){LDA_DOC_TOPICS_SPARSE, 0, LDA_DOC_TOPICS_DEFAULT_EPS};
         return 0;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/params.h"
 
 typedef enum {
     LDA_DOC_TOPICS_AUTO = 0,
@@ -42,6 +43,9 @@ typedef struct {
 #define LDA_DOC_TOPICS_DEFAULT_EPS 0.01
 /* top:N, at most (N above K keeps K). */
 #define LDA_DOC_TOPICS_MAX_TOP (1u << 20)
+
+/* The forms for --help and completion (top:N and sparse:EPS named with their parameter). */
+extern const lda_choice lda_doc_topics_choices[];
 
 /* The run's default: auto. */
 lda_doc_topics lda_doc_topics_default(void);

@@ -43,7 +43,7 @@ int lda_theta_complete(const lda_theta *t)
 void lda_theta_row_dense(const lda_theta *t, uint64_t d, float *out)
 {
     const lda_theta_row row = lda_theta_get_row(t, d);
-    if (!row.topics) {
+    if (!row.topics && row.count) { /* dense */
         memcpy(out, row.weights, (size_t)row.count * sizeof *out);
         return;
     }
