@@ -10,12 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "backend/backend.h"
 #include "backend/layout.h"
 #include "helpers.h"
 #include "model/doc_topics.h"
 #include "model/matrix_file.h"
 #include "model/theta.h"
 #include "train/run_memory.h"
+#include "train/theta_fetch.h"
 
 /* ---- the setting ---- */
 
@@ -224,7 +226,8 @@ Test(doc_topics, every_form_is_built_written_and_read_back)
         if (t.form.form == LDA_DOC_TOPICS_DENSE)
             cr_assert_eq(memcmp(t.dense, back.dense, entries * 4), 0);
         else if (entries)
-            cr_assert(memcmp(t.topics, back.topics, entries * 4) == 0 && memcmp(t.weights, back.weights, entries * 4) == 0,
+            cr_assert(memcmp(t.topics, back.topics, entries * 4) == 0 &&
+                          memcmp(t.weights, back.weights, entries * 4) == 0,
                       "%s", forms[i]);
         if (t.form.form == LDA_DOC_TOPICS_SPARSE) {
             cr_assert_eq(memcmp(t.indptr, back.indptr, (TD + 1) * 8), 0);
@@ -288,7 +291,8 @@ static const struct {
      "theta_indptr.npy: cannot read this .npy file: its elements are not little-endian uint64"},
     {"theta_indptr", LDA_MATRIX_U64, 4, 0, falling, "sparse", 3,
      "theta_indptr.npy: row pointer 2 (2) is below the one before it (4)"},
-    {"theta_indptr", LDA_MATRIX_U64, 4, 0, not_zero, "sparse", 3, "theta_indptr.npy: the first row pointer is 1, not 0"},
+    {"theta_indptr", LDA_MATRIX_U64, 4, 0, not_zero, "sparse", 3,
+     "theta_indptr.npy: the first row pointer is 1, not 0"},
     {"theta_indptr", LDA_MATRIX_U64, 4, 0, beyond, "sparse", 3,
      "theta_indices.npy: 6 x 1 values, model.conf implies 9 x 1"},
     {"theta_indptr", LDA_MATRIX_U64, 4, 0, good_ptr, "sparse", 4,
@@ -323,6 +327,96 @@ Test(doc_topics, malformed_theta_files_are_refused)
     free(dir);
 }
 
+/* ---- from the backend ---- */
+
+/* θ from the backend in chunks of slots (theta_fetch.h) equals its whole θ, in input order:
+ * cut documents (pieces of 16 tokens) by their first piece, the documents missing from the
+ * layout (here: every 7th, as if held out) uniform; on the CPU, and on the GPU where there is
+ * one (mean-for-mode: θ the staged kernel leaves stale until fetched). */
+static void fetch_equals_the_backends_theta(lda_device device)
+{
+    enum { K = 8, DOCS = 300 };
+    lda_error err = {0};
+    corpus *all = test_planted_corpus(4, 10, DOCS, 5, 90, 21, NULL), *c = NULL;
+    cr_assert(all);
+    /* the trained documents: a corpus of all but every 7th, input indices kept */
+    const uint32_t *docs[DOCS];
+    uint32_t len[DOCS];
+    size_t n = 0;
+    for (size_t d = 0; d < DOCS; d++)
+        if (d % 7) {
+            docs[n] = all->words + all->doc_offsets[d];
+            len[n++] = (uint32_t)(all->doc_offsets[d + 1] - all->doc_offsets[d]);
+        }
+    c = test_corpus_from_docs(n, docs, len, all->vocab_size);
+    for (size_t i = 0, d = 0; d < DOCS; d++)
+        if (d % 7)
+            c->input_index[i++] = d;
+    c->num_input_docs = DOCS;
+    lda_layout *L = lda_layout_build(c, 16, &err);
+    cr_assert(L && L->num_cut_docs > 10, "%s", err.msg);
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = K;
+    p.device = device;
+    p.threads = 2;
+    p.piece_length = 16;
+    lda_params_set_model(&p, LDA_MODEL_MEAN_FOR_MODE);
+    lda_backend *b = lda_backend_create(L, &p, &err);
+    cr_assert(b, "%s", err.msg);
+    lda_iter_timing timing;
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 3; it++)
+        cr_assert_eq(b->ops->iterate(b, it, &timing, &err), 0, "%s", err.msg);
+    float *whole = malloc(L->num_slots * K * sizeof *whole);
+    cr_assert_eq(b->ops->fetch(b, whole, NULL, NULL, &err), 0, "%s", err.msg);
+    static const char *const forms[] = {"dense", "top:3", "sparse:0.05"};
+    static const size_t chunks[] = {32, 96, 0};
+    for (size_t f = 0; f < 3; f++)
+        for (size_t ch = 0; ch < 3; ch++) {
+            lda_doc_topics form;
+            lda_theta t;
+            cr_assert_eq(lda_doc_topics_parse("test", forms[f], &form, &err), 0);
+            cr_assert_eq(lda_theta_fetch(&t, b, c, DOCS, &form, chunks[ch], &err), 0, "%s", err.msg);
+            float want[K], got[K], uniform[K];
+            for (uint32_t k = 0; k < K; k++)
+                uniform[k] = 1.0f / K;
+            for (size_t i = 0, d = 0; d < DOCS; d++) {
+                const float *row = d % 7 ? whole + (size_t)L->doc_slot[i++] * K : uniform;
+                lda_theta_row_dense(&t, d, got);
+                uint32_t topics[K];
+                float weights[K];
+                const uint32_t kept = lda_top_entries(NULL, row, K, 3, topics, weights);
+                for (uint32_t k = 0; k < K; k++)
+                    want[k] = form.form == LDA_DOC_TOPICS_DENSE ? row[k] : row[k] >= 0.05f ? row[k] : 0.0f;
+                if (form.form == LDA_DOC_TOPICS_TOP) {
+                    memset(want, 0, sizeof want);
+                    for (uint32_t r = 0; r < kept; r++)
+                        want[topics[r]] = weights[r];
+                }
+                cr_assert_eq(memcmp(want, got, sizeof want), 0, "%s, chunks of %zu: document %zu", forms[f],
+                             chunks[ch], d);
+            }
+            lda_theta_free(&t);
+        }
+    free(whole);
+    lda_backend_destroy(b);
+    lda_layout_free(L);
+    corpus_free(c);
+    corpus_free(all);
+}
+
+Test(doc_topics, fetched_in_chunks_equals_the_cpu_backends_theta) { fetch_equals_the_backends_theta(LDA_DEVICE_CPU); }
+
+/* In the gpu suite, which gpu-check.sh runs under compute-sanitizer memcheck. */
+Test(gpu, doc_topics_fetched_in_chunks_equal_the_backends_theta)
+{
+    char why[256];
+    if (lda_cuda_device_count(why, sizeof why) == 0)
+        cr_skip_test("no GPU here: %s", why);
+    fetch_equals_the_backends_theta(LDA_DEVICE_CUDA);
+}
+
 /* ---- the planned host memory ---- */
 
 Test(doc_topics, run_memory_plans_the_form_not_a_dense_theta)
@@ -346,7 +440,8 @@ Test(doc_topics, run_memory_plans_the_form_not_a_dense_theta)
                        b_none = lda_run_host_bytes(L, &p, on_cpu, D, &none, 0);
         cr_assert_eq(b_dense - b_none, D * 1000 * 4, "dense: D x K float32");
         cr_assert_eq(b_top - b_none, D * 10 * 8, "top:10: D x 10 topics and weights");
-        cr_assert_eq(b_sparse - b_none, D * 21 * 8 + (D + 1) * 8, "sparse:0.05: at most 21 entries a row, and D + 1 pointers");
+        cr_assert_eq(b_sparse - b_none, D * 21 * 8 + (D + 1) * 8,
+                     "sparse:0.05: at most 21 entries a row, and D + 1 pointers");
     }
     lda_layout_free(L);
     corpus_free(c);
@@ -698,8 +793,9 @@ Test(doc_topics, export_is_exact_where_it_can_be_and_refuses_or_says_so_elsewher
     static const struct {
         const char *model, *flags, *needle;
     } refused[] = {
-        {"top", "", "keeps θ as top:3 (each document's 3 largest topics only); these document topics need more "
-                    "(--doc-topics-max 3 or less exports exactly what it keeps): rewrite it with 'ldagpu train --resume"},
+        {"top", "", "keeps θ as top:3 (each document's 3 largest topics only); these document topics need "
+                    "more (--doc-topics-max 3 or less exports exactly what it keeps): rewrite it with 'ldagpu "
+                    "train --resume"},
         {"top", "--doc-topics-max 4", "--doc-topics-max 3 or less"},
         {"top", "--doc-topics-threshold 0.5", "--doc-topics-max 3 or less"},
         {"sparse", "--doc-topics-max 2", "keeps θ as sparse:0.1 (its entries of at least 0.1 only); these document "
@@ -782,7 +878,8 @@ Test(doc_topics, infer_writes_the_top_topics_of_its_dense_output)
     }
     cr_assert_gt(rows, 10);
     cr_assert(!fl && !strtok_r(NULL, "\n", &ts), "as many rows");
-    test_expect_failure("infer x y --doc-topics sparse:0.1", 2, "--doc-topics: infer writes dense or top:N, got 'sparse:0.1'");
+    test_expect_failure("infer x y --doc-topics sparse:0.1", 2,
+                        "--doc-topics: infer writes dense or top:N, got 'sparse:0.1'");
     free(full);
     free(top);
     free(dense);

@@ -68,7 +68,7 @@ const char *lda_doc_topics_format(const lda_doc_topics *d, char *buf, size_t siz
         }
         break;
     default:
-        snprintf(buf, size, "%s", d->form == LDA_DOC_TOPICS_DENSE ? "dense" : d->form == LDA_DOC_TOPICS_NONE ? "none" : "auto");
+        snprintf(buf, size, "%s", lda_choice_name(lda_doc_topics_choices, d->form)); /* auto, dense, none */
         break;
     }
     return buf;

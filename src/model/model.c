@@ -136,13 +136,15 @@ const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.npy
 /* m->theta is in the form model.conf will name. */
 static int check_theta_form(const lda_model *m, lda_error *err)
 {
-    const lda_doc_topics want = lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
-    if (lda_doc_topics_same(&want, &m->theta.form) &&
-        (want.form == LDA_DOC_TOPICS_NONE || (m->theta.num_docs == m->num_docs && m->theta.num_topics == m->num_topics)))
+    const lda_doc_topics want =
+        lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
+    const lda_theta *t = &m->theta;
+    if (lda_doc_topics_same(&want, &t->form) &&
+        (want.form == LDA_DOC_TOPICS_NONE || (t->num_docs == m->num_docs && t->num_topics == m->num_topics)))
         return 0;
     char a[64], b[64];
-    lda_error_fail(err, "internal error: θ is %s, the model's doc_topics %s", lda_doc_topics_format(&m->theta.form, a, sizeof a),
-                   lda_doc_topics_format(&want, b, sizeof b));
+    lda_error_fail(err, "internal error: θ is %s, the model's doc_topics %s",
+                   lda_doc_topics_format(&t->form, a, sizeof a), lda_doc_topics_format(&want, b, sizeof b));
     return -1;
 }
 

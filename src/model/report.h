@@ -8,8 +8,8 @@
  * the corpus, as LDAvis draws them; without the corpus, φ relative to the topic's first
  * word); the documents most about each topic (largest θ[d,k] among the documents trained
  * on, with the start of their text for raw-text corpora, their most frequent words
- * otherwise; from the entries a top:N or sparse:EPS θ keeps, which the page says); the training curves of log.csv (log-likelihoods against iterations and
- * against training seconds).
+ * otherwise; from the entries a top:N or sparse:EPS θ keeps, which the page says); the
+ * training curves of log.csv (log-likelihoods against iterations and against training seconds).
  *
  * lda_report_gather computes everything from the model, its log and (optionally) its
  * training documents; lda_report_write_html writes the page. */

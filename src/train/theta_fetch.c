@@ -7,6 +7,7 @@ typedef struct {
     lda_backend *b;
     const corpus *c;
     uint64_t num_input_docs;
+    size_t chunk; /* slots a fetch */
 } fetch_src;
 
 size_t lda_theta_chunk_slots(const lda_layout *L, uint32_t K)
@@ -24,7 +25,7 @@ static int each_row(void *vsrc, lda_theta_row_fn fn, void *fn_ctx, lda_error *er
     const fetch_src *s = vsrc;
     const lda_layout *L = s->b->layout;
     const uint32_t K = s->b->params.num_topics;
-    const size_t chunk = lda_theta_chunk_slots(L, K);
+    const size_t chunk = s->chunk;
     float *rows = lda_malloc_array((chunk ? chunk : 1) * K, sizeof *rows, "theta rows", err);
     unsigned char *trained = lda_calloc(s->num_input_docs ? s->num_input_docs : 1, 1, "trained documents", err);
     int rc = -1;
@@ -57,8 +58,9 @@ out:
 }
 
 int lda_theta_fetch(lda_theta *out, lda_backend *b, const corpus *c, uint64_t num_input_docs,
-                    const lda_doc_topics *form, lda_error *err)
+                    const lda_doc_topics *form, size_t chunk_slots, lda_error *err)
 {
-    fetch_src s = {b, c, num_input_docs};
+    const size_t chunk = chunk_slots ? chunk_slots : lda_theta_chunk_slots(b->layout, b->params.num_topics);
+    fetch_src s = {b, c, num_input_docs, chunk};
     return lda_theta_build(out, form, num_input_docs, b->params.num_topics, each_row, &s, err);
 }

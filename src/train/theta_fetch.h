@@ -21,8 +21,9 @@
 size_t lda_theta_chunk_slots(const lda_layout *L, uint32_t K);
 
 /* θ of the num_input_docs input documents of c (trained by b, whose layout covers c's
- * documents) in the resolved form `form`. */
+ * documents) in the resolved form `form`, fetched chunk_slots slots at a time (0:
+ * lda_theta_chunk_slots; the tests pass small chunks). */
 int lda_theta_fetch(lda_theta *out, lda_backend *b, const corpus *c, uint64_t num_input_docs,
-                    const lda_doc_topics *form, lda_error *err);
+                    const lda_doc_topics *form, size_t chunk_slots, lda_error *err);
 
 #endif

@@ -22,7 +22,6 @@
 #include "train/run_memory.h"
 #include "train/theta_fetch.h"
 #include "util/atomic_file.h"
-#include "util/memory.h"
 
 static double now_seconds(void)
 {
@@ -146,7 +145,7 @@ static int save_model(run *r, lda_error *err)
     phi = NULL;
     z = NULL;
     double t0 = now_seconds();
-    if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, err))
+    if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, 0, err))
         goto out;
     double t1 = now_seconds();
     /* model.conf last (lda_model_write): a folder whose model.conf matches its z is complete. */
