@@ -348,6 +348,23 @@ fail:
     return -1;
 }
 
+static int cuda_fetch_theta_rows(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const size_t K = s.K;
+    if (first > s.num_slots || count > s.num_slots - first) {
+        lda_error_fail(err, "internal error: θ rows %zu..+%zu of %zu", first, count, s.num_slots);
+        return -1;
+    }
+    if (ensure_theta(b, err))
+        return -1;
+    CUDA_TRY(cudaMemcpyAsync(theta, s.theta + first * K, count * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
 static int cuda_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
@@ -435,8 +452,8 @@ static int cuda_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
 }
 
 static const lda_backend_ops cuda_ops = {
-    cuda_start,       cuda_iterate, cuda_evaluate,       cuda_fetch,      cuda_fetch_counts,
-    cuda_set_phi,     cuda_score,   cuda_priors_changed, cuda_histograms, cuda_destroy,
+    cuda_start,   cuda_iterate, cuda_evaluate,       cuda_fetch,      cuda_fetch_theta_rows, cuda_fetch_counts,
+    cuda_set_phi, cuda_score,   cuda_priors_changed, cuda_histograms, cuda_destroy,
 };
 
 // The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.

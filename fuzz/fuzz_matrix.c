@@ -1,5 +1,5 @@
-/* fuzz_matrix.c — the .bin matrix files (header, sizes, values); byte 0 picks the type
- * expected. */
+/* fuzz_matrix.c — the .npy and .bin matrix files (header, sizes, values); byte 0 picks the
+ * type expected (float32, uint32, or uint64: a sparse θ's row pointers). */
 #include "fuzz_input.h"
 
 #include <math.h>
@@ -14,14 +14,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_setup();
     if (size < 1)
         return 0;
-    lda_matrix_type type = data[0] & 1 ? LDA_MATRIX_F32 : LDA_MATRIX_U32;
+    static const lda_matrix_type types[3] = {LDA_MATRIX_U32, LDA_MATRIX_F32, LDA_MATRIX_U64};
+    const lda_matrix_type type = types[data[0] % 3];
     fuzz_file f;
     fuzz_file_open(&f, data + 1, size - 1);
     uint64_t rows, cols;
     void *values = NULL;
     lda_error err = {0};
     if (lda_matrix_read(f.path, type, &rows, &cols, &values, &err) == 0) {
-        if (64 + rows * cols * 4 > size - 1)
+        if (64 + rows * cols * lda_matrix_elem_size(type) > size - 1)
             __builtin_trap(); /* more values than the file holds */
         for (uint64_t i = 0; type == LDA_MATRIX_F32 && i < rows * cols; i++)
             if (!isfinite(((float *)values)[i]))

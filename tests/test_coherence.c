@@ -80,7 +80,8 @@ static char *hand_model(const char *dir, const char *corpus_path, const char *co
     m.settings.corpus.format = CORPUS_FORMAT_LDAC;
     m.vocab = (char **)words;
     m.phi = phi;
-    m.theta = (float[10]){0};
+    m.theta = (lda_theta){.form = {LDA_DOC_TOPICS_DENSE, 0, 0.0}, .num_docs = 5, .num_topics = 2,
+                          .dense = (float[10]){0}};
     m.topic_tokens = sizes;
     m.z = (uint32_t[1]){0};
     m.settings.corpus.min_word_len = 1;

@@ -20,7 +20,7 @@ typedef struct {
     int gz;
 } input_file;
 
-typedef enum { NO_SETUP, TINY_MODEL } setup_kind;
+typedef enum { NO_SETUP, TINY_MODEL, TINY_TOP_MODEL } setup_kind; /* TINY_TOP_MODEL: --doc-topics top:1 */
 
 typedef struct {
     const char *what;
@@ -41,6 +41,15 @@ typedef struct {
 #define NAN_PHI MATRIX_HEADER("\x01") F24("\x00\x00\xc0\x7f")
 #define ONE_PHI MATRIX_HEADER("\x01") F24("\xab\xaa\xaa\x3d") /* 1/12 */
 #define U32_PHI MATRIX_HEADER("\x02") F24("\x01\x00\x00\x00")
+
+/* doc_topics_index.npy of the tiny model with --doc-topics top:1 (64 x 1 uint32), its first
+ * topic 7 where K = 2. */
+#define Z4 "\0\0\0\0"
+#define Z16 Z4 Z4 Z4 Z4
+#define Z64 Z16 Z16 Z16 Z16
+#define TOP_INDEX_7 "\x93NUMPY\x01\x00v\x00" \
+    "{'descr': '<u4', 'fortran_order': False, 'shape': (64, 1), }" \
+    "                                                         \n" "\x07\0\0\0" Z64 Z64 Z64 Z16 Z16 Z16 Z4 Z4 Z4
 
 /* A UCI triple of document d with the most tokens a document may have (2^27 - 1). */
 #define T(d) #d " 1 134217727\n"
@@ -167,6 +176,12 @@ static malformed rows[] = {
      "expected 12 words (model.conf says so), found 1"},
     {"log.csv not numbers", "clean", TINY_MODEL, {{"m/log.csv", "iteration,seconds\n1,fast\n", 0, 0}}, NULL,
      "train --resume %D/m -n 1 --device cpu", 2, "m/log.csv:2: seconds: not a number"},
+    {"model.conf doc_topics malformed", "clean", TINY_MODEL,
+     {{"m/model.conf", "format_version = 1\ndoc_topics = top:0\n", 0, 0}}, NULL, "topics %D/m", 2,
+     "m/model.conf:2: doc_topics: expected top:N with N from 1 to 1048576, got 'top:0'"},
+    {"doc_topics_index.npy topic beyond K", "clean", TINY_TOP_MODEL,
+     {{"m/doc_topics_index.npy", TOP_INDEX_7, 384, 0}}, NULL, "report %D/m -o %D/r.html", 2,
+     "m/doc_topics_index.npy: topic 7 at row 0 is not below K = 2"},
     {"--docs index beyond the corpus", "clean", TINY_MODEL, {{"docs.txt", "0\n64\n", 0, 0}}, NULL,
      "eval %D/m %D/tiny.ldac --docs %D/docs.txt --device cpu", 2, "docs.txt:2: expected a document index from 0 to 63"},
     {"infer output in a missing folder", "clean", TINY_MODEL, {{0}}, NULL,
@@ -210,9 +225,10 @@ ParameterizedTest(size_t *index, malformed, input)
 {
     const malformed *row = &rows[*index];
     char *dir = test_tmpdir(), *out = NULL;
-    if (row->setup == TINY_MODEL) {
+    if (row->setup != NO_SETUP) {
         char *c = test_tiny_corpus(dir), args[4096];
-        snprintf(args, sizeof args, "train '%s' -K 2 -n 2 -q --device cpu -o '%s/m'", c, dir);
+        snprintf(args, sizeof args, "train '%s' -K 2 -n 2 -q --device cpu -o '%s/m'%s", c, dir,
+                 row->setup == TINY_TOP_MODEL ? " --doc-topics top:1" : "");
         cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
         free(out);
         free(c);

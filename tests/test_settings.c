@@ -33,6 +33,7 @@ static void unusual_settings(lda_settings *s)
     s->corpus.max_vocab = 1234;
     s->holdout = 0.125;
     s->holdout_iterations = 33;
+    s->doc_topics = (lda_doc_topics){LDA_DOC_TOPICS_SPARSE, 0, 0.125};
 }
 
 Test(settings, every_row_round_trips_through_model_conf)

@@ -8,6 +8,7 @@
 #ifndef LDA_BACKEND_H
 #define LDA_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "backend/layout.h"
@@ -43,6 +44,9 @@ typedef struct {
     int (*evaluate)(lda_backend *b, lda_eval *out, lda_error *err);
     /* Copies state to the host; any pointer may be NULL. */
     int (*fetch)(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err);
+    /* θ of slots first .. first + count - 1 (count × K): the model's θ written a chunk at a
+     * time, without a second whole copy on the host. */
+    int (*fetch_theta_rows)(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err);
     int (*fetch_counts)(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
     /* Replaces φ (V × K). With params.freeze_phi set, start and iterate then leave φ alone
      * and update only z and θ: inference of new documents under a trained model. */

@@ -141,6 +141,18 @@ static int cpu_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_
     return 0;
 }
 
+static int cpu_fetch_theta_rows(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err)
+{
+    const cpu_state *st = b->impl;
+    const size_t K = b->params.num_topics;
+    if (first > b->layout->num_slots || count > b->layout->num_slots - first) {
+        lda_error_fail(err, "internal error: θ rows %zu..+%zu of %zu", first, count, b->layout->num_slots);
+        return -1;
+    }
+    memcpy(theta, st->theta + first * K, count * K * sizeof *theta);
+    return 0;
+}
+
 static int cpu_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
 {
     (void)err;
@@ -216,8 +228,8 @@ static int cpu_count_histograms(lda_backend *b, lda_count_hist *h, lda_error *er
 }
 
 static const lda_backend_ops cpu_ops = {
-    cpu_start,    cpu_iterate,        cpu_evaluate,         cpu_fetch,   cpu_fetch_counts,
-    cpu_set_phi,  cpu_score,          cpu_priors_changed,   cpu_count_histograms, cpu_destroy,
+    cpu_start,   cpu_iterate, cpu_evaluate,       cpu_fetch,            cpu_fetch_theta_rows, cpu_fetch_counts,
+    cpu_set_phi, cpu_score,   cpu_priors_changed, cpu_count_histograms, cpu_destroy,
 };
 
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)

@@ -40,8 +40,10 @@ static const lda_command_spec export_spec = {
     "Writes the model folder MODEL in formats other tools read: Mallet's topic keys and document\n"
     "topics (--output-topic-keys, --output-doc-topics), and pyLDAvis's input (--pyldavis; the\n"
     "documents trained on, held-out ones excluded), and the count matrices as NumPy files (--counts).\n"
-    "φ, θ, the topic sizes and z are already NumPy files in MODEL (phi.npy, theta.npy,\n"
-    "topic_tokens.npy, z.npy).",
+    "φ, θ, the topic sizes and z are already NumPy files in MODEL (phi.npy, θ in the form train's\n"
+    "--doc-topics chose: theta.npy, doc_topics_*.npy or theta_*.npy, topic_tokens.npy, z.npy). Document\n"
+    "topics and pyLDAvis need θ: from a model that keeps part of it (top:N, sparse:EPS), the document\n"
+    "topics it holds exactly are written and others refused, and pyLDAvis gets its rows rescaled (said).",
     export_options, -1, OPT_HELP,
     NULL,
 };
@@ -90,14 +92,14 @@ typedef enum { OUT_TOPIC_KEYS, OUT_DOC_TOPICS, OUT_PYLDAVIS } output_kind;
 
 /* Writes one output to path atomically. */
 static int write_output(output_kind kind, const char *path, const export_ctx *ctx, const lda_model *m,
-                        const corpus *docs, lda_error *err)
+                        const corpus *docs, uint64_t *empty_rows, lda_error *err)
 {
     lda_atomic_file af;
     if (lda_atomic_open(&af, path, err))
         return -1;
     int rc = kind == OUT_TOPIC_KEYS ? lda_export_topic_keys(m, ctx->top_words, af.f, err)
              : kind == OUT_DOC_TOPICS ? lda_export_doc_topics(m, ctx->sparse, ctx->threshold, ctx->max, af.f, err)
-                                      : lda_export_pyldavis(m, docs, af.f, err);
+                                      : lda_export_pyldavis(m, docs, af.f, empty_rows, err);
     if (rc == 0 && ferror(af.f)) {
         lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
         rc = -1;
@@ -132,9 +134,18 @@ int lda_cmd_export(int argc, char **argv)
     }
     lda_model m;
     corpus *docs = NULL;
+    uint64_t empty_rows = 0;
     int rc = -1, same = 1;
     if (lda_model_read(&m, positional[0], ctx.doc_topics || ctx.pyldavis, ctx.counts != NULL, &err))
         return lda_report(argv[0], &err);
+    /* Before any output is written: what θ cannot give is refused. */
+    if (ctx.doc_topics &&
+        lda_export_doc_topics_check(&m, positional[0], ctx.sparse, ctx.threshold, ctx.max, &err))
+        goto out;
+    if (ctx.pyldavis && m.theta.form.form == LDA_DOC_TOPICS_NONE) {
+        lda_theta_refuse(&m.theta, positional[0], "pyLDAvis needs θ", "dense", &err);
+        goto out;
+    }
     if (ctx.pyldavis || ctx.counts) {
         if (!(docs = lda_trained_documents(&m, ctx.corpus, &same, &err)))
             goto out;
@@ -143,11 +154,19 @@ int lda_cmd_export(int argc, char **argv)
                             "what is exported from it describes the corpus as it is now\n",
                     ctx.corpus ? ctx.corpus : m.corpus_path);
     }
-    if ((ctx.topic_keys && write_output(OUT_TOPIC_KEYS, ctx.topic_keys, &ctx, &m, docs, &err)) ||
-        (ctx.doc_topics && write_output(OUT_DOC_TOPICS, ctx.doc_topics, &ctx, &m, docs, &err)) ||
-        (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &err)) ||
+    if ((ctx.topic_keys && write_output(OUT_TOPIC_KEYS, ctx.topic_keys, &ctx, &m, docs, NULL, &err)) ||
+        (ctx.doc_topics && write_output(OUT_DOC_TOPICS, ctx.doc_topics, &ctx, &m, docs, NULL, &err)) ||
+        (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &empty_rows, &err)) ||
         (ctx.counts && lda_export_counts(&m, docs, ctx.counts, &err)))
         goto out;
+    if (ctx.pyldavis && !lda_theta_complete(&m.theta)) {
+        char form[64];
+        fprintf(stderr, "ldagpu export: warning: %s keeps θ as %s: pyLDAvis's doc_topic_dists are its kept entries, "
+                        "the others 0, each row rescaled to sum to 1 (%llu rows kept none and are uniform): an "
+                        "approximation; 'ldagpu train --resume %s -n 0 --doc-topics dense' gives every entry\n",
+                positional[0], lda_doc_topics_format(&m.theta.form, form, sizeof form),
+                (unsigned long long)empty_rows, positional[0]);
+    }
     rc = 0;
 out:
     corpus_free(docs);

@@ -1,5 +1,6 @@
-/* cmd_infer.c — `ldagpu infer MODEL CORPUS [-o theta.tsv]`: topic proportions of new
- * documents under a trained model's φ (inference.h). */
+/* cmd_infer.c — `ldagpu infer MODEL CORPUS [-o theta.tsv] [--doc-topics dense|top:N]`: topic
+ * proportions of new documents under a trained model's φ (inference.h), every one or each
+ * document's largest (model/theta.h's order, as train's top:N). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +15,22 @@
 #include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
+#include "model/theta.h"
 #include "train/inference.h"
 #include "util/atomic_file.h"
 
-enum { OPT_OUTPUT, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+enum { OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+
+static const lda_choice infer_doc_topics[] = {
+    {"dense", LDA_DOC_TOPICS_DENSE, "the K proportions of each document"},
+    {"top:N", LDA_DOC_TOPICS_TOP, "its N largest, topic and proportion pairs, as train's top:N orders them"},
+    {NULL, 0, NULL},
+};
 
 static const lda_option_spec infer_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "FILE", "θ as TSV: a header, then one row per input document (its 0-based "
                     "index and K proportions); '-' is stdout", "-"},
+    [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "what each row holds", "dense", infer_doc_topics},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50"},
     [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
@@ -43,6 +52,7 @@ static const lda_command_spec infer_spec = {
 
 typedef struct {
     const char *output;
+    lda_doc_topics doc_topics; /* dense or top:N */
     uint32_t iterations;
     uint64_t seed;
     lda_device device;
@@ -57,6 +67,14 @@ static int apply_infer_option(void *vctx, int index, const char *v, const char *
     switch (index) {
     case OPT_OUTPUT:
         c->output = v;
+        return 0;
+    case OPT_DOC_TOPICS:
+        if (lda_doc_topics_parse(where, v, &c->doc_topics, err))
+            return -1;
+        if (c->doc_topics.form != LDA_DOC_TOPICS_DENSE && c->doc_topics.form != LDA_DOC_TOPICS_TOP) {
+            lda_error_input(err, "%s: infer writes dense or top:N, got '%s'", where, v);
+            return -1;
+        }
         return 0;
     case OPT_ITERATIONS:
         return lda_parse_u32(where, v, 1, 100000000, &c->iterations, err);
@@ -77,27 +95,53 @@ static int apply_infer_option(void *vctx, int index, const char *v, const char *
     }
 }
 
-static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const float *theta_slots, uint32_t K)
+/* One row per input document: dense, its K proportions; top:N, its N largest as topic and
+ * proportion pairs (theta.h's order). */
+static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const float *theta_slots, uint32_t K,
+                       const lda_doc_topics *form, lda_error *err)
 {
-    fprintf(f, "document");
+    const uint32_t n = form->form == LDA_DOC_TOPICS_TOP ? (form->top < K ? form->top : K) : 0;
+    float *uniform = lda_malloc_array(K, sizeof *uniform, "a theta row", err), *weights = NULL;
+    uint32_t *topics = NULL;
+    if (!uniform || !(topics = lda_malloc_array(n ? n : 1, sizeof *topics, "top topics", err)) ||
+        !(weights = lda_malloc_array(n ? n : 1, sizeof *weights, "top topics", err))) {
+        free(uniform);
+        free(topics);
+        return -1;
+    }
     for (uint32_t k = 0; k < K; k++)
-        fprintf(f, "\ttopic%u", k);
+        uniform[k] = 1.0f / (float)K;
+    fprintf(f, "document");
+    for (uint32_t k = 0; k < (n ? n : K); k++)
+        if (n)
+            fprintf(f, "\ttop%u_topic\ttop%u_weight", k + 1, k + 1);
+        else
+            fprintf(f, "\ttopic%u", k);
     fputc('\n', f);
     size_t d = 0; /* kept documents are in input order */
     for (size_t i = 0; i < c->num_input_docs; i++) {
+        const float *row = uniform;
+        if (d < c->num_docs && c->input_index[d] == i)
+            row = theta_slots + (size_t)L->doc_slot[d++] * K;
         fprintf(f, "%zu", i);
-        if (d < c->num_docs && c->input_index[d] == i) {
-            const float *row = theta_slots + (size_t)L->doc_slot[d] * K;
-            for (uint32_t k = 0; k < K; k++)
-                fprintf(f, "\t%.6g", row[k]);
-            d++;
+        if (n) {
+            lda_top_entries(NULL, row, K, n, topics, weights);
+            for (uint32_t r = 0; r < n; r++)
+                fprintf(f, "\t%u\t%.6g", topics[r], weights[r]);
         } else {
             for (uint32_t k = 0; k < K; k++)
-                fprintf(f, "\t%.6g", 1.0 / K);
+                fprintf(f, "\t%.6g", row[k]);
         }
         fputc('\n', f);
     }
-    return ferror(f) ? -1 : 0;
+    free(uniform);
+    free(topics);
+    free(weights);
+    if (ferror(f)) {
+        lda_error_fail(err, "cannot write θ: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static double now_seconds(void)
@@ -109,7 +153,7 @@ static double now_seconds(void)
 
 int lda_cmd_infer(int argc, char **argv)
 {
-    infer_ctx ctx = {"-", 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
+    infer_ctx ctx = {"-", {LDA_DOC_TOPICS_DENSE, 0, 0.0}, 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -156,15 +200,15 @@ int lda_cmd_infer(int argc, char **argv)
         lda_infer(L, &p, &priors, phi, ctx.iterations, theta, NULL, NULL, &err))
         goto out;
     if (to_stdout) {
-        if (write_theta(stdout, c, L, theta, m.num_topics) || fflush(stdout) != 0) {
+        if (write_theta(stdout, c, L, theta, m.num_topics, &ctx.doc_topics, &err))
+            goto out;
+        if (fflush(stdout) != 0) {
             lda_error_fail(&err, "cannot write θ to stdout: %s", strerror(errno));
             goto out;
         }
     } else {
-        if (write_theta(af.f, c, L, theta, m.num_topics)) {
-            lda_error_fail(&err, "cannot write %s: %s", ctx.output, strerror(errno));
+        if (write_theta(af.f, c, L, theta, m.num_topics, &ctx.doc_topics, &err))
             goto out;
-        }
         if (lda_atomic_commit(&af, &err))
             goto out;
     }

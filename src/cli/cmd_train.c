@@ -17,7 +17,7 @@ enum {
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_BURN_IN, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
     OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_TOP, OPT_QUIET, OPT_HOLDOUT,
-    OPT_HOLDOUT_ITERATIONS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP, OPT_COUNT
+    OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP, OPT_COUNT
 };
 
 static const lda_option_spec train_options[] = {
@@ -60,6 +60,8 @@ static const lda_option_spec train_options[] = {
     [OPT_HOLDOUT] = {"holdout", 0, "F", "hold out this fraction of the documents (chosen by the seed) and report their "
                      "per-token log-likelihood by document completion on evaluated iterations", "0"},
     [OPT_HOLDOUT_ITERATIONS] = {"holdout-iterations", 0, "N", "sweeps estimating θ of each held-out document", "20"},
+    [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "how θ is written; --resume MODEL -n 0 --doc-topics FORM rewrites "
+                        "it", "auto", lda_doc_topics_choices},
     [OPT_CHECKPOINT_EVERY] = {"checkpoint-every", 0, "N", "write a resumable state to OUTPUT/checkpoint every N "
                               "iterations (0: never; SIGINT/SIGTERM always write one)", "0"},
     [OPT_RESUME] = {"resume", 0, "MODEL", "continue MODEL's run (its newest state) for -n more iterations, with its "

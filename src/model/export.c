@@ -41,44 +41,60 @@ int lda_export_topic_keys(const lda_model *m, uint32_t top, FILE *f, lda_error *
     return 0;
 }
 
-static const float *sorting_row; /* qsort has no context argument */
-
-static int by_proportion(const void *a, const void *b)
+int lda_export_doc_topics_check(const lda_model *m, const char *dir, int sparse, double threshold, uint32_t max,
+                                lda_error *err)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sorting_row[x] != sorting_row[y])
-        return sorting_row[x] > sorting_row[y] ? -1 : 1;
-    return (x > y) - (x < y);
+    const lda_theta *t = &m->theta;
+    const lda_doc_topics *form = &t->form;
+    char need[256];
+    if (lda_theta_complete(t) ||
+        (sparse && form->form == LDA_DOC_TOPICS_TOP && max >= 1 && max <= form->top) ||
+        (sparse && form->form == LDA_DOC_TOPICS_SPARSE && (float)threshold >= (float)form->threshold))
+        return 0;
+    if (form->form == LDA_DOC_TOPICS_TOP)
+        snprintf(need, sizeof need, "these document topics need more (--doc-topics-max %u or less exports exactly "
+                 "what it keeps)", form->top);
+    else if (form->form == LDA_DOC_TOPICS_SPARSE)
+        snprintf(need, sizeof need, "these document topics need more (--doc-topics-threshold %g or more exports "
+                 "exactly what it keeps)", form->threshold);
+    else
+        snprintf(need, sizeof need, "document topics need θ");
+    lda_theta_refuse(t, dir, need, "dense", err);
+    return -1;
 }
 
 int lda_export_doc_topics(const lda_model *m, int sparse, double threshold, uint32_t max, FILE *f, lda_error *err)
 {
     const uint32_t K = m->num_topics;
-    uint32_t *order = lda_malloc_array(K, sizeof *order, "topic order", err);
-    if (!order)
-        return -1;
+    const float at_least = (float)threshold;
+    uint32_t *topics = lda_malloc_array(K, sizeof *topics, "topic order", err);
+    float *weights = lda_malloc_array(K, sizeof *weights, "topic order", err);
+    int rc = -1;
+    if (!topics || !weights)
+        goto out;
     if (sparse)
         fprintf(f, "#doc name topic proportion ...\n");
     for (uint64_t d = 0; d < m->num_docs; d++) {
-        const float *row = m->theta + d * K;
         fprintf(f, "%llu\t%llu", (unsigned long long)d, (unsigned long long)d);
         if (!sparse) {
+            lda_theta_row_dense(&m->theta, d, weights);
             for (uint32_t k = 0; k < K; k++)
-                fprintf(f, "\t%.9g", row[k]);
+                fprintf(f, "\t%.9g", weights[k]);
             fputc('\n', f);
             continue;
         }
-        for (uint32_t k = 0; k < K; k++)
-            order[k] = k;
-        sorting_row = row;
-        qsort(order, K, sizeof *order, by_proportion);
+        const lda_theta_row row = lda_theta_get_row(&m->theta, d);
+        const uint32_t n = lda_top_entries(row.topics, row.weights, row.count, max ? max : K, topics, weights);
         fputc('\t', f);
-        for (uint32_t i = 0; i < K && (!max || i < max) && row[order[i]] >= threshold; i++)
-            fprintf(f, "%u\t%.9g\t", order[i], row[order[i]]);
+        for (uint32_t i = 0; i < n && weights[i] >= at_least; i++)
+            fprintf(f, "%u\t%.9g\t", topics[i], weights[i]);
         fputc('\n', f);
     }
-    free(order);
-    return 0;
+    rc = 0;
+out:
+    free(topics);
+    free(weights);
+    return rc;
 }
 
 /* A JSON array of n floats. */
@@ -90,12 +106,36 @@ static void json_floats(FILE *f, const float *x, size_t n)
     fputc(']', f);
 }
 
-int lda_export_pyldavis(const lda_model *m, const corpus *docs, FILE *f, lda_error *err)
+/* Row d of θ as pyLDAvis takes it: every entry, or the kept ones rescaled to sum to 1. */
+static void pyldavis_row(const lda_theta *t, uint64_t d, float *row, uint64_t *empty_rows)
+{
+    const uint32_t K = t->num_topics;
+    lda_theta_row_dense(t, d, row);
+    if (lda_theta_complete(t))
+        return;
+    double sum = 0.0;
+    for (uint32_t k = 0; k < K; k++)
+        sum += row[k];
+    for (uint32_t k = 0; k < K; k++)
+        row[k] = sum > 0.0 ? (float)(row[k] / sum) : 1.0f / (float)K;
+    *empty_rows += !(sum > 0.0);
+}
+
+int lda_export_pyldavis(const lda_model *m, const corpus *docs, FILE *f, uint64_t *empty_rows, lda_error *err)
 {
     const uint32_t K = m->num_topics, V = m->vocab_size;
-    uint64_t *freq = lda_calloc(V, sizeof *freq, "term frequencies", err);
-    if (!freq)
+    *empty_rows = 0;
+    if (m->theta.form.form == LDA_DOC_TOPICS_NONE) {
+        lda_error_fail(err, "internal error: pyLDAvis from a model without θ");
         return -1;
+    }
+    uint64_t *freq = lda_calloc(V, sizeof *freq, "term frequencies", err);
+    float *row = lda_malloc_array(K, sizeof *row, "a theta row", err);
+    if (!freq || !row) {
+        free(freq);
+        free(row);
+        return -1;
+    }
     for (size_t t = 0; t < docs->num_tokens; t++)
         freq[docs->words[t]]++;
     fprintf(f, "{\"topic_term_dists\": [");
@@ -106,7 +146,8 @@ int lda_export_pyldavis(const lda_model *m, const corpus *docs, FILE *f, lda_err
     fprintf(f, "],\n\"doc_topic_dists\": [");
     for (size_t d = 0; d < docs->num_docs; d++) {
         fputs(d ? ",\n  " : "\n  ", f);
-        json_floats(f, m->theta + docs->input_index[d] * K, K);
+        pyldavis_row(&m->theta, docs->input_index[d], row, empty_rows);
+        json_floats(f, row, K);
     }
     fprintf(f, "],\n\"doc_lengths\": [");
     for (size_t d = 0; d < docs->num_docs; d++)
@@ -121,6 +162,7 @@ int lda_export_pyldavis(const lda_model *m, const corpus *docs, FILE *f, lda_err
         fprintf(f, w ? ", %llu" : "%llu", (unsigned long long)freq[w]);
     fprintf(f, "]}\n");
     free(freq);
+    free(row);
     return 0;
 }
 

@@ -17,7 +17,12 @@
 static const char npy_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 enum { NPY_ALIGN = 64, NPY_PREAMBLE = 10 }; /* magic, version, uint16 header length */
 
-static const char *npy_descr(lda_matrix_type type) { return type == LDA_MATRIX_F32 ? "<f4" : "<u4"; }
+static const char *npy_descr(lda_matrix_type type)
+{
+    return type == LDA_MATRIX_F32 ? "<f4" : type == LDA_MATRIX_U64 ? "<u8" : "<u4";
+}
+
+size_t lda_matrix_elem_size(lda_matrix_type type) { return type == LDA_MATRIX_U64 ? 8 : 4; }
 
 int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint64_t cols, const void *data,
                      lda_error *err)
@@ -42,7 +47,7 @@ int lda_matrix_write(const char *path, lda_matrix_type type, uint64_t rows, uint
         return -1;
     size_t count = (size_t)(rows * (cols ? cols : 1));
     if (fwrite(preamble, sizeof preamble, 1, af.f) != 1 || fwrite(header, len, 1, af.f) != 1 ||
-        (count && fwrite(data, 4, count, af.f) != count)) {
+        (count && fwrite(data, lda_matrix_elem_size(type), count, af.f) != count)) {
         lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
         lda_atomic_abort(&af);
         return -1;
@@ -78,8 +83,9 @@ static int npy_parse_header(const char *h, lda_matrix_type type, uint64_t *rows,
     }
     const char *want = npy_descr(type);
     if ((descr[0] != '\'' && descr[0] != '"') || strncmp(descr + 1, want, 3) != 0 || descr[4] != descr[0]) {
-        *why = type == LDA_MATRIX_F32 ? "its elements are not little-endian float32 ('<f4')"
-                                      : "its elements are not little-endian uint32 ('<u4')";
+        *why = type == LDA_MATRIX_F32   ? "its elements are not little-endian float32 ('<f4')"
+               : type == LDA_MATRIX_U64 ? "its elements are not little-endian uint64 ('<u8')"
+                                        : "its elements are not little-endian uint32 ('<u4')";
         return -1;
     }
     if (strncmp(order, "False", 5) != 0) {
@@ -193,15 +199,15 @@ static int bin_read_header(FILE *f, const char *path, lda_matrix_type type, uint
     return 0;
 }
 
-/* Whether a regular file holds n 4-byte values after the header just read (anything else is
- * read to its end). */
-static int fits_in_file(FILE *f, uint64_t n)
+/* Whether a regular file holds n values of `size` bytes after the header just read (anything
+ * else is read to its end). */
+static int fits_in_file(FILE *f, uint64_t n, size_t size)
 {
     struct stat sb;
     const long at = ftell(f);
     if (at < 0 || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
         return 1;
-    return (uint64_t)sb.st_size >= (uint64_t)at && n <= ((uint64_t)sb.st_size - (uint64_t)at) / 4;
+    return (uint64_t)sb.st_size >= (uint64_t)at && n <= ((uint64_t)sb.st_size - (uint64_t)at) / size;
 }
 
 /* A model of NaN or infinite values would print NaN topics and scores and exit 0: such a
@@ -228,6 +234,7 @@ int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint
     }
     char magic[8];
     uint64_t r = 0, c = 0;
+    const size_t size = lda_matrix_elem_size(type);
     int ok = 0;
     if (fread(magic, sizeof npy_magic, 1, f) == 1 && memcmp(magic, npy_magic, sizeof npy_magic) == 0)
         ok = npy_read_header(f, path, type, &r, &c, err) == 0;
@@ -236,19 +243,19 @@ int lda_matrix_read(const char *path, lda_matrix_type type, uint64_t *rows, uint
         ok = bin_read_header(f, path, type, &r, &c, err) == 0;
     else
         lda_error_input(err, "%s: neither a .npy file nor an ldagpu matrix file (bad header)", path);
-    if (ok && c && r > SIZE_MAX / 4 / c) {
+    if (ok && c && r > SIZE_MAX / size / c) {
         lda_error_input(err, "%s: impossible size %llu x %llu", path, (unsigned long long)r, (unsigned long long)c);
         ok = 0;
-    } else if (ok && !fits_in_file(f, r * c)) {
+    } else if (ok && !fits_in_file(f, r * c, size)) {
         /* Before allocating what a header may claim. */
         lda_error_input(err, "%s: truncated (expected %llu values)", path, (unsigned long long)(r * c));
         ok = 0;
     }
     if (ok) {
         size_t n = (size_t)(r * c);
-        if (!(*data = lda_malloc_array(n, 4, path, err)))
+        if (!(*data = lda_malloc_array(n, size, path, err)))
             ok = 0;
-        else if (n && fread(*data, 4, n, f) != n) {
+        else if (n && fread(*data, size, n, f) != n) {
             lda_error_input(err, "%s: truncated (expected %zu values)", path, n);
             ok = 0;
         }
@@ -315,4 +322,21 @@ int lda_matrix_load(const char *dir, const char *name, lda_matrix_type type, uin
     }
     *path = npy;
     return lda_matrix_read(npy, type, rows, cols, data, err);
+}
+
+int lda_matrix_load_sized(const char *dir, const char *name, lda_matrix_type type, uint64_t rows, uint64_t cols,
+                          void **data, lda_error *err)
+{
+    char *path = NULL;
+    uint64_t r, c;
+    int rc = lda_matrix_load(dir, name, type, &r, &c, data, &path, err);
+    if (rc == 0 && (r != rows || c != cols)) {
+        lda_error_input(err, "%s: %llu x %llu values, model.conf implies %llu x %llu", path, (unsigned long long)r,
+                        (unsigned long long)c, (unsigned long long)rows, (unsigned long long)cols);
+        free(*data);
+        *data = NULL;
+        rc = -1;
+    }
+    free(path);
+    return rc;
 }

@@ -1,10 +1,11 @@
-/* matrix_file.h — the model folder's arrays (phi, theta, topic_tokens, z) on disk.
+/* matrix_file.h — the model folder's arrays (phi, θ in its forms, topic_tokens, z) on disk.
  *
  * They are written in NumPy's own format, version 1.0 (NAME.npy: numpy.load reads them with
  * no offset to know): the 6 bytes "\x93NUMPY", the bytes 1 and 0, a uint16 header length,
  * then a Python dict literal {'descr': '<f4' or '<u4', 'fortran_order': False, 'shape': (rows,
  * cols) or (rows,)} padded with spaces and a newline so the data starts at a multiple of 64
- * bytes, then rows × cols little-endian values, row-major.
+ * bytes, then rows × cols little-endian values, row-major. uint64 ('<u8') is for offsets that
+ * may pass 2^32 (a sparse θ's row pointers) and exists only as .npy.
  *
  * Folders written by ldagpu before 0.2 hold NAME.bin instead, ldagpu's own format 1 (read,
  * never written): bytes 0..7 "LDAGPUMX", uint32 version (1), uint32 element type
@@ -18,7 +19,10 @@
 
 #include "core/error.h"
 
-typedef enum { LDA_MATRIX_F32 = 1, LDA_MATRIX_U32 = 2 } lda_matrix_type;
+typedef enum { LDA_MATRIX_F32 = 1, LDA_MATRIX_U32 = 2, LDA_MATRIX_U64 = 3 } lda_matrix_type;
+
+/* Bytes of one element: 4, or 8 for LDA_MATRIX_U64. */
+size_t lda_matrix_elem_size(lda_matrix_type type);
 
 /* Writes path as .npy, atomically (atomic_file.h). cols 0: a vector of rows values (shape
  * (rows,)); otherwise a rows × cols matrix. */
@@ -38,5 +42,9 @@ int lda_matrix_save(const char *dir, const char *name, lda_matrix_type type, uin
  * neither exists, the .npy expected) is returned in *path (malloc'ed) for messages. */
 int lda_matrix_load(const char *dir, const char *name, lda_matrix_type type, uint64_t *rows, uint64_t *cols,
                     void **data, char **path, lda_error *err);
+/* lda_matrix_load of an array whose size model.conf implies (rows × cols; a vector has cols
+ * 1): another size is refused. */
+int lda_matrix_load_sized(const char *dir, const char *name, lda_matrix_type type, uint64_t rows, uint64_t cols,
+                          void **data, lda_error *err);
 
 #endif

@@ -24,7 +24,7 @@ void lda_model_free(lda_model *m)
     free(m->corpus_path);
     lda_settings_free_strings(&m->settings);
     free(m->phi);
-    free(m->theta);
+    lda_theta_free(&m->theta);
     free(m->topic_tokens);
     free(m->alpha_learned);
     free(m->z);
@@ -32,8 +32,8 @@ void lda_model_free(lda_model *m)
 }
 
 int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
-                         uint32_t iterations, const char *corpus_path, const float *theta_slots,
-                         const float *phi_vk, const uint32_t *z_positions, const uint32_t *n_k, lda_error *err)
+                         uint32_t iterations, const char *corpus_path, const float *phi_vk,
+                         const uint32_t *z_positions, const uint32_t *n_k, lda_error *err)
 {
     const uint32_t K = params->num_topics, V = c->vocab_size;
     memset(m, 0, sizeof *m);
@@ -49,7 +49,6 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
     m->vocab = c->vocab;
     if (!(m->corpus_path = strdup(corpus_path ? corpus_path : "")) ||
         !(m->phi = lda_malloc_array((size_t)K * V, sizeof(float), "phi", err)) ||
-        !(m->theta = lda_malloc_array(m->num_docs * K, sizeof(float), "theta", err)) ||
         !(m->topic_tokens = lda_malloc_array(K, sizeof(uint32_t), "topic sizes", err)) ||
         !(m->z = lda_malloc_array(c->num_tokens, sizeof(uint32_t), "z", err))) {
         if (!m->corpus_path)
@@ -60,10 +59,6 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
     for (uint32_t w = 0; w < V; w++) /* V × K -> K × V */
         for (uint32_t k = 0; k < K; k++)
             m->phi[(size_t)k * V + w] = phi_vk[(size_t)w * K + k];
-    for (size_t i = 0; i < m->num_docs * K; i++) /* empty documents keep the uniform row */
-        m->theta[i] = 1.0f / (float)K;
-    for (size_t d = 0; d < c->num_docs; d++) /* every piece of a document has its θ row */
-        memcpy(m->theta + c->input_index[d] * K, theta_slots + (size_t)L->doc_slot[d] * K, K * sizeof(float));
     lda_layout_z_to_corpus_order(L, z_positions, m->z);
     memcpy(m->topic_tokens, n_k, K * sizeof(uint32_t));
     return 0;
@@ -135,8 +130,23 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
     return 0;
 }
 
-const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.npy", "theta.npy", "topic_tokens.npy",
+const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.npy", "topic_tokens.npy",
                                                            "z.npy", "topics.txt", "model.conf"};
+
+/* m->theta is in the form model.conf will name. */
+static int check_theta_form(const lda_model *m, lda_error *err)
+{
+    const lda_doc_topics want =
+        lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
+    const lda_theta *t = &m->theta;
+    if (lda_doc_topics_same(&want, &t->form) &&
+        (want.form == LDA_DOC_TOPICS_NONE || (t->num_docs == m->num_docs && t->num_topics == m->num_topics)))
+        return 0;
+    char a[64], b[64];
+    lda_error_fail(err, "internal error: θ is %s, the model's doc_topics %s",
+                   lda_doc_topics_format(&t->form, a, sizeof a), lda_doc_topics_format(&want, b, sizeof b));
+    return -1;
+}
 
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err)
 {
@@ -144,18 +154,20 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
     enum { N = sizeof names / sizeof names[0] };
     char *paths[N] = {0};
     int rc = -1;
-    if (lda_make_dirs(dir, err))
+    if (check_theta_form(m, err) || lda_make_dirs(dir, err))
         return -1;
     for (int i = 0; i < N; i++)
         if (!(paths[i] = lda_path_join(dir, names[i], err)))
             goto out;
-    /* model.conf last: a folder with a model.conf is complete. */
+    /* model.conf last: a folder with a model.conf is complete. Another form's θ files go
+     * after it: until then they are what the old model.conf names. */
     if (write_vocab(m, paths[0], err) ||
         lda_matrix_save(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, m->phi, err) ||
-        lda_matrix_save(dir, "theta", LDA_MATRIX_F32, m->num_docs, m->num_topics, m->theta, err) ||
+        lda_theta_write(&m->theta, dir, err) ||
         lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
         lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, dir, err) ||
-        write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err))
+        write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err) ||
+        lda_theta_remove_other_forms(m->theta.form.form, dir, err))
         goto out;
     rc = 0;
 out:
@@ -259,29 +271,11 @@ static int read_vocab(lda_model *m, const char *path, lda_error *err)
     return failed ? -1 : 0;
 }
 
-/* dir/NAME.npy, or the .bin of an older ldagpu (matrix_file.h), of the size model.conf implies. */
-static int read_matrix_checked(const char *dir, const char *name, lda_matrix_type type, uint64_t rows,
-                               uint64_t cols, void **data, lda_error *err)
-{
-    char *path = NULL;
-    uint64_t r, c;
-    int rc = lda_matrix_load(dir, name, type, &r, &c, data, &path, err);
-    if (rc == 0 && (r != rows || c != cols)) {
-        lda_error_input(err, "%s: %llu x %llu values, model.conf implies %llu x %llu", path, (unsigned long long)r,
-                        (unsigned long long)c, (unsigned long long)rows, (unsigned long long)cols);
-        free(*data);
-        *data = NULL;
-        rc = -1;
-    }
-    free(path);
-    return rc;
-}
-
 int lda_model_read_priors(lda_model *m, const char *dir, lda_error *err)
 {
     if (!(m->beta_learned > 0))
         return 0;
-    return read_matrix_checked(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned, err);
+    return lda_matrix_load_sized(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned, err);
 }
 
 int lda_model_write_priors(const lda_model *m, const char *dir, lda_error *err)
@@ -316,6 +310,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     lda_settings_default(&m->settings);
     m->settings.params.num_topics = 0; /* required: a model.conf without it is not a model's */
     m->settings.params.piece_length = 0; /* folders from before pieces: documents were never cut */
+    m->settings.doc_topics = (lda_doc_topics){LDA_DOC_TOPICS_DENSE, 0, 0.0}; /* before doc_topics: theta.npy */
     conf_ctx c = {m, 0};
     char *conf = lda_path_join(dir, "model.conf", err);
     int rc = -1;
@@ -328,6 +323,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
         lda_error_input(err, "%s: not an ldagpu model (format_version, topics or vocabulary missing)", conf);
         goto out;
     }
+    m->settings.doc_topics = lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
     rc = 0;
 out:
     free(conf);
@@ -343,12 +339,12 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
     if (lda_model_read_conf(m, dir, err))
         return -1;
     if (!(vocab = lda_path_join(dir, "vocab.txt", err)) || read_vocab(m, vocab, err) ||
-        read_matrix_checked(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
-        read_matrix_checked(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
+        lda_matrix_load_sized(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
+        lda_matrix_load_sized(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
                             err) ||
-        (with_theta && read_matrix_checked(dir, "theta", LDA_MATRIX_F32, m->num_docs, m->num_topics,
-                                           (void **)&m->theta, err)) ||
-        (with_z && read_matrix_checked(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
+        (with_theta &&
+         lda_theta_read(&m->theta, dir, &m->settings.doc_topics, m->num_docs, m->num_topics, err)) ||
+        (with_z && lda_matrix_load_sized(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
         lda_model_read_priors(m, dir, err))
         goto out;
     rc = 0;

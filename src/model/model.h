@@ -7,7 +7,10 @@
  *   model.conf        settings and sizes, "key = value" (config_file.h)
  *   vocab.txt         one word a line; line i is word id i
  *   phi.npy           K × V float32, row k = p(word | topic k)       (matrix_file.h)
- *   theta.npy         D × K float32, row d = p(topic | document d)
+ *   θ                 row d = p(topic | document d), in the form model.conf's doc_topics names
+ *                     (doc_topics.h): theta.npy (dense, D × K float32), doc_topics_index.npy
+ *                     + doc_topics_weight.npy (top:N), theta_indptr.npy + theta_indices.npy
+ *                     + theta_data.npy (sparse:EPS, CSR), or none
  *   topic_tokens.npy  K uint32, tokens assigned to each topic
  *   z.npy             N uint32, the topic of every token, corpus order (for resuming)
  * (folders of ldagpu before 0.2: NAME.bin instead of NAME.npy, read all the same)
@@ -28,6 +31,7 @@
 #include "core/params.h"
 #include "core/priors.h"
 #include "model/settings.h"
+#include "model/theta.h"
 #include "corpus/corpus.h"
 
 #define LDA_MODEL_FORMAT_VERSION 1u
@@ -45,7 +49,7 @@ typedef struct {
     char *corpus_path;
     char **vocab;
     float *phi;            /* K × V */
-    float *theta;          /* num_docs × K (NULL if not loaded) */
+    lda_theta theta;       /* in the form settings.doc_topics names (form none if not loaded) */
     uint32_t *topic_tokens; /* K */
     /* With --optimize-interval, the priors learned by the end of the run (alpha.npy, and
      * learned_beta in model.conf): they are part of a resumable state. NULL / 0: not learned,
@@ -62,21 +66,25 @@ typedef struct {
     uint64_t z_checksum;         /* lda_u32_checksum of z; 0: unknown */
 } lda_model;
 
-/* Builds the user-facing model from backend state in layout order: θ num_slots × K,
- * φ V × K, z at layout positions, n_k. The vocabulary is borrowed from the corpus. */
+/* Builds the user-facing model from backend state in layout order: φ V × K, z at layout
+ * positions, n_k; θ is left to the caller (m->theta, built in the model's form: the trainer's
+ * theta_fetch.h). The vocabulary is borrowed from the corpus. */
 int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
-                         uint32_t iterations, const char *corpus_path, const float *theta_slots,
-                         const float *phi_vk, const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
+                         uint32_t iterations, const char *corpus_path, const float *phi_vk,
+                         const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
 
-/* The files lda_model_write writes, in that order (model.conf last). */
-enum { LDA_MODEL_FILE_COUNT = 7 };
+/* The files lda_model_write writes whatever θ's form, in that order (model.conf last); θ's
+ * are lda_doc_topics_all_files. */
+enum { LDA_MODEL_FILE_COUNT = 6 };
 extern const char *const lda_model_files[LDA_MODEL_FILE_COUNT];
 
-/* Writes every file but log.csv into dir (created if missing). top_words: for topics.txt. */
+/* Writes every file but log.csv into dir (created if missing); m->theta must be in the form
+ * settings.doc_topics resolves to. θ files of other forms (a model rewritten with another
+ * --doc-topics) are removed once model.conf is written. top_words: for topics.txt. */
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err);
 
-/* Reads model.conf, vocab.txt, phi, topic_tokens; θ and z too when asked (.npy, or .bin of
- * an older ldagpu). */
+/* Reads model.conf, vocab.txt, phi, topic_tokens; θ (in whatever form model.conf names; none
+ * reads as a θ of form none) and z too when asked (.npy, or .bin of an older ldagpu). */
 int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err);
 
 /* Writes model.conf alone (atomically) to path: a checkpoint's settings. */

@@ -64,8 +64,14 @@ int lda_model_check_output(const char *dir, lda_error *err)
     }
     int exists = strcmp(folder, dir) == 0;
     free(folder);
-    for (int i = 0; exists && i < LDA_MODEL_FILE_COUNT; i++) {
-        char *path = lda_path_join(dir, lda_model_files[i], err);
+    const char *files[LDA_MODEL_FILE_COUNT + 16];
+    size_t n = 0;
+    for (int i = 0; i < LDA_MODEL_FILE_COUNT; i++)
+        files[n++] = lda_model_files[i];
+    for (const char *const *f = lda_doc_topics_all_files; *f && n < sizeof files / sizeof files[0]; f++)
+        files[n++] = *f; /* θ's, in any form: the one written, and the others removed */
+    for (size_t i = 0; exists && i < n; i++) {
+        char *path = lda_path_join(dir, files[i], err);
         struct stat sb;
         int is_dir = path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
         if (is_dir)

@@ -8,8 +8,8 @@
  * the corpus, as LDAvis draws them; without the corpus, φ relative to the topic's first
  * word); the documents most about each topic (largest θ[d,k] among the documents trained
  * on, with the start of their text for raw-text corpora, their most frequent words
- * otherwise); the training curves of log.csv (log-likelihoods against iterations and
- * against training seconds).
+ * otherwise; from the entries a top:N or sparse:EPS θ keeps, which the page says); the
+ * training curves of log.csv (log-likelihoods against iterations and against training seconds).
  *
  * lda_report_gather computes everything from the model, its log and (optionally) its
  * training documents; lda_report_write_html writes the page. */
@@ -44,6 +44,8 @@ typedef struct {
     uint64_t *term_frequency;   /* V, or NULL without a corpus */
     lda_report_doc *docs;       /* K × top_docs, a topic's best first; input_index UINT64_MAX: none */
     const char *corpus_note;    /* why there is no corpus data, or NULL */
+    const char *theta_note;     /* what the documents shown can be when θ is kept in part, or NULL */
+    char theta_note_text[512];
 } lda_html_report;
 
 /* docs: the documents trained on (lda_trained_documents), or NULL when the corpus could not

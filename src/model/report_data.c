@@ -64,17 +64,43 @@ static void rank_documents(lda_html_report *r, const corpus *docs)
     const size_t count = docs ? docs->num_docs : m->num_docs;
     for (size_t i = 0; i < count; i++) {
         uint64_t d = docs ? docs->input_index[i] : i;
-        const float *row = m->theta + d * K;
+        const lda_theta_row row = lda_theta_get_row(&m->theta, d); /* the entries θ keeps (theta.h) */
         if (!docs) {
             int uniform = 1;
-            for (uint32_t k = 0; k < K && uniform; k++)
-                uniform = row[k] == 1.0f / (float)K;
+            for (uint32_t j = 0; j < row.count && uniform; j++)
+                uniform = row.weights[j] == 1.0f / (float)K;
             if (uniform)
                 continue;
         }
         uint64_t length = docs ? docs->doc_offsets[i + 1] - docs->doc_offsets[i] : 0;
-        for (uint32_t k = 0; k < K; k++)
-            offer(r->docs + (size_t)k * n, n, d, row[k], length);
+        for (uint32_t j = 0; j < row.count; j++) {
+            const uint32_t k = row.topics ? row.topics[j] : j;
+            offer(r->docs + (size_t)k * n, n, d, row.weights[j], length);
+        }
+    }
+}
+
+/* What the documents shown can be, from the θ the model keeps. */
+static const char *theta_note(const lda_theta *t, char *buf, size_t size)
+{
+    char form[64];
+    lda_doc_topics_format(&t->form, form, sizeof form);
+    switch (t->form.form) {
+    case LDA_DOC_TOPICS_TOP:
+        if (lda_theta_complete(t))
+            return NULL;
+        snprintf(buf, size, "The model keeps each document's %u largest topics only (doc_topics = %s): a document "
+                 "is listed under a topic only where that topic is among them.", t->form.top, form);
+        return buf;
+    case LDA_DOC_TOPICS_SPARSE:
+        snprintf(buf, size, "The model keeps the entries of θ of at least %g only (doc_topics = %s): a topic whose "
+                 "documents all have less of it lists none.", t->form.threshold, form);
+        return buf;
+    case LDA_DOC_TOPICS_NONE:
+        snprintf(buf, size, "The model keeps no θ (doc_topics = none): no documents are listed.");
+        return buf;
+    default:
+        return NULL;
     }
 }
 
@@ -195,6 +221,7 @@ int lda_report_gather(lda_html_report *r, const corpus *docs, const char *corpus
                         r->top + (size_t)k * r->top_words);
     if (gather_map(r, threads, err))
         goto fail;
+    r->theta_note = theta_note(&m->theta, r->theta_note_text, sizeof r->theta_note_text);
     rank_documents(r, docs);
     if (!docs)
         return 0;

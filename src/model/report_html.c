@@ -439,6 +439,10 @@ int lda_report_write_html(const lda_html_report *r, FILE *f, lda_error *err)
             html(f, r->corpus_note);
         }
     }
+    if (r->theta_note) {
+        fputs(" ", f);
+        html(f, r->theta_note);
+    }
     fputs("</p>\n<div id=\"cards\">\n", f);
     for (uint32_t k = 0; k < m->num_topics; k++)
         write_topic(r, k, total, f);

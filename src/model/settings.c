@@ -38,6 +38,8 @@ const lda_setting lda_settings_table[] = {
     {"holdout", "holdout", LDA_SET_DOUBLE, AT(holdout), 0, 0, 1, 0, 1, NULL, NULL},
     {"holdout_iterations", "holdout-iterations", LDA_SET_U32, AT(holdout_iterations), 0, 1, 1000000, 0, 0, NULL,
      NULL},
+    /* An output, not part of the state: --resume -n 0 --doc-topics FORM rewrites θ in another form. */
+    {"doc_topics", "doc-topics", LDA_SET_DOC_TOPICS, AT(doc_topics), 1, NO_LIMIT, NULL, NULL},
     {NULL, NULL, 0, 0, 0, NO_LIMIT, NULL, NULL},
 };
 
@@ -48,6 +50,7 @@ void lda_settings_default(lda_settings *s)
     corpus_options_default(&s->corpus);
     s->holdout = 0.0;
     s->holdout_iterations = 20;
+    s->doc_topics = lda_doc_topics_default();
 }
 
 const lda_setting *lda_setting_by_key(const char *key)
@@ -139,6 +142,8 @@ int lda_setting_parse(const lda_setting *row, const char *where, const char *tex
             return -1;
         lda_params_set_model(&s->params, (lda_model_kind)choice);
         return 0;
+    case LDA_SET_DOC_TOPICS:
+        return lda_doc_topics_parse(where, text, (lda_doc_topics *)out, err);
     case LDA_SET_PATH: {
         const char **path = out;
         if (own_strings) {
@@ -194,6 +199,8 @@ int lda_setting_same(const lda_setting *row, const lda_settings *a, const lda_se
         return lda_params_model(&a->params) == lda_params_model(&b->params);
     case LDA_SET_PATH:
         return same_path(*(const char *const *)x, *(const char *const *)y);
+    case LDA_SET_DOC_TOPICS:
+        return lda_doc_topics_same((const lda_doc_topics *)x, (const lda_doc_topics *)y);
     }
     return 0;
 }
@@ -245,6 +252,9 @@ const char *lda_setting_format(const lda_setting *row, const lda_settings *s, ch
             return NULL;
         snprintf(buf, size, "%s", *(const char *const *)x);
         break;
+    case LDA_SET_DOC_TOPICS:
+        lda_doc_topics_format((const lda_doc_topics *)x, buf, size);
+        break;
     }
     return buf;
 }
@@ -255,6 +265,7 @@ void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settin
         [LDA_SET_U32] = sizeof(uint32_t), [LDA_SET_U32_AUTO] = sizeof(uint32_t), [LDA_SET_U64] = sizeof(uint64_t), [LDA_SET_SIZE] = sizeof(size_t),
         [LDA_SET_INT] = sizeof(int),      [LDA_SET_DOUBLE] = sizeof(double), [LDA_SET_CHOICE] = sizeof(int),
         [LDA_SET_FORMAT] = sizeof(int),   [LDA_SET_PATH] = sizeof(const char *),
+        [LDA_SET_DOC_TOPICS] = sizeof(lda_doc_topics),
     };
     if (row->type == LDA_SET_MODEL) {
         to->params.theta_collapsed = from->params.theta_collapsed;

@@ -18,12 +18,14 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "corpus/corpus.h"
+#include "model/doc_topics.h"
 
 typedef struct {
     lda_params params;           /* K, α, β, seed, model, precision, sampler, refresh, ... */
     corpus_options corpus;       /* how the corpus is read: format, vocabulary file, tokenizer, pruning */
     double holdout;              /* fraction of the documents held out (0: none) */
     uint32_t holdout_iterations; /* θ-estimation sweeps of each held-out evaluation */
+    lda_doc_topics doc_topics;   /* how θ is written (doc_topics.h); a model records the form it wrote */
 } lda_settings;
 
 typedef enum {
@@ -37,6 +39,7 @@ typedef enum {
     LDA_SET_MODEL,  /* params.theta_collapsed and params.update, named by lda_model_choices */
     LDA_SET_FORMAT, /* corpus_format; the option's "auto" agrees with any recorded format */
     LDA_SET_PATH,   /* const char *, NULL meaning `unset`; compared as files; owned by a model */
+    LDA_SET_DOC_TOPICS, /* lda_doc_topics: dense, top:N, sparse:EPS, none, auto */
 } lda_setting_type;
 
 typedef struct {
@@ -55,7 +58,8 @@ typedef struct {
 extern const lda_setting lda_settings_table[];
 
 /* The defaults of every setting (lda_params_default, corpus_options_default, no holdout,
- * 20 holdout iterations): what a model.conf that lacks a key reads as. */
+ * 20 holdout iterations, --doc-topics auto): what a model.conf that lacks a key reads as
+ * (but for what lda_model_read_conf says older folders mean: piece_length 0, doc_topics dense). */
 void lda_settings_default(lda_settings *s);
 
 /* The row of a model.conf key, or of a train option; NULL when none. */

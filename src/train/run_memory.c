@@ -6,13 +6,14 @@
 #include "backend/backend.h"
 #include "backend/sampler_sparse.h"
 #include "corpus/corpus.h"
+#include "train/theta_fetch.h"
 #include "util/memory.h"
 
 /* The readers refuse documents the layout could not hold: the two limits are one. */
 _Static_assert(CORPUS_MAX_DOC_TOKENS == UINT32_MAX / LDA_WARP, "the readers' limit is the layout's");
 
 uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu, uint64_t num_input_docs,
-                            int holdout)
+                            const lda_doc_topics *doc_topics, int holdout)
 {
     const uint64_t K = p->num_topics, S = L->num_slots, V = L->vocab_size, P = L->num_positions,
                    N = L->num_tokens;
@@ -25,19 +26,21 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
         if (p->sampler == LDA_SAMPLER_SPARSE)
             b += lda_word_prior_prefix_bytes(L->vocab_size, p->num_topics, p->precision);
     }
-    b += (S * K + V * K + P) * sizeof(uint32_t);                  /* the state fetched to save it */
-    b += (num_input_docs * K + V * K + N) * sizeof(uint32_t);     /* the model: θ, φ, z in input order */
+    b += (V * K + P) * sizeof(uint32_t);                          /* φ and z fetched to save them */
+    b += (V * K + N) * sizeof(uint32_t);                          /* the model's φ, z in input order */
+    b += lda_theta_chunk_slots(L, p->num_topics) * K * sizeof(float) + num_input_docs; /* θ's chunk, trained flags */
+    b += lda_doc_topics_bytes(doc_topics, num_input_docs, p->num_topics); /* the model's θ in its form */
     if (holdout)
         b += V * K * sizeof(float) * (on_cpu ? 3 : 1);            /* φ fetched, and the completion's φ, n[w,k] */
     return b;
 }
 
-int lda_run_check_memory(const lda_layout *L, const lda_params *p, uint64_t num_input_docs, int holdout,
-                         lda_error *err)
+int lda_run_check_memory(const lda_layout *L, const lda_params *p, uint64_t num_input_docs,
+                         const lda_doc_topics *doc_topics, int holdout, lda_error *err)
 {
     char why[256];
     int on_cpu = p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0);
-    uint64_t need = lda_run_host_bytes(L, p, on_cpu, num_input_docs, holdout), available;
+    uint64_t need = lda_run_host_bytes(L, p, on_cpu, num_input_docs, doc_topics, holdout), available;
     if (lda_memory_available(&available, err))
         return -1;
     if (need <= available)

@@ -11,14 +11,16 @@
 #include "backend/layout.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "model/doc_topics.h"
 
 /* Bytes beyond the corpus and layout already held: the CPU backend's state (on_cpu), and
- * saving the model (the fetched state and the model's own copies, in input order). */
+ * saving the model (the fetched state and the model's own copies, in input order; θ in the
+ * resolved form doc_topics, from chunks of the backend's rows: theta_fetch.h). */
 uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu, uint64_t num_input_docs,
-                            int holdout);
+                            const lda_doc_topics *doc_topics, int holdout);
 
 /* Refuses (status 1) a run whose lda_run_host_bytes exceed the memory available (memory.h). */
-int lda_run_check_memory(const lda_layout *L, const lda_params *p, uint64_t num_input_docs, int holdout,
-                         lda_error *err);
+int lda_run_check_memory(const lda_layout *L, const lda_params *p, uint64_t num_input_docs,
+                         const lda_doc_topics *doc_topics, int holdout, lda_error *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "backend/backend.h"
@@ -19,6 +20,7 @@
 #include "model/train_log.h"
 #include "train/heldout.h"
 #include "train/run_memory.h"
+#include "train/theta_fetch.h"
 #include "util/atomic_file.h"
 
 static double now_seconds(void)
@@ -44,6 +46,7 @@ typedef struct {
     size_t num_heldout;
     lda_train_log log;
     uint32_t first, done;     /* iterations done when this run started, and now */
+    lda_doc_topics doc_topics; /* --doc-topics, auto resolved for this corpus and K */
 } run;
 
 static void print_corpus_summary(const char *path, const corpus *c, double seconds)
@@ -77,6 +80,7 @@ static int set_settings(const run *r, lda_model *m, lda_error *err)
     lda_settings_free_strings(&m->settings);
     m->settings = o->settings;
     m->settings.params = params;
+    m->settings.doc_topics = r->doc_topics;
     m->settings.corpus.format = r->c->format; /* as detected */
     m->settings.corpus.vocab_path = m->settings.corpus.stopwords_path = NULL; /* owned, below */
     m->heldout_docs = r->num_heldout;
@@ -98,34 +102,66 @@ static int set_settings(const run *r, lda_model *m, lda_error *err)
     return 0;
 }
 
+/* "theta.npy: 178.4 MiB" for the line saying how θ was written. */
+static void describe_theta_files(const char *dir, lda_doc_topics_form form, char *buf, size_t size)
+{
+    uint64_t bytes = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *const *f = lda_doc_topics_files(form); *f && used < size; f++) {
+        char *path = lda_path_join(dir, *f, NULL);
+        struct stat sb;
+        if (path && stat(path, &sb) == 0)
+            bytes += (uint64_t)sb.st_size;
+        free(path);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", *f);
+    }
+    if (used < size && used)
+        snprintf(buf + used, size - used, ": %.1f MiB", (double)bytes / (1 << 20));
+    else if (used < size)
+        snprintf(buf, size, "no file");
+}
+
 static int save_model(run *r, lda_error *err)
 {
     const lda_train_options *o = r->o;
     const lda_layout *L = r->L;
     lda_backend *b = r->b;
     const size_t K = b->params.num_topics;
-    float *theta = lda_malloc_array(L->num_slots * K, sizeof(float), "theta", err);
     float *phi = lda_malloc_array((size_t)L->vocab_size * K, sizeof(float), "phi", err);
     uint32_t *z = lda_malloc_array(L->num_positions, sizeof(uint32_t), "z", err);
     uint32_t *n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err);
     lda_model m = {0};
     int rc = -1;
-    if (!theta || !phi || !z || !n_k)
+    if (!phi || !z || !n_k)
         goto out;
-    if (b->ops->fetch(b, theta, phi, z, err) || b->ops->fetch_counts(b, NULL, NULL, n_k, err) ||
-        lda_model_from_state(&m, r->c, L, &b->params, r->done, r->corpus_path, theta, phi, z, n_k, err) ||
+    if (b->ops->fetch(b, NULL, phi, z, err) || b->ops->fetch_counts(b, NULL, NULL, n_k, err) ||
+        lda_model_from_state(&m, r->c, L, &b->params, r->done, r->corpus_path, phi, z, n_k, err) ||
         set_settings(r, &m, err))
         goto out;
     m.z_checksum = lda_u32_checksum(m.z, m.num_tokens);
+    free(phi); /* the model has its own copies */
+    free(z);
+    phi = NULL;
+    z = NULL;
+    double t0 = now_seconds();
+    if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, 0, err))
+        goto out;
+    double t1 = now_seconds();
     /* model.conf last (lda_model_write): a folder whose model.conf matches its z is complete. */
     if (lda_make_dirs(o->output_dir, err) ||
         lda_state_write_extras(o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err) ||
         lda_model_write(&m, o->output_dir, o->top_words, err))
         goto out;
+    if (!o->quiet) {
+        char form[64], files[512];
+        describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
+        fprintf(stderr, "ldagpu: θ as %s (%s) built in %.2f s; the model written in %.2f s\n",
+                lda_doc_topics_format(&r->doc_topics, form, sizeof form), files, t1 - t0, now_seconds() - t1);
+    }
     rc = 0;
 out:
     lda_model_free(&m);
-    free(theta);
     free(phi);
     free(z);
     free(n_k);
@@ -384,8 +420,13 @@ int lda_train(const lda_train_options *o, lda_error *err)
     }
     lda_params params = o->settings.params; /* the piece length resolved: the model records the number */
     params.piece_length = lda_params_piece_length(&params);
+    char why[512];
+    r.doc_topics = lda_doc_topics_resolve(&o->settings.doc_topics, r.c->num_input_docs, params.num_topics, why,
+                                          sizeof why);
+    if (o->settings.doc_topics.form == LDA_DOC_TOPICS_AUTO && r.doc_topics.form != LDA_DOC_TOPICS_DENSE)
+        fprintf(stderr, "ldagpu: --doc-topics auto: %s\n", why);
     if (!(r.L = lda_layout_build(r.c, params.piece_length, err)) ||
-        lda_run_check_memory(r.L, &params, r.c->num_input_docs, r.heldout != NULL, err) ||
+        lda_run_check_memory(r.L, &params, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
     if (o->resume)
