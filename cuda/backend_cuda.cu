@@ -185,6 +185,8 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     }
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
     CUDA_TRY(cudaMalloc(&s.scratch, plan->scratch_bytes));
+    if (zsample_sparse_prepare(*plan, L, s.scratch, s.slot_doc_len, &s.sparse, err))
+        goto fail;
     return 0;
 fail:
     free_state(s);
@@ -271,7 +273,7 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, s.slot_doc_len,
                              b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
                              plan.fused_theta_mean};
-    return zsample_launch(plan, a, f, s.stream, err);
+    return zsample_launch(plan, a, f, s.sparse, s.stream, err);
 }
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
