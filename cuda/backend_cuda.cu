@@ -515,9 +515,9 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
             check_fits(L, params, &b->zplan, prop, err) || create_state(impl->s, L, params, &b->zplan, err))
             goto fail_quiet;
     }
-    snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s", prop.name,
-             prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
-             lda_choice_name(lda_sampler_choices, params->sampler));
+    snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s, %.2f GiB of state",
+             prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
+             lda_choice_name(lda_sampler_choices, params->sampler), bytes_needed(L, params, &b->zplan) / 1073741824.0);
     return b;
 fail:
 fail_quiet:

@@ -60,6 +60,7 @@ template <typename REAL> __global__ void zsample_sparse_kernel(const zsample_arg
     d.token_base = a.slot_token_base[s];
     d.n = a.n_mk + s * a.K;
     d.topics = t.lists + t.list_offset[s];
+    d.sums = NULL; // formed again when needed: fewer stores
     d.phi = a.phi;
     d.alpha = a.alpha;
     d.table = t.table;

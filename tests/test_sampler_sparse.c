@@ -12,6 +12,7 @@
 #include "backend/zplan.h"
 #include "core/rng.h"
 #include "core/search.h"
+#include "core/sparse_draw.h"
 #include "helpers.h"
 #include "planted.h"
 
@@ -269,4 +270,37 @@ Test(sampler_sparse, planted_topics_recovered_collapsed)
 Test(sampler_sparse, planted_topics_recovered_theta_collapsed_double)
 {
     planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_DOUBLE, LDA_SAMPLER_SPARSE);
+}
+
+/* The GPU forms a document's running sums again where the CPU keeps them (core/sparse_draw.h,
+ * `sums`): both must pick the same topics, on real weights. One document of 300 tokens over
+ * 50 words, K = 100, drawn for five passes each way. */
+Test(sampler_sparse, kept_and_reformed_running_sums_draw_alike)
+{
+    enum { LEN = 300, V = 50, K = 100 };
+    static uint32_t words[LEN], z[2][LEN], n[2][K], topics[2][K];
+    static float phi[V * K], alpha[K], table[V * ((K + 15) / 16)];
+    static double sums[K];
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.02f + (float)(lda_rng_once(3, LDA_RNG_TEST, 0, k) % 100) / 300.0f;
+    for (uint32_t i = 0; i < V * K; i++)
+        phi[i] = (float)(lda_rng_once(3, LDA_RNG_TEST, 1, i) >> 8) * 0x1p-24f;
+    for (uint32_t w = 0; w < V; w++)
+        lda_sparse_table_row_float(alpha, phi + w * K, K, table + w * ((K + 15) / 16));
+    for (uint32_t i = 0; i < LEN; i++) {
+        words[i] = lda_rng_once(3, LDA_RNG_TEST, 2, i) % V;
+        z[0][i] = z[1][i] = lda_rng_once(3, LDA_RNG_TEST, 3, i) % K;
+        n[0][z[0][i]]++;
+        n[1][z[1][i]]++;
+    }
+    for (uint32_t it = 1; it <= 5; it++)
+        for (int v = 0; v < 2; v++) {
+            const lda_sparse_doc d = {.words = words, .z = z[v], .base = 0, .stride = 1, .len = LEN, .from_row = v,
+                                      .token_base = 1000, .n = n[v], .topics = topics[v],
+                                      .sums = v ? (void *)sums : NULL, .phi = phi, .alpha = alpha, .table = table,
+                                      .K = K, .seed = 4, .iteration = it};
+            lda_sparse_draw_doc_float(&d);
+        }
+    cr_assert_eq(memcmp(z[0], z[1], sizeof z[0]), 0, "the topics differ");
+    cr_assert_eq(memcmp(n[0], n[1], sizeof n[0]), 0, "the counts differ");
 }

@@ -22,6 +22,7 @@ typedef struct {
     uint32_t *z;
     size_t part_count;
     uint32_t *lists; /* K topics a worker: a document's list never has more */
+    double *sums;    /* K running sums a worker (doubles: room for either precision) */
 } sparse_ctx;
 
 static size_t real_bytes(lda_precision precision)
@@ -60,6 +61,7 @@ static void sample_warp(void *vctx, size_t q, int worker)
                                   .token_base = L->slot_token_base[s],
                                   .n = in->n_mk + s * in->K,
                                   .topics = c->lists + (size_t)worker * in->K,
+                                  .sums = c->sums + (size_t)worker * in->K,
                                   .phi = in->phi,
                                   .alpha = in->alpha,
                                   .table = in->word_prior,
@@ -115,7 +117,7 @@ void lda_cpu_word_prior_prefix(lda_pool *pool, uint32_t V, const lda_zdraw *in, 
 
 int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
 {
-    sparse_ctx c = {L, in, z, in->part_count ? in->part_count : 1, NULL};
+    sparse_ctx c = {L, in, z, in->part_count ? in->part_count : 1, NULL, NULL};
     const size_t warps = lda_part_warps(L->num_warps, in->part, (uint32_t)c.part_count);
     if (warps == 0)
         return 0;
@@ -123,10 +125,14 @@ int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw
         lda_error_fail(err, "internal error: the sparse draw needs θ-collapsed counts and the word tables");
         return -1;
     }
-    if (!(c.lists = lda_malloc_array((size_t)lda_pool_threads(pool) * in->K, sizeof(uint32_t),
-                                     "the sparse draw's lists", err)))
+    const size_t room = (size_t)lda_pool_threads(pool) * in->K;
+    if (!(c.lists = lda_malloc_array(room, sizeof(uint32_t), "the sparse draw's lists", err)) ||
+        !(c.sums = lda_malloc_array(room, sizeof(double), "the sparse draw's sums", err))) {
+        free(c.lists);
         return -1;
+    }
     lda_pool_run(pool, warps, sample_warp, &c);
     free(c.lists);
+    free(c.sums);
     return 0;
 }

@@ -137,7 +137,7 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     }
     if (p->sampler != LDA_SAMPLER_BUTTERFLY) {
         if (p->refresh > 1)
-            return refuse(err, "--refresh is implemented by --sampler butterfly only", p);
+            return refuse(err, "--refresh is implemented by --sampler butterfly and sparse only", p);
         if (p->theta_collapsed && p->sampler != LDA_SAMPLER_NAIVE)
             return refuse(err, "draws with θ given; θ-collapsed models need butterfly or naive", p);
         plan_per_document(p, L, z);
@@ -202,8 +202,8 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->theta_collapsed = p->theta_collapsed;
     z->K = p->num_topics;
     if (p->sampler == LDA_SAMPLER_SPARSE)
-        snprintf(z->why, sizeof z->why, "CPU sparse: the document's topics, then the word's prior table by binary "
-                 "search, %d thread%s", threads, threads == 1 ? "" : "s");
+        snprintf(z->why, sizeof z->why, "CPU sparse: a document's topics, then the word's table of %u-topic blocks, "
+                 "%d thread%s", LDA_SPARSE_BLOCK, threads, threads == 1 ? "" : "s");
     else
         snprintf(z->why, sizeof z->why, "CPU reference: prefix sums and binary search, %d thread%s", threads,
                  threads == 1 ? "" : "s");

@@ -25,7 +25,7 @@ enum {
 
 static const lda_option_spec bench_options[] = {
     [OPT_TOPICS] = {"topics", 'K', "LIST", "K values: 16,48,80 or ranges 4:1024:4", "1024"},
-    [OPT_SAMPLERS] = {"samplers", 0, "LIST", "GPU z-sampling kernels, comma-separated", "butterfly",
+    [OPT_SAMPLERS] = {"samplers", 0, "LIST", "z samplers, comma-separated (sparse: θ-collapsed models only)", "butterfly",
                       lda_sampler_choices},
     [OPT_PRECISIONS] = {"precisions", 0, "LIST", "precisions, comma-separated", "float", lda_precision_choices},
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},

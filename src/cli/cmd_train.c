@@ -31,12 +31,12 @@ static const lda_option_spec train_options[] = {
     [OPT_PRECISION] = {"precision", 0, "float|double", "precision of the sampler's partial sums", "float",
                        lda_precision_choices},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train", "auto", lda_device_choices},
-    [OPT_SAMPLER] = {"sampler", 0, "NAME", "GPU z-sampling kernel", "butterfly", lda_sampler_choices},
+    [OPT_SAMPLER] = {"sampler", 0, "NAME", "z sampler: a GPU kernel (the CPU draws them by its dense reference), or sparse (both)", "butterfly", lda_sampler_choices},
     [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update too)", "uncollapsed", lda_model_choices},
     [OPT_SPLIT] = {"split", 0, "auto|staged|N", "butterfly, θ given: one block a document group with θ in shared "
                    "memory (staged), or N warps a group reading θ from global memory; auto: chosen from the corpus "
                    "and device (printed)", "auto"},
-    [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
+    [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly, sparse)",
                      "1"},
     [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "
                           "most N (0: never); exact for uncollapsed and mean-for-mode, an approximation within a "

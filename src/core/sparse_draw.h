@@ -94,6 +94,9 @@ typedef struct {
     uint64_t token_base;   /* corpus-order index of its first token: the uniforms' key */
     uint32_t *n;           /* its row of n[m,k], updated token by token */
     uint32_t *topics;      /* room for its list (lda_sparse_list_capacity) */
+    void *sums;            /* NULL, or room for as many REALs: the running sums are kept there and
+                              searched, instead of formed again (the CPU keeps them; the GPU, whose
+                              every load from memory is dear, forms them again) */
     const float *phi;      /* V × K */
     const float *alpha;    /* K */
     const void *table;     /* V × lda_sparse_blocks(K) REALs: the word tables */
@@ -209,6 +212,7 @@ LDA_HD void lda_sparse_prefetch_next(const lda_sparse_doc *d, uint32_t i, uint32
         uint32_t *const z = d->z, *const n = d->n, *const topics = d->topics;                             \
         const float *const phi = d->phi, *const alpha = d->alpha;                                         \
         const REAL *const table = (const REAL *)d->table;                                                 \
+        REAL *const sums = (REAL *)d->sums;                                                               \
         const size_t base = d->base, stride = d->stride;                                                  \
         const uint64_t seed = d->seed, token_base = d->token_base;                                        \
         uint32_t m = lda_sparse_list_build(d);                                                            \
@@ -223,13 +227,17 @@ LDA_HD void lda_sparse_prefetch_next(const lda_sparse_doc *d, uint32_t i, uint32
             for (uint32_t j = 0; j < m; j++) {                                                            \
                 const uint32_t k = topics[j];                                                             \
                 sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]));  \
+                if (sums)                                                                                 \
+                    sums[j] = sparse;                                                                     \
             }                                                                                             \
             const REAL dense = block_end[blocks - 1];                                                     \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);               \
             const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(sparse, dense),          \
                                                            lda_uniform_##SUFFIX(bits));                   \
             uint32_t topic = 0;                                                                           \
-            if (target < sparse) { /* the same running sums again, to the first beyond the target */      \
+            if (target < sparse && sums) { /* the first running sum beyond the target */                  \
+                topic = topics[lda_binary_search_##SUFFIX(sums, (int)m, target)];                         \
+            } else if (target < sparse) { /* the same running sums again, to the first beyond it */       \
                 REAL run = 0;                                                                             \
                 for (uint32_t j = 0; j < m; j++) {                                                        \
                     const uint32_t k = topics[j];                                                         \
