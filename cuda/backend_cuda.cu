@@ -200,7 +200,7 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
     const lda_params *p = &b->params;
     if (p->freeze_phi)
         return 0;
-    return cuda_update_phi(s, p->update, p->seed, phi_stream, err);
+    return cuda_update_phi(s, lda_phi_update(p), p->seed, phi_stream, err);
 }
 
 // θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
