@@ -16,20 +16,13 @@
 #include "util/clock.h"
 
 enum {
-    OPT_OUTPUT, OPT_FORMAT, OPT_VOCAB, OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB,
-    OPT_HELP, OPT_COUNT
+    OPT_OUTPUT, LDA_READER_OPTION_IDS, OPT_HELP, OPT_COUNT
 };
 
 static const lda_option_spec format_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "FILE", "the binary corpus to write", "CORPUS.ldab, the cache train --cache auto "
                     "reads"},
-    [OPT_FORMAT] = LDA_ROW_FORMAT,
-    [OPT_VOCAB] = LDA_ROW_VOCAB,
-    [OPT_STOPWORDS] = LDA_ROW_STOPWORDS,
-    [OPT_MIN_WORD_LEN] = LDA_ROW_MIN_WORD_LEN,
-    [OPT_MIN_DF] = LDA_ROW_MIN_DF,
-    [OPT_MAX_DF] = LDA_ROW_MAX_DF,
-    [OPT_MAX_VOCAB] = LDA_ROW_MAX_VOCAB,
+    LDA_READER_OPTION_ROWS,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };

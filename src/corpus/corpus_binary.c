@@ -18,6 +18,7 @@
 
 #include "corpus/corpus_internal.h"
 #include "util/atomic_file.h"
+#include "util/memory.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the binary corpus is written as the host lays out its arrays: a little-endian host"
@@ -394,21 +395,44 @@ out:
     return rc;
 }
 
+/* The memory the corpus will take (its arrays, and what any reader keeps per input document,
+ * e.g. unknown-token counts in a fixed vocabulary), against what is available: a header may
+ * declare billions of empty documents at no cost in the file. */
+static int check_memory(const source *s, lda_error *err)
+{
+    const header *h = &s->h;
+    uint64_t have;
+    if (lda_memory_available(&have, err))
+        return -1;
+    const double need = 4.0 * (double)h->num_tokens + 16.0 * (double)h->num_docs + 8.0 * (double)h->num_input_docs +
+                        2.0 * (double)h->vocab_bytes + 8.0 * (double)h->vocab_size;
+    if (need <= (double)have)
+        return 0;
+    char need_text[32], have_text[32];
+    lda_error_fail(err, "%s: not enough memory: the corpus declares %llu tokens and %llu input documents, %s to hold "
+                   "them, and %s are available", s->path, (unsigned long long)h->num_tokens,
+                   (unsigned long long)h->num_input_docs, lda_size_text((uint64_t)need, need_text),
+                   lda_size_text(have, have_text));
+    return -1;
+}
+
 corpus *corpus_binary_read(const char *path, lda_error *err)
 {
     source s;
     corpus *c = NULL;
-    uint64_t max_tokens;
     if (open_source(&s, path, err) == 0) {
         const header *h = &s.h;
         if (h->num_tokens > CORPUS_MAX_TOKENS)
             lda_error_input(err, "%s: %llu tokens; ldagpu counts tokens in 32 bits, so a corpus has at most %llu",
                             path, (unsigned long long)h->num_tokens, (unsigned long long)CORPUS_MAX_TOKENS);
+        else if (h->num_input_docs > UINT32_MAX)
+            lda_error_input(err, "%s: %llu input documents; a corpus has at most %u", path,
+                            (unsigned long long)h->num_input_docs, UINT32_MAX);
         else if (h->num_docs > h->num_input_docs)
             damaged(&s, err, "more documents kept than input documents");
-        else if (corpus_token_budget(&max_tokens, err) == 0 &&
-                 corpus_check_memory(path, 0, h->num_tokens, max_tokens, err) == 0 &&
-                 (c = lda_calloc(1, sizeof *c, "a corpus", err))) {
+        else if (2 * (uint64_t)h->vocab_size > h->vocab_bytes) /* a word is a byte at least, and its NUL */
+            damaged(&s, err, "its vocabulary has fewer bytes than its words need");
+        else if (check_memory(&s, err) == 0 && (c = lda_calloc(1, sizeof *c, "a corpus", err))) {
             *c = (corpus){.num_docs = h->num_docs, .num_input_docs = h->num_input_docs,
                           .num_empty_docs = h->num_input_docs - h->num_docs, .num_tokens = h->num_tokens,
                           .format = (corpus_format)h->source_format};
