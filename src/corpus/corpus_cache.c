@@ -132,7 +132,7 @@ static corpus *valid_cache(const char *cache_path, const char *key, char *why, s
     corpus *c = NULL;
     *may_write = 1;
     why[0] = '\0';
-    if (stat(cache_path, &sb) != 0 && errno == ENOENT)
+    if (stat(cache_path, &sb) != 0) /* none yet (or none reachable: writing it will say why) */
         return NULL;
     if (!corpus_binary_sniff(cache_path)) {
         *may_write = 0;
