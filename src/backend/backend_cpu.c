@@ -11,6 +11,7 @@
 #include "backend/sampler_sparse.h"
 #include "backend/updates_cpu.h"
 #include "core/rng.h"
+#include "util/clock.h"
 
 typedef struct {
     lda_pool *pool;
@@ -20,13 +21,6 @@ typedef struct {
     uint32_t *n_mk, *n_wk, *n_k;
     void *word_prior; /* --sampler sparse: each word's prefix sums of α_k φ[w,k] (sampler_sparse.h) */
 } cpu_state;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The counts from z (a cut document's in every piece). */
 static int recount(lda_backend *b, lda_error *err)
@@ -94,19 +88,19 @@ static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timi
                     .part_count = p->refresh};
     double z_seconds = 0, update_seconds = 0;
     for (uint32_t part = 0; part < p->refresh; part++) {
-        double t0 = now_seconds();
+        double t0 = lda_now_seconds();
         in.part = part;
         if (st->word_prior) /* φ changed since the last part, α perhaps too */
             lda_cpu_word_prior_prefix(st->pool, b->layout->vocab_size, &in, st->word_prior);
         if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
             return -1;
-        double t1 = now_seconds();
+        double t1 = lda_now_seconds();
         if (recount(b, err) ||
             (part + 1 < p->refresh ? update_phi(b, lda_phi_stream(iteration, part, p->refresh), err)
                                    : lda_backend_learn_priors(b, iteration, err) || update_model(b, iteration, err)))
             return -1;
         z_seconds += t1 - t0;
-        update_seconds += now_seconds() - t1;
+        update_seconds += lda_now_seconds() - t1;
     }
     if (timing) {
         timing->z_seconds = z_seconds;
