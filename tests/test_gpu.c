@@ -675,6 +675,7 @@ Test(gpu, planted_topics_transpose) { require_gpu(); planted_recovery(LDA_DEVICE
 Test(gpu, planted_topics_butterfly_stored) { require_gpu(); planted_recovery(LDA_DEVICE_CUDA, LDA_UPDATE_DRAW, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY_STORED); }
 Test(gpu, planted_topics_theta_collapsed) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
 Test(gpu, planted_topics_collapsed) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
+Test(gpu, planted_topics_phi_mean) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_PHI_MEAN, LDA_PRECISION_FLOAT, LDA_SAMPLER_BUTTERFLY); }
 Test(gpu, planted_topics_collapsed_naive) { require_gpu(); planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_PRECISION_DOUBLE, LDA_SAMPLER_NAIVE); }
 
 /* Same seed, same device: the same state after a few iterations. */

@@ -260,6 +260,7 @@ Test(sampler_sparse, plans_and_refusals)
     test_expect_failure(args, 2, "θ-collapsed");
     free(corpus_path);
     test_rmdir(dir);
+    free(dir);
 }
 
 Test(sampler_sparse, planted_topics_recovered_collapsed)
