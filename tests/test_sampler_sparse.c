@@ -305,3 +305,64 @@ Test(sampler_sparse, kept_and_reformed_running_sums_draw_alike)
     cr_assert_eq(memcmp(z[0], z[1], sizeof z[0]), 0, "the topics differ");
     cr_assert_eq(memcmp(n[0], n[1], sizeof n[0]), 0, "the counts differ");
 }
+
+/* Documents of two tokens of one word, held at topics (a, b): the first is drawn with counts
+ * {b: 1}, the second with counts {the first's new topic: 1}, the first's old topic left
+ * listed at zero. The pair's joint distribution is known, P(z0, z1) = P(z0 | b) P(z1 | z0),
+ * so 200,000 documents test every path of the list (a stale topic, a topic added, one drawn
+ * again) with a chi-squared over K² cells. Significance 0.001. */
+static void chi2_of_sparse_pairs(lda_precision precision)
+{
+    enum { K = 10, V = 2, DOCS = 200000 };
+    const uint32_t a0 = 3, b0 = 6;
+    corpus *c = test_repeated_word_corpus(DOCS, 2, V, 1);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    float phi[V * K], alpha[K];
+    for (uint32_t k = 0; k < K; k++) {
+        alpha[k] = 0.1f + (float)(k % 4) * 0.3f;
+        phi[k] = 1.0f;
+        phi[K + k] = k == 8 ? 0.0f : 0.05f + (float)((k * 7) % 10) / 10.0f;
+    }
+    double prob[K * K], cond[K];
+    for (uint32_t x = 0; x < K; x++) {
+        double sum = 0;
+        for (uint32_t k = 0; k < K; k++)
+            sum += (cond[k] = ((k == b0) + (double)alpha[k]) * phi[K + k]);
+        double px = cond[x] / sum, sum1 = 0;
+        for (uint32_t k = 0; k < K; k++)
+            sum1 += ((k == x) + (double)alpha[k]) * phi[K + k];
+        for (uint32_t y = 0; y < K; y++)
+            prob[x * K + y] = px * ((y == x) + (double)alpha[y]) * phi[K + y] / sum1;
+    }
+    uint32_t *z = calloc(L->num_positions, sizeof *z), *n = calloc(L->num_slots * K, sizeof *n);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            z[lda_layout_pos(L, s, i)] = i ? b0 : a0;
+            n[s * K + (i ? b0 : a0)]++;
+        }
+    void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
+                    .seed = 8, .iteration = 1};
+    lda_cpu_word_prior_prefix(pool, V, &in, table);
+    cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+    uint64_t counts[K * K] = {0};
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (L->slot_len[s])
+            counts[z[lda_layout_pos(L, s, 0)] * K + z[lda_layout_pos(L, s, 1)]]++;
+    double dof, stat = test_chi2_stat(counts, prob, K * K, DOCS, &dof);
+    double p = test_chi2_sf(stat, dof);
+    cr_assert(p > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, p);
+    lda_pool_destroy(pool);
+    free(z);
+    free(n);
+    free(table);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(sampler_sparse, chi_squared_of_pairs_float) { chi2_of_sparse_pairs(LDA_PRECISION_FLOAT); }
+Test(sampler_sparse, chi_squared_of_pairs_double) { chi2_of_sparse_pairs(LDA_PRECISION_DOUBLE); }
