@@ -14,6 +14,7 @@
 #include "backend/shards.h"
 #include "core/rng.h"
 #include "helpers.h"
+#include "train/run_memory.h"
 
 /* Planted documents of 3 to max_len tokens, cut into pieces of piece_length. */
 static lda_layout *cut_layout(size_t num_docs, uint32_t max_len, uint32_t piece_length, corpus **out)
@@ -332,35 +333,6 @@ static void train_on(uint32_t shards, const char *args)
     unsetenv("LDAGPU_SHARDS");
 }
 
-/* The .npy files of two model folders, byte for byte, and the log's figures (not its times). */
-static void same_models(const char *a, const char *b)
-{
-    static const char *const files[] = {"phi.npy", "theta.npy", "z.npy", "topic_tokens.npy", "topics.txt"};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        char pa[4096], pb[4096];
-        snprintf(pa, sizeof pa, "%s/%s", a, files[i]);
-        snprintf(pb, sizeof pb, "%s/%s", b, files[i]);
-        cr_assert(test_same_bytes(pa, pb), "%s differs between %s and %s", files[i], a, b);
-    }
-    char pa[4096], pb[4096];
-    snprintf(pa, sizeof pa, "%s/alpha.npy", a);
-    snprintf(pb, sizeof pb, "%s/alpha.npy", b);
-    FILE *fa = fopen(pa, "rb");
-    if (fa) {
-        fclose(fa);
-        cr_assert(test_same_bytes(pa, pb), "the learned α differs between %s and %s", a, b);
-    }
-    char cmd[8192];
-    int status;
-    snprintf(cmd, sizeof cmd, "cut -d, -f1,7- '%s/log.csv' > '%s/figures.txt'; cut -d, -f1,7- '%s/log.csv' > '%s/figures.txt'",
-             a, a, b, b);
-    free(test_shell(cmd, &status));
-    cr_assert_eq(status, 0);
-    snprintf(pa, sizeof pa, "%s/figures.txt", a);
-    snprintf(pb, sizeof pb, "%s/figures.txt", b);
-    cr_assert(test_same_bytes(pa, pb), "the log's figures differ between %s and %s", a, b);
-}
-
 static void cli_shards_equal_one(const char *model)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192], one[4096], other[4096];
@@ -374,7 +346,7 @@ static void cli_shards_equal_one(const char *model)
     snprintf(one, sizeof one, "%s/m1", dir);
     for (uint32_t n = 2; n <= 3; n++) {
         snprintf(other, sizeof other, "%s/m%u", dir, n);
-        same_models(one, other);
+        test_assert_same_models(one, other);
     }
     test_rmdir(dir);
     free(dir);
@@ -400,7 +372,7 @@ Test(shards_cli, resumed_with_another_shard_count)
     train_on(3, args);
     snprintf(a, sizeof a, "%s/full", dir);
     snprintf(b, sizeof b, "%s/part", dir);
-    same_models(a, b);
+    test_assert_same_models(a, b);
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -420,4 +392,33 @@ Test(shards_cli, gpus_refused_on_the_cpu_and_out_of_range)
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+static uint64_t shard_state_bytes(const lda_layout *S, const lda_params *p)
+{
+    return lda_run_cpu_state_bytes(S, p, 1);
+}
+
+/* The devices a run needs: the fewest shards whose largest fits; fewer do not; none when not
+ * even LDA_MAX_SHARDS fit. */
+Test(shards, devices_needed_is_the_fewest_that_fit)
+{
+    lda_layout *L = cut_layout(2000, 300, 64, NULL);
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = 4;
+    lda_error err = {0};
+    const uint64_t whole = shard_state_bytes(L, &p);
+    uint32_t needed;
+    cr_assert_eq(lda_run_devices_needed(L, &p, 1, whole, shard_state_bytes, &needed, &err), 0, "%s", err.msg);
+    cr_assert_eq(needed, 1);
+    cr_assert_eq(lda_run_devices_needed(L, &p, 1, whole / 3, shard_state_bytes, &needed, &err), 0, "%s", err.msg);
+    cr_assert_geq(needed, 3, "a third of the bytes (V × K counts in every shard) needs more than 3: %u", needed);
+    cr_assert_lt(needed, LDA_MAX_SHARDS);
+    uint32_t again;
+    cr_assert_eq(lda_run_devices_needed(L, &p, needed - 1, whole / 3, shard_state_bytes, &again, &err), 0);
+    cr_assert_eq(again, needed, "%u devices do not fit, %u do", needed - 1, needed);
+    cr_assert_eq(lda_run_devices_needed(L, &p, 1, 1000, shard_state_bytes, &needed, &err), 0);
+    cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
+    lda_layout_free(L);
 }
