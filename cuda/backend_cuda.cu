@@ -185,6 +185,8 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     }
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
     CUDA_TRY(cudaMalloc(&s.scratch, plan->scratch_bytes));
+    if (zsample_sparse_prepare(*plan, L, s.scratch, s.slot_doc_len, &s.sparse, err))
+        goto fail;
     return 0;
 fail:
     free_state(s);
@@ -198,7 +200,7 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
     const lda_params *p = &b->params;
     if (p->freeze_phi)
         return 0;
-    return cuda_update_phi(s, p->update, p->seed, phi_stream, err);
+    return cuda_update_phi(s, lda_phi_update(p), p->seed, phi_stream, err);
 }
 
 // θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
@@ -271,7 +273,7 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, s.slot_doc_len,
                              b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
                              plan.fused_theta_mean};
-    return zsample_launch(plan, a, f, s.stream, err);
+    return zsample_launch(plan, a, f, s.sparse, s.stream, err);
 }
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
@@ -516,9 +518,9 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
             check_fits(L, params, &b->zplan, prop, err) || create_state(impl->s, L, params, &b->zplan, err))
             goto fail_quiet;
     }
-    snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s", prop.name,
-             prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
-             lda_choice_name(lda_sampler_choices, params->sampler));
+    snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s, %.2f GiB of state",
+             prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
+             lda_choice_name(lda_sampler_choices, params->sampler), bytes_needed(L, params, &b->zplan) / 1073741824.0);
     return b;
 fail:
 fail_quiet:

@@ -13,6 +13,7 @@
 #include "backend/zplan.h"
 #include "core/params.h"
 #include "core/phi_chunks.h"
+#include "zsample.cuh"
 
 // A run of at most LDA_JOIN_CHUNK pieces of cut document `doc`: cut_slots[first .. first + count).
 #define LDA_JOIN_CHUNK 16u
@@ -44,6 +45,7 @@ struct device_state {
     uint32_t *n_mk, *n_wk, *n_k;
     // work space
     void *scratch;         // z-sampler tables
+    zsample_sparse_tables sparse; // the sparse plan's, carved from scratch (zsample.cuh)
     double *phi_partial;   // phi_chunks × K column sums of the Gamma variates
     double *phi_scale;     // K
     // the priors (core/priors.h), copied from the backend's at every change

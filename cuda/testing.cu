@@ -35,7 +35,8 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     lda_zplan_draw_only(&plan); // the draw alone: the counts of the harness are not there
     zsample_args a;
     memset(&a, 0, sizeof a);
-    uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *z = NULL, *n_mk = NULL;
+    uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *slot_doc_len = NULL, *z = NULL, *n_mk = NULL;
+    zsample_sparse_tables sparse;
     size_t *warp_offset = NULL;
     uint64_t *base = NULL;
     float *th = NULL, *ph = NULL, *alpha = NULL;
@@ -45,6 +46,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     CUDA_TRY(upload(&warp_offset, L->warp_offset, L->num_warps + 1));
     CUDA_TRY(upload(&warp_len, L->warp_len, L->num_warps));
     CUDA_TRY(upload(&slot_len, L->slot_len, L->num_slots));
+    CUDA_TRY(upload(&slot_doc_len, L->slot_doc_len, L->num_slots));
     CUDA_TRY(upload(&base, L->slot_token_base, L->num_slots));
     if (collapsed) {
         CUDA_TRY(upload(&n_mk, (const uint32_t *)in->n_mk, L->num_slots * K));
@@ -55,6 +57,8 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     CUDA_TRY(upload(&ph, in->phi, (size_t)L->vocab_size * K));
     CUDA_TRY(upload(&z, (const uint32_t *)z_inout, L->num_positions));
     CUDA_TRY(cudaMalloc(&scratch, plan.scratch_bytes));
+    if (zsample_sparse_prepare(plan, L, scratch, slot_doc_len, &sparse, err))
+        goto fail;
     a.words = words;
     a.warp_offset = warp_offset;
     a.warp_len = warp_len;
@@ -74,7 +78,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     a.num_warps = L->num_warps;
     a.seed = in->seed;
     a.iteration = in->iteration;
-    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, NULL, 0.0, 0.0, 0}, 0, err))
+    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, NULL, 0.0, 0.0, 0}, sparse, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));
@@ -86,6 +90,7 @@ fail:
     cudaFree(warp_offset);
     cudaFree(warp_len);
     cudaFree(slot_len);
+    cudaFree(slot_doc_len);
     cudaFree(base);
     cudaFree(th);
     cudaFree(alpha);

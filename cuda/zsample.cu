@@ -1,12 +1,16 @@
 // zsample.cu — the z-sampling launcher: runs the kernel the plan (backend/zplan.h) names,
 // with the shape and memory the plan gives. It decides nothing itself.
 #include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "backend/sampler_sparse.h"
 #include "check.cuh"
 #include "zsample.cuh"
 #include "zsample_butterfly.cuh"
 #include "zsample_butterfly_stored.cuh"
 #include "zsample_naive.cuh"
+#include "zsample_sparse.cuh"
 #include "zsample_transpose.cuh"
 
 // Kernels that need more than the default 48 KiB of shared memory must opt in.
@@ -74,11 +78,64 @@ fail:
     return -1;
 }
 
+int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, const uint32_t *slot_doc_len,
+                           zsample_sparse_tables *out, lda_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (plan.kernel != LDA_ZKERNEL_SPARSE)
+        return 0;
+    lda_sparse_scratch sc;
+    lda_sparse_scratch_plan(L, plan.K, plan.precision, &sc);
+    uint64_t *offsets = (uint64_t *)lda_malloc_array(L->num_slots + 1, sizeof *offsets, "list offsets", err);
+    if (!offsets)
+        return -1;
+    lda_sparse_list_offsets(L, plan.K, offsets);
+    char *base = static_cast<char *>(scratch);
+    const cudaError_t e = cudaMemcpy(base + sc.offsets_at, offsets, (L->num_slots + 1) * sizeof *offsets,
+                                     cudaMemcpyHostToDevice);
+    free(offsets);
+    CUDA_TRY(e);
+    out->table = base;
+    out->list_offset = reinterpret_cast<const uint64_t *>(base + sc.offsets_at);
+    out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
+    out->slot_doc_len = slot_doc_len;
+    out->V = L->vocab_size;
+    return 0;
+fail:
+    return -1;
+}
+
+// The word tables from φ and α as they are now (φ changes after every --refresh part),
+// then the draw.
 template <typename REAL>
-static int launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused, cudaStream_t stream,
-                  lda_error *err)
+static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                         cudaStream_t stream, lda_error *err)
+{
+    const unsigned threads = plan.threads_per_block;
+    if (!t.table || !t.list_offset || !t.lists || !t.slot_doc_len) {
+        lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
+        return -1;
+    }
+    sparse_table_kernel<REAL><<<(t.V + threads - 1) / threads, threads, 0, stream>>>(a.phi, a.alpha, t.V, a.K,
+                                                                                     (REAL *)t.table);
+    LAUNCH_TRY();
+    {
+        const size_t lanes = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP;
+        zsample_sparse_kernel<REAL><<<(unsigned)((lanes + threads - 1) / threads), threads, 0, stream>>>(a, t);
+    }
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+template <typename REAL>
+static int launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused,
+                  const zsample_sparse_tables &sparse, cudaStream_t stream, lda_error *err)
 {
     switch (plan.kernel) {
+    case LDA_ZKERNEL_SPARSE:
+        return launch_sparse<REAL>(plan, a, sparse, stream, err);
     case LDA_ZKERNEL_STAGED:
     case LDA_ZKERNEL_SPLIT:
     case LDA_ZKERNEL_COLLAPSED:
@@ -91,8 +148,8 @@ static int launch(const lda_zplan &plan, const zsample_args &a, const zsample_fu
     }
 }
 
-int zsample_launch(const lda_zplan &plan, const zsample_args &given, const zsample_fused &fused, cudaStream_t stream,
-                   lda_error *err)
+int zsample_launch(const lda_zplan &plan, const zsample_args &given, const zsample_fused &fused,
+                   const zsample_sparse_tables &sparse, cudaStream_t stream, lda_error *err)
 {
     zsample_args a = given;
     a.split = plan.warps_per_group;
@@ -108,6 +165,6 @@ int zsample_launch(const lda_zplan &plan, const zsample_args &given, const zsamp
                        plan.fused_counts ? "fuses" : "does not fuse", fused.n_wk ? "passes" : "does not pass");
         return -1;
     }
-    return plan.precision == LDA_PRECISION_DOUBLE ? launch<double>(plan, a, fused, stream, err)
-                                                  : launch<float>(plan, a, fused, stream, err);
+    return plan.precision == LDA_PRECISION_DOUBLE ? launch<double>(plan, a, fused, sparse, stream, err)
+                                                  : launch<float>(plan, a, fused, sparse, stream, err);
 }

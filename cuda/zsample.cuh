@@ -69,11 +69,28 @@ struct zsample_fused {
     int theta_mean;
 };
 
+// The sparse draw's tables (zsample_sparse.cuh), carved from the plan's scratch as
+// lda_sparse_scratch_plan (backend/sampler_sparse.h) lays it out; the launcher builds the
+// word tables, the caller has written the list offsets.
+struct zsample_sparse_tables {
+    void *table;                   // V × lda_sparse_blocks(K) REALs
+    const uint64_t *list_offset;   // num_slots + 1
+    uint32_t *lists;
+    const uint32_t *slot_doc_len;  // a slot shorter than its document is a piece: its row lists its topics
+    uint32_t V;
+};
+
+// The tables of a sparse plan over `scratch` (its plan.scratch_bytes, on the device): writes
+// the list offsets of L's slots there (synchronously) and fills `out`; slot_doc_len is the
+// device's copy of L->slot_doc_len. Any other plan: `out` all empty.
+int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, const uint32_t *slot_doc_len,
+                           zsample_sparse_tables *out, lda_error *err);
+
 // Launches the kernel `plan` names (zplan.h: the plan made every choice and sized the
 // scratch; a.split is taken from it) on `stream`; -1 with err on a launch failure. fused: what
 // the staged kernel does besides drawing (used by the staged kernel only; its n_wk is NULL
-// when the plan does not fuse the counts).
-int zsample_launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused, cudaStream_t stream,
-                   lda_error *err);
+// when the plan does not fuse the counts). sparse: the sparse kernel's tables (else unused).
+int zsample_launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused,
+                   const zsample_sparse_tables &sparse, cudaStream_t stream, lda_error *err);
 
 #endif

@@ -27,3 +27,22 @@ void fuzz_setup(void)
 {
     setenv(LDA_MEMORY_LIMIT_ENV, "64M", 1);
 }
+
+void fuzz_check_read(corpus *c, const lda_error *err)
+{
+    if (!c) {
+        if (!err->msg[0] || (err->status != LDA_EXIT_BAD_INPUT && err->status != LDA_EXIT_FAILURE))
+            __builtin_trap(); /* a failure must say why */
+        return;
+    }
+    size_t unknown = 0;
+    for (size_t d = 0; c->input_unknown && d < c->num_input_docs; d++)
+        unknown += c->input_unknown[d];
+    if (c->num_tokens == 0 || c->doc_offsets[c->num_docs] != c->num_tokens ||
+        c->num_docs + c->num_empty_docs != c->num_input_docs || (c->input_unknown && unknown != c->num_unknown_tokens))
+        __builtin_trap();
+    for (size_t i = 0; i < c->num_tokens; i++)
+        if (c->words[i] >= c->vocab_size)
+            __builtin_trap();
+    corpus_free(c);
+}

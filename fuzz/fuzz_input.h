@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "corpus/corpus.h"
+
 typedef struct {
     int fd;
     char path[64];
@@ -14,6 +16,10 @@ typedef struct {
 /* A file holding data[0..size); aborts when the system refuses (not the input's fault). */
 void fuzz_file_open(fuzz_file *f, const uint8_t *data, size_t size);
 void fuzz_file_close(fuzz_file *f);
+
+/* What every reader promises of its result (corpus.h), or, for a failure, that it says why
+ * with a documented status: traps (a crash the fuzzer reports) otherwise. Frees c. */
+void fuzz_check_read(corpus *c, const lda_error *err);
 
 /* Once per process: a small memory budget (memory.h), so that an input declaring billions of
  * tokens is refused as it would be on a small machine, not expanded into the fuzzer's

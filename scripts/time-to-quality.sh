@@ -6,8 +6,12 @@
 # against training time with the peers' reference figures (scripts/plot-quality.sh).
 # Variants: each model as the paper runs it (one z pass per φ update), and each model with
 # --refresh R (REFRESH, default 8: z drawn in R parts, counts and φ brought up to date after
-# each), named <model>-r<R>. REFRESH=1 runs only the first set.
-# usage: scripts/time-to-quality.sh CORPUS OUTDIR   (env: EVAL=5, KS="1024 256", REFRESH=8, DEVICE=cuda)
+# each), named <model>-r<R>. REFRESH=1 runs only the first set. The θ-collapsed models also run
+# with --sampler sparse, named <model>-sparse (SPARSE=0: not). Every run holds out HOLDOUT of
+# the documents (default 0.1; 0: none) and scores them by document completion at each
+# evaluation, so the plots show held-out log-likelihood too.
+# usage: scripts/time-to-quality.sh CORPUS OUTDIR
+# env: EVAL=5, KS="1024 256", REFRESH=8, DEVICE=cuda, SPARSE=1, HOLDOUT=0.1
 set -eu
 [ $# -eq 2 ] || { echo "usage: scripts/time-to-quality.sh CORPUS OUTDIR" >&2; exit 2; }
 corpus=$1
@@ -20,7 +24,8 @@ run() { # K NAME ARGS...
     K=$1 name=$2
     shift 2
     dir=$(mktemp -d)
-    "$ldagpu" train "$corpus" -K "$K" -n 100 -e "${EVAL:-5}" --device "${DEVICE:-cuda}" -q -o "$dir/model" "$@" \
+    "$ldagpu" train "$corpus" -K "$K" -n 100 -e "${EVAL:-5}" --device "${DEVICE:-cuda}" -q -o "$dir/model" \
+        --holdout "${HOLDOUT:-0.1}" --doc-topics none "$@" \
         2> "$out/K$K-$name.log"
     cp "$dir/model/log.csv" "$out/K$K-$name.csv"
     rm -rf "$dir"
@@ -30,6 +35,7 @@ for K in ${KS:-1024 256}; do
     for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
         run "$K" "$model" --model "$model"
         [ "$refresh" -gt 1 ] && run "$K" "$model-r$refresh" --model "$model" --refresh "$refresh"
+        case $model in *collapsed) [ "${SPARSE:-1}" = 0 ] || run "$K" "$model-sparse" --model "$model" --sampler sparse ;; esac
     done
 done
 if command -v gnuplot >/dev/null 2>&1; then

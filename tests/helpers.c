@@ -163,6 +163,24 @@ double test_chi2_sf(double x, double dof)
     return gamma_q(dof / 2.0, x / 2.0);
 }
 
+void test_expect_same_corpus(const corpus *a, const corpus *b)
+{
+    cr_assert_eq(a->num_docs, b->num_docs);
+    cr_assert_eq(a->num_input_docs, b->num_input_docs);
+    cr_assert_eq(a->num_empty_docs, b->num_empty_docs);
+    cr_assert_eq(a->num_tokens, b->num_tokens);
+    cr_assert_eq(a->num_unknown_tokens, b->num_unknown_tokens);
+    cr_assert_eq(a->vocab_size, b->vocab_size);
+    cr_assert_eq(memcmp(a->doc_offsets, b->doc_offsets, (a->num_docs + 1) * sizeof *a->doc_offsets), 0);
+    cr_assert_eq(memcmp(a->input_index, b->input_index, a->num_docs * sizeof *a->input_index), 0);
+    cr_assert_eq(memcmp(a->words, b->words, a->num_tokens * sizeof *a->words), 0);
+    cr_assert_eq(!a->input_unknown, !b->input_unknown);
+    for (size_t d = 0; a->input_unknown && d < a->num_input_docs; d++)
+        cr_assert_eq(a->input_unknown[d], b->input_unknown[d], "unknown tokens of input document %zu", d);
+    for (uint32_t w = 0; w < a->vocab_size; w++)
+        cr_assert_str_eq(a->vocab[w], b->vocab[w], "word %u", w);
+}
+
 double test_chi2_stat(const uint64_t *observed, const double *prob, size_t n, uint64_t total, double *dof)
 {
     double stat = 0, pooled_obs = 0, pooled_exp = 0;

@@ -24,6 +24,10 @@ corpus *test_repeated_word_corpus(uint32_t num_docs, uint32_t len, uint32_t V, u
 corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_t num_docs, uint32_t min_len,
                             uint32_t max_len, uint64_t seed, double *planted_mix);
 
+/* Asserts that two corpora hold the same documents: counts, offsets, word ids, input indexes,
+ * unknown-token counts and vocabulary (the format field aside: it says where they came from). */
+void test_expect_same_corpus(const corpus *a, const corpus *b);
+
 /* Upper tail probability of the chi-squared distribution: P(X >= x), dof degrees. */
 double test_chi2_sf(double x, double dof);
 

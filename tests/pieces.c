@@ -16,11 +16,12 @@ typedef struct {
     uint32_t *n_wk, *n_k;
 } run_state;
 
-static lda_backend *started(const lda_layout *L, lda_device device, lda_model_kind model, uint32_t K,
-                            uint32_t refresh, uint32_t iterations)
+static lda_backend *started_with(const lda_layout *L, lda_device device, lda_model_kind model, lda_sampler sampler,
+                                 uint32_t K, uint32_t refresh, uint32_t iterations)
 {
     lda_params p;
     lda_params_default(&p);
+    p.sampler = sampler;
     p.num_topics = K;
     p.device = device;
     p.threads = 2;
@@ -34,6 +35,12 @@ static lda_backend *started(const lda_layout *L, lda_device device, lda_model_ki
     for (uint32_t it = 1; it <= iterations; it++)
         cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
     return b;
+}
+
+static lda_backend *started(const lda_layout *L, lda_device device, lda_model_kind model, uint32_t K,
+                            uint32_t refresh, uint32_t iterations)
+{
+    return started_with(L, device, model, LDA_SAMPLER_BUTTERFLY, K, refresh, iterations);
 }
 
 /* The state of a run in the corpus's terms; θ rows of a document's pieces must agree. */
@@ -111,12 +118,18 @@ out:
 
 void counts_equal_a_recount(lda_device device, lda_model_kind model, uint32_t refresh, uint32_t piece_length)
 {
+    counts_equal_a_recount_drawn_by(device, model, LDA_SAMPLER_BUTTERFLY, refresh, piece_length);
+}
+
+void counts_equal_a_recount_drawn_by(lda_device device, lda_model_kind model, lda_sampler sampler, uint32_t refresh,
+                                     uint32_t piece_length)
+{
     const uint32_t K = 24;
     corpus *c = test_planted_corpus(5, 12, 300, 3, 400, 8, NULL); /* up to 25 pieces of 16 a document */
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);
     cr_assert(L && (!piece_length || L->num_cut_docs > 100), "%s", err.msg);
-    lda_backend *b = started(L, device, model, K, refresh, 6);
+    lda_backend *b = started_with(L, device, model, sampler, K, refresh, 6);
     const uint32_t V = L->vocab_size;
     uint32_t *z = malloc(L->num_positions * 4), *mk = malloc(L->num_slots * K * 4), *wk = malloc(V * K * 4),
              *nk = malloc(K * 4);

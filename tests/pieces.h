@@ -26,5 +26,8 @@ void pieces_change_nothing_with_theta_given(lda_device device, lda_model_kind mo
  * document (the join of a recount: with pieces of piece_length tokens, 0 for none), n[w,k] and
  * n[k] too. 300 documents of 3 to 400 tokens. */
 void counts_equal_a_recount(lda_device device, lda_model_kind model, uint32_t refresh, uint32_t piece_length);
+/* The same with another z sampler than the butterfly. */
+void counts_equal_a_recount_drawn_by(lda_device device, lda_model_kind model, lda_sampler sampler, uint32_t refresh,
+                                     uint32_t piece_length);
 
 #endif

@@ -2,6 +2,7 @@
 #include "planted.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "backend/backend.h"
@@ -111,4 +112,24 @@ static void run_planted(lda_device device, const lda_params *model, lda_precisio
     lda_backend_destroy(b);
     lda_layout_free(L);
     corpus_free(c);
+}
+
+void planted_expect_matched(const float *planted_kv, uint32_t P, const float *learned_kv, uint32_t K, uint32_t V,
+                            double max_tv)
+{
+    for (uint32_t t = 0; t < P; t++) {
+        double best = INFINITY;
+        uint32_t best_k = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            double l1 = 0.0;
+            for (uint32_t w = 0; w < V; w++)
+                l1 += fabs((double)planted_kv[(size_t)t * V + w] - (double)learned_kv[(size_t)k * V + w]);
+            if (0.5 * l1 < best) {
+                best = 0.5 * l1;
+                best_k = k;
+            }
+        }
+        cr_assert_lt(best, max_tv, "planted topic %u: the nearest learned topic (%u) is %.3f away in total "
+                     "variation, not within %.3f", t, best_k, best, max_tv);
+    }
 }

@@ -16,4 +16,10 @@ void planted_recovery_refreshed(lda_device device, lda_model_kind model, uint32_
 /* The same with documents cut into pieces of piece_length tokens (backend/layout.h). */
 void planted_recovery_pieces(lda_device device, lda_model_kind model, uint32_t piece_length);
 
+/* Each of the P planted topics (planted_kv, P x V, as a generated corpus's PATH.phi.npy) is
+ * matched by a learned one (learned_kv, K x V, a model's phi.npy): within total-variation
+ * distance max_tv (half the L1 distance of the two word distributions). */
+void planted_expect_matched(const float *planted_kv, uint32_t P, const float *learned_kv, uint32_t K, uint32_t V,
+                            double max_tv);
+
 #endif

@@ -16,6 +16,7 @@
 #include "backend/backend.h"
 #include "backend/layout.h"
 #include "backend/sampler_cpu.h"
+#include "backend/sampler_sparse.h"
 #include "core/rng.h"
 #include "corpus/corpus_read.h"
 #include "helpers.h"
@@ -853,6 +854,111 @@ Test(gpu_shards, two_gpus_equal_one_uncollapsed) { two_gpus_equal_one("--model u
 Test(gpu_shards, two_gpus_equal_one_mean_for_mode) { two_gpus_equal_one("--model mean-for-mode"); }
 Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--model theta-collapsed"); }
 Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed"); }
+
+/* The sparse draw (core/sparse_draw.h): the GPU runs the CPU's code a document a thread,
+ * with products and sums rounded alike, so on real weights as on integer ones its topics and
+ * counts must equal the CPU's, over three passes, on a layout whose documents are cut into
+ * pieces (their lists come from their rows) and, at K = 1, from whole documents. */
+static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integer_weights, uint32_t piece_length)
+{
+    const uint32_t V = 40;
+    corpus *c = ragged_corpus(V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    float *phi = malloc((size_t)V * K * sizeof *phi), *alpha = malloc(K * sizeof *alpha);
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = integer_weights ? (float)(1 + k % 3) : 0.01f + (float)(lda_rng_once(7, LDA_RNG_TEST, K, k) % 97) / 50.0f;
+    for (size_t i = 0; i < (size_t)V * K; i++) {
+        uint32_t bits = lda_rng_once(5, LDA_RNG_TEST, K, i);
+        phi[i] = integer_weights ? (float)(bits % 5) : bits % 7 == 0 ? 0.0f : (float)(bits >> 8) * 0x1p-30f;
+    }
+    for (uint32_t w = 0; w < V; w++)
+        phi[(size_t)w * K + w % K] = 1.0f; /* no all-zero row */
+    uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
+    uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)};
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = lda_rng_once(6, LDA_RNG_TEST, K, L->slot_token_base[s] + i) % K;
+            for (int d = 0; d < 2; d++) {
+                z[d][lda_layout_pos(L, s, i)] = k;
+                n[d][s * K + k]++;
+            }
+        }
+    for (int d = 0; d < 2; d++)
+        lda_layout_join_cut_counts(L, K, n[d], NULL);
+    void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
+    lda_pool *pool = lda_pool_create(2, &err);
+    char what[96];
+    snprintf(what, sizeof what, "sparse %s K=%u %s weights, pieces of %u", lda_choice_name(lda_precision_choices, precision),
+             K, integer_weights ? "integer" : "real", piece_length);
+    for (uint32_t it = 1; it <= 3; it++) {
+        for (int d = 0; d < 2; d++) {
+            lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .word_prior = table, .K = K,
+                            .precision = precision, .seed = 31, .iteration = it};
+            if (d == 0)
+                lda_cpu_word_prior_prefix(pool, V, &in, table);
+            int rc = d == 0 ? lda_cpu_sample_z(pool, L, &in, z[0], &err)
+                            : lda_cuda_sample_z_given(L, &in, LDA_SAMPLER_SPARSE, 0, z[1], &err);
+            cr_assert_eq(rc, 0, "%s", err.msg);
+        }
+        size_t mismatches = 0;
+        for (size_t s = 0; s < L->num_slots; s++)
+            for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+                size_t p = lda_layout_pos(L, s, i);
+                if (z[0][p] != z[1][p] && mismatches++ < 5)
+                    cr_log_error("%s pass %u: slot %zu token %u: CPU %u, GPU %u", what, it, s, i, z[0][p], z[1][p]);
+            }
+        cr_assert_eq(mismatches, 0, "%s pass %u: %zu of %zu draws differ from the CPU", what, it, mismatches,
+                     c->num_tokens);
+        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "%s pass %u: counts differ from the CPU", what, it);
+        for (int d = 0; d < 2; d++)
+            lda_layout_join_cut_counts(L, K, n[d], NULL);
+    }
+    lda_pool_destroy(pool);
+    for (int d = 0; d < 2; d++) {
+        free(n[d]);
+        free(z[d]);
+    }
+    free(table);
+    free(phi);
+    free(alpha);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
+
+Test(gpu, sparse_exact_on_integer_weights, .timeout = 300)
+{
+    require_gpu();
+    for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
+        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 1, 0);
+        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 1, 16);
+    }
+}
+
+Test(gpu, sparse_equals_the_cpu_on_real_weights, .timeout = 300)
+{
+    require_gpu();
+    for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
+        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 0, 16);
+        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 0, 0);
+    }
+}
+
+Test(gpu, sparse_counts_stay_exact)
+{
+    require_gpu();
+    counts_equal_a_recount_drawn_by(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1, 0);
+    counts_equal_a_recount_drawn_by(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_SPARSE, 3, 16);
+}
+
+Test(gpu, planted_topics_collapsed_sparse)
+{
+    require_gpu();
+    planted_recovery_model(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_SPARSE);
+}
 
 #else
 

@@ -51,6 +51,16 @@ typedef struct {
     "{'descr': '<u4', 'fortran_order': False, 'shape': (64, 1), }" \
     "                                                         \n" "\x07\0\0\0" Z64 Z64 Z64 Z16 Z16 Z16 Z4 Z4 Z4
 
+/* An ldagpu binary corpus (corpus_binary.h) of no documents, made from text: the header (magic,
+ * version, 64 header bytes, `inputs` input documents, 0 documents, `tokens`, `words` words, source
+ * format 1, no vocabulary bytes, no note), the one offset 0, and `crc`. */
+#define ZERO4 "\0\0\0\0"
+#define ZERO8 "\0\0\0\0\0\0\0\0"
+#define BINARY_HEADER(version, inputs, tokens, words, crc) "LDAGPUCB" version "\0\0\0" "\x40\0\0\0" inputs ZERO8 \
+    tokens words "\x01\0\0\0" ZERO8 ZERO8 ZERO8 crc
+#define BINARY_CORPUS(version, tokens, crc) BINARY_HEADER(version, ZERO8, tokens, ZERO4, crc)
+#define EMPTY_CRC "\x69\x42\x49\x48"
+
 /* A UCI triple of document d with the most tokens a document may have (2^27 - 1). */
 #define T(d) #d " 1 134217727\n"
 #define T8(a, b, c, d, e, f, g, h) T(a) T(b) T(c) T(d) T(e) T(f) T(g) T(h)
@@ -134,6 +144,33 @@ static malformed rows[] = {
     {"ldac tokens beyond memory", "4: tiny file, huge cost", NO_SETUP,
      {{"c.ldac", "1 0:100000000\n", 0, 0}, {"c.vocab", "a\n", 0, 0}}, "LDAGPU_MEMORY_LIMIT=64M",
      "train %D/c.ldac -o %D/out", 1, "c.ldac:1: not enough memory: the corpus declares 100000000 tokens"},
+    {"binary: not one", "clean", NO_SETUP, {{"c", "alpha beta\n", 0, 0}}, NULL, TRAIN "-f binary", 2,
+     "c: not an ldagpu binary corpus"},
+    {"binary: cut short", "clean", NO_SETUP, {{"c", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 70, 0}}, NULL, TRAIN, 2,
+     "c: truncated: 70 bytes"},
+    {"binary: checksum wrong", "clean", NO_SETUP, {{"c", BINARY_CORPUS("\x01", ZERO8, "\x01\x02\x03\x04"), 76, 0}},
+     NULL, TRAIN, 2, "c: damaged binary corpus: its checksum does not match its contents"},
+    {"binary: 2^40 tokens declared", "clean", NO_SETUP,
+     {{"c", BINARY_CORPUS("\x01", "\0\0\0\0\0\x01\0\0", EMPTY_CRC), 76, 0}}, NULL, TRAIN, 2,
+     "c: truncated: 76 bytes, fewer than its header declares (0 documents, 1099511627776 tokens"},
+    {"binary: a newer version", "clean", NO_SETUP, {{"c", BINARY_CORPUS("\x02", ZERO8, EMPTY_CRC), 76, 0}}, NULL,
+     TRAIN, 2, "c: binary corpus version 2; this ldagpu reads version 1"},
+    {"binary: no documents", "clean", NO_SETUP, {{"c", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 76, 0}}, NULL, TRAIN,
+     2, "c: the corpus is empty (no documents)"},
+    {"binary: 2^40 empty documents", "fuzzing: allocated before checking", NO_SETUP,
+     {{"c", BINARY_HEADER("\x01", "\0\0\0\0\0\x01\0\0", ZERO8, ZERO4, EMPTY_CRC), 76, 0}}, NULL, TRAIN, 2,
+     "c: 1099511627776 input documents; a corpus has at most 4294967295"},
+    {"binary: 2^31 words in no bytes", "fuzzing: allocated before checking", NO_SETUP,
+     {{"c", BINARY_HEADER("\x01", ZERO8, ZERO8, "\0\0\0\x80", EMPTY_CRC), 76, 0}}, NULL, TRAIN, 2,
+     "c: damaged binary corpus: its vocabulary has fewer bytes than its words need"},
+    {"binary: a vocabulary file given", "clean", NO_SETUP, {{"c", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 76, 0},
+     {"v", "alpha\n", 0, 0}}, NULL, TRAIN "--vocab %D/v", 2, "c: a binary corpus holds its own vocabulary"},
+    {"cache: the corpus itself", "clean", NO_SETUP, {{"c", "alpha beta\n", 0, 0}}, NULL, TRAIN "--cache %D/c", 2,
+     "--cache %D/c is the corpus itself"},
+    {"cache: not a cache file", "clean", NO_SETUP, {{"c", "alpha beta\nbeta alpha\n", 0, 0}, {"k", "keep\n", 0, 0}},
+     NULL, "train %D/c -K 2 -n 1 -q --device cpu -o %D/out --min-df 1 --max-df 1 --cache %D/k", 0,
+     "warning: cache %D/k not written: it exists and is not an ldagpu binary corpus"},
+    {"format: no such corpus", "clean", NO_SETUP, {{0}}, NULL, "format %D/none.txt", 2, "none.txt: No such file"},
     /* ---- options and config files ---- */
     {"config line without '='", "clean", NO_SETUP, {{"p.conf", "topics 3\n", 0, 0}}, NULL,
      "train %D/p.conf -c %D/p.conf", 2, "p.conf:1: expected 'key = value', got 'topics 3'"},

@@ -297,7 +297,7 @@ Test(detect, each_format_is_recognised)
 Test(detect, format_names_round_trip)
 {
     corpus_format f;
-    for (corpus_format g = CORPUS_FORMAT_AUTO; g <= CORPUS_FORMAT_LDAC; g++) {
+    for (corpus_format g = CORPUS_FORMAT_AUTO; g < CORPUS_FORMAT_COUNT; g++) {
         cr_assert_eq(corpus_format_parse(corpus_format_name(g), &f), 0);
         cr_assert_eq(f, g);
     }
@@ -336,7 +336,7 @@ Test(corpus_errors, missing_corpus_file)
 {
     fixture_path p = fixture_name("nothing.txt");
     corpus_format formats[] = {CORPUS_FORMAT_AUTO, CORPUS_FORMAT_TEXT, CORPUS_FORMAT_UCI,
-                               CORPUS_FORMAT_LDAC};
+                               CORPUS_FORMAT_LDAC, CORPUS_FORMAT_BINARY};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         corpus_options opt = fixture_text_options();
         opt.format = formats[i];

@@ -12,6 +12,7 @@
 #include "backend/zplan.h"
 #include "core/rng.h"
 #include "core/search.h"
+#include "core/sparse_draw.h"
 #include "helpers.h"
 #include "planted.h"
 
@@ -211,9 +212,9 @@ static void chi2_of_sparse_draws(lda_precision precision)
 Test(sampler_sparse, chi_squared_float) { chi2_of_sparse_draws(LDA_PRECISION_FLOAT); }
 Test(sampler_sparse, chi_squared_double) { chi2_of_sparse_draws(LDA_PRECISION_DOUBLE); }
 
-/* The sparse draw is for θ-collapsed models, on either backend's plan; the GPU has no
- * kernel for it yet and says so. */
-Test(sampler_sparse, refused_with_theta_given_and_on_the_gpu)
+/* The sparse draw is for θ-collapsed models, on either backend's plan; the GPU's plan runs
+ * its kernel with scratch for the word tables and every slot's list. */
+Test(sampler_sparse, plans_and_refusals)
 {
     lda_params p;
     lda_params_default(&p);
@@ -223,15 +224,36 @@ Test(sampler_sparse, refused_with_theta_given_and_on_the_gpu)
     lda_error err = {0};
     cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
     cr_assert(strstr(err.msg, "θ-collapsed"), "%s", err.msg);
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
+    lda_layout *L = lda_layout_build(c, 40, &err);
+    cr_assert(L && L->num_cut_docs > 0, "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
+    cr_assert(strstr(err.msg, "θ-collapsed"), "%s", err.msg);
     lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.num_topics = 100;
     memset(&err, 0, sizeof err);
     cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
     cr_assert(strstr(z.why, "sparse"), "%s", z.why);
-    uint32_t rows = 10;
-    lda_layout L = {.num_warps = 1, .num_slots = LDA_WARP, .warp_len = &rows};
-    const lda_gpu_limits h100 = {227 * 1024, 132};
-    cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1);
-    cr_assert(strstr(err.msg, "--device cpu"), "%s", err.msg);
+    p.refresh = 2;
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_SPARSE);
+    cr_assert(!z.fused_counts && strstr(z.why, "sparse"), "%s", z.why);
+    /* scratch: tables V × ceil(100/16) floats, the offsets, and each slot's list */
+    uint64_t *offsets = malloc((L->num_slots + 1) * sizeof *offsets), want = 0;
+    lda_sparse_list_offsets(L, 100, offsets);
+    for (size_t s = 0; s < L->num_slots; s++) {
+        const uint64_t most = (uint64_t)L->slot_len[s] + L->slot_doc_len[s];
+        want += most < 100 ? most : 100;
+        cr_assert_eq(offsets[s + 1] - offsets[s], most < 100 ? most : 100);
+    }
+    cr_assert_eq(offsets[L->num_slots], want);
+    cr_assert_geq(z.scratch_bytes, (size_t)L->vocab_size * 7 * 4 + (L->num_slots + 1) * 8 + want * 4);
+    cr_assert_lt(z.scratch_bytes, (size_t)L->vocab_size * 7 * 4 + (L->num_slots + 1) * 8 + want * 4 + 3 * 256);
+    free(offsets);
+    lda_layout_free(L);
+    corpus_free(c);
     char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024];
     snprintf(args, sizeof args, "train '%s' --sampler sparse --model mean-for-mode --device cpu -n 1 -q -o '%s/m'",
              corpus_path, dir);
@@ -248,4 +270,37 @@ Test(sampler_sparse, planted_topics_recovered_collapsed)
 Test(sampler_sparse, planted_topics_recovered_theta_collapsed_double)
 {
     planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_DOUBLE, LDA_SAMPLER_SPARSE);
+}
+
+/* The GPU forms a document's running sums again where the CPU keeps them (core/sparse_draw.h,
+ * `sums`): both must pick the same topics, on real weights. One document of 300 tokens over
+ * 50 words, K = 100, drawn for five passes each way. */
+Test(sampler_sparse, kept_and_reformed_running_sums_draw_alike)
+{
+    enum { LEN = 300, V = 50, K = 100 };
+    static uint32_t words[LEN], z[2][LEN], n[2][K], topics[2][K];
+    static float phi[V * K], alpha[K], table[V * ((K + 15) / 16)];
+    static double sums[K];
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.02f + (float)(lda_rng_once(3, LDA_RNG_TEST, 0, k) % 100) / 300.0f;
+    for (uint32_t i = 0; i < V * K; i++)
+        phi[i] = (float)(lda_rng_once(3, LDA_RNG_TEST, 1, i) >> 8) * 0x1p-24f;
+    for (uint32_t w = 0; w < V; w++)
+        lda_sparse_table_row_float(alpha, phi + w * K, K, table + w * ((K + 15) / 16));
+    for (uint32_t i = 0; i < LEN; i++) {
+        words[i] = lda_rng_once(3, LDA_RNG_TEST, 2, i) % V;
+        z[0][i] = z[1][i] = lda_rng_once(3, LDA_RNG_TEST, 3, i) % K;
+        n[0][z[0][i]]++;
+        n[1][z[1][i]]++;
+    }
+    for (uint32_t it = 1; it <= 5; it++)
+        for (int v = 0; v < 2; v++) {
+            const lda_sparse_doc d = {.words = words, .z = z[v], .base = 0, .stride = 1, .len = LEN, .from_row = v,
+                                      .token_base = 1000, .n = n[v], .topics = topics[v],
+                                      .sums = v ? (void *)sums : NULL, .phi = phi, .alpha = alpha, .table = table,
+                                      .K = K, .seed = 4, .iteration = it};
+            lda_sparse_draw_doc_float(&d);
+        }
+    cr_assert_eq(memcmp(z[0], z[1], sizeof z[0]), 0, "the topics differ");
+    cr_assert_eq(memcmp(n[0], n[1], sizeof n[0]), 0, "the counts differ");
 }

@@ -309,6 +309,7 @@ Test(shards, backend_equals_one_backend_theta_collapsed)
     shards_equal_one_backend(LDA_MODEL_THETA_COLLAPSED, 2, 1);
 }
 Test(shards, backend_equals_one_backend_collapsed) { shards_equal_one_backend(LDA_MODEL_COLLAPSED, 3, 1); }
+Test(shards, backend_equals_one_backend_phi_mean) { shards_equal_one_backend(LDA_MODEL_PHI_MEAN, 2, 1); }
 Test(shards, backend_equals_one_backend_without_refresh) { shards_equal_one_backend(LDA_MODEL_THETA_COLLAPSED, 1, 0); }
 
 /* ---- the real binary: LDAGPU_SHARDS, the test switch ---- */
@@ -357,6 +358,11 @@ Test(shards_cli, same_model_files_uncollapsed) { cli_shards_equal_one("--model u
 Test(shards_cli, same_model_files_mean_for_mode) { cli_shards_equal_one("--model mean-for-mode"); }
 Test(shards_cli, same_model_files_theta_collapsed) { cli_shards_equal_one("--model theta-collapsed"); }
 Test(shards_cli, same_model_files_collapsed) { cli_shards_equal_one("--model collapsed"); }
+Test(shards_cli, same_model_files_phi_mean_double)
+{
+    cli_shards_equal_one("--model phi-mean --precision double");
+}
+Test(shards_cli, same_model_files_sparse_sampler) { cli_shards_equal_one("--model theta-collapsed --sampler sparse"); }
 
 /* 6 iterations on 1 shard == 3 on 2 shards, resumed for 3 on 3 shards. */
 Test(shards_cli, resumed_with_another_shard_count)

@@ -160,7 +160,7 @@ Test(zplan, other_samplers_draw_one_document_a_thread)
     p = params(LDA_MODEL_UNCOLLAPSED, 64);
     p.sampler = LDA_SAMPLER_BUTTERFLY_STORED;
     p.refresh = 2;
-    plan_refused(&p, 10, "--refresh is implemented by --sampler butterfly only");
+    plan_refused(&p, 10, "--refresh is implemented by --sampler butterfly and sparse only");
 }
 
 Test(zplan, draw_only_keeps_the_kernel)

@@ -3,7 +3,8 @@
 
 #include <stddef.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "util/clock.h"
 
 static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *err)
 {
@@ -50,13 +51,6 @@ void lda_backend_destroy(lda_backend *b)
     b->ops->destroy(b);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int lda_backend_start_in_steps(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
 {
     return b->ops->set_z(b, z, err) || b->ops->update_step(b, iteration, b->params.refresh - 1, err) ? -1 : 0;
@@ -67,15 +61,15 @@ int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_ti
     const uint32_t R = b->params.refresh;
     double z_seconds = 0, update_seconds = 0;
     for (uint32_t part = 0; part < R; part++) {
-        const double t0 = now_seconds();
+        const double t0 = lda_now_seconds();
         if (b->ops->draw_step(b, iteration, part, err))
             return -1;
-        const double t1 = now_seconds();
+        const double t1 = lda_now_seconds();
         if ((part + 1 == R && lda_backend_learn_priors(b, iteration, err)) ||
             b->ops->update_step(b, iteration, part, err))
             return -1;
         z_seconds += t1 - t0;
-        update_seconds += now_seconds() - t1;
+        update_seconds += lda_now_seconds() - t1;
     }
     if (timing) {
         timing->z_seconds = z_seconds;

@@ -46,7 +46,7 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
     if (p->freeze_phi)
         return 0;
     return lda_cpu_update_phi(st->pool, b->layout->vocab_size, st->n_wk, st->n_k, p->num_topics, b->priors.beta,
-                              p->update, p->seed, phi_stream, st->phi, err);
+                              lda_phi_update(p), p->seed, phi_stream, st->phi, err);
 }
 
 /* After part `part`: φ; after the last, φ as after it and θ: the state at the iteration's end. */

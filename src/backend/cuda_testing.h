@@ -23,7 +23,8 @@ extern "C" {
  * entry, and the counts as the draws leave them are copied back into in->n_mk). z at layout
  * positions; positions past a document's end are left as they were. split: as --split
  * (LDA_SPLIT_STAGED: the staged kernel; N: N warps a group; auto: the plan's choice). The
- * kernel run is the one lda_zplan_make names, drawing only (lda_zplan_draw_only). */
+ * kernel run is the one lda_zplan_make names, drawing only (lda_zplan_draw_only); with
+ * --sampler sparse it builds its own word tables (in->word_prior is not read). */
 int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                             uint32_t *z, lda_error *err);
 

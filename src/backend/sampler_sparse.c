@@ -1,135 +1,138 @@
-/* sampler_sparse.c — the sparse z draw on the CPU; see sampler_sparse.h. One task per warp
- * of the layout, as the dense draw; each worker has its own list of a document's topics. */
+/* sampler_sparse.c — the sparse z draw on the CPU; see sampler_sparse.h. The draw of a
+ * document is core/sparse_draw.h's, which the GPU runs too; this file spreads documents over
+ * threads (one task per warp of the layout, as the dense draw) and builds the word tables. */
 #include "backend/sampler_sparse.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-#include "core/rng.h"
-#include "core/search.h"
 #include "core/sparse_draw.h"
 
 /* Words a task of the table build: enough work to amortize claiming it. */
-#define PREFIX_WORDS_A_TASK 64
-/* Topics a block of the word table: the table keeps each block's last prefix sum (a W-ary
- * tree of two levels), so it is 1/PRIOR_BLOCK of φ's size and mostly stays in cache; a
- * block of float weights is one cache line of φ. Any block size draws the same topics. */
-#define PRIOR_BLOCK 16u
-
-static uint32_t prior_blocks(uint32_t K)
-{
-    return (K + PRIOR_BLOCK - 1) / PRIOR_BLOCK;
-}
+#define TABLE_WORDS_A_TASK 64
 
 typedef struct {
     const lda_zdraw *in;
     size_t V;
     void *table;
-} prefix_ctx;
+} table_ctx;
 
 typedef struct {
     const lda_layout *layout;
     const lda_zdraw *in;
     uint32_t *z;
     size_t part_count;
-    unsigned char *scratch; /* per worker: K reals, K topics, K flags */
-    size_t scratch_stride;
+    uint32_t *lists; /* K topics a worker: a document's list never has more */
+    double *sums;    /* K running sums a worker (doubles: room for either precision) */
 } sparse_ctx;
-
-typedef struct {
-    uint32_t *topics;       /* the document's topics, increasing */
-    void *cum;              /* running sums of the sparse part, one per listed topic */
-    unsigned char *listed;  /* K flags: the topic is in `topics` (all zero between documents) */
-} doc_scratch;
 
 static size_t real_bytes(lda_precision precision)
 {
     return precision == LDA_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
 }
 
-static doc_scratch worker_scratch(const sparse_ctx *c, int worker)
+static void table_words(void *vctx, size_t task, int worker)
 {
-    const size_t K = c->in->K;
-    unsigned char *base = c->scratch + (size_t)worker * c->scratch_stride;
-    const size_t reals = K * real_bytes(c->in->precision); /* first: aligned as the scratch is */
-    doc_scratch d = {(uint32_t *)(base + reals), base, base + reals + K * sizeof(uint32_t)};
-    return d;
+    (void)worker;
+    const table_ctx *c = vctx;
+    const uint32_t K = c->in->K, blocks = lda_sparse_blocks(K);
+    const size_t w_end = (task + 1) * TABLE_WORDS_A_TASK < c->V ? (task + 1) * TABLE_WORDS_A_TASK : c->V;
+    for (size_t w = task * TABLE_WORDS_A_TASK; w < w_end; w++) {
+        if (c->in->precision == LDA_PRECISION_DOUBLE)
+            lda_sparse_table_row_double(c->in->alpha, c->in->phi + w * K, K, (double *)c->table + w * blocks);
+        else
+            lda_sparse_table_row_float(c->in->alpha, c->in->phi + w * K, K, (float *)c->table + w * blocks);
+    }
 }
 
-/* Lists the topics with a count in slot s's row, increasing; returns how many. A whole
- * document's row is the tally of its own z, so its topics come from its tokens (O(length),
- * not O(K)); a piece's row holds its whole document's counts, so it is scanned. */
-static uint32_t document_topics(const sparse_ctx *c, size_t s, const doc_scratch *d)
+static void sample_warp(void *vctx, size_t q, int worker)
 {
+    const sparse_ctx *c = vctx;
     const lda_layout *L = c->layout;
-    const uint32_t K = c->in->K, len = L->slot_len[s];
-    const uint32_t *n = c->in->n_mk + s * K;
-    uint32_t m = 0;
-    if (len < L->slot_doc_len[s] || len >= K) {
-        for (uint32_t k = 0; k < K; k++)
-            if (n[k]) {
-                d->topics[m++] = k;
-                d->listed[k] = 1;
-            }
-        return m;
+    const lda_zdraw *in = c->in;
+    q = q * c->part_count + in->part; /* the task's warp within this part */
+    for (uint32_t r = 0; r < LDA_WARP; r++) {
+        const size_t s = q * LDA_WARP + r;
+        const lda_sparse_doc d = {.words = L->words,
+                                  .z = c->z,
+                                  .base = lda_layout_pos(L, s, 0),
+                                  .stride = LDA_WARP,
+                                  .len = L->slot_len[s],
+                                  .from_row = L->slot_len[s] < L->slot_doc_len[s] || L->slot_len[s] >= in->K,
+                                  .token_base = L->slot_token_base[s],
+                                  .n = in->n_mk + s * in->K,
+                                  .topics = c->lists + (size_t)worker * in->K,
+                                  .sums = c->sums + (size_t)worker * in->K,
+                                  .phi = in->phi,
+                                  .alpha = in->alpha,
+                                  .table = in->word_prior,
+                                  .K = in->K,
+                                  .seed = in->seed,
+                                  .iteration = in->iteration};
+        if (in->precision == LDA_PRECISION_DOUBLE)
+            lda_sparse_draw_doc_double(&d);
+        else
+            lda_sparse_draw_doc_float(&d);
     }
-    for (uint32_t i = 0; i < len; i++) {
-        const uint32_t k = c->z[lda_layout_pos(L, s, i)];
-        if (!d->listed[k]) {
-            d->listed[k] = 1;
-            d->topics[m++] = k;
-        }
-    }
-    for (uint32_t j = 1; j < m; j++) { /* insertion sort: m <= length, usually small */
-        const uint32_t k = d->topics[j];
-        uint32_t i = j;
-        for (; i > 0 && d->topics[i - 1] > k; i--)
-            d->topics[i] = d->topics[i - 1];
-        d->topics[i] = k;
-    }
-    return m;
 }
 
-#define REAL float
-#define SUFFIX float
-#include "backend/sampler_sparse_impl.h"
-#undef REAL
-#undef SUFFIX
+static uint64_t list_capacity(const lda_layout *L, uint32_t K, size_t s)
+{
+    return lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]);
+}
 
-#define REAL double
-#define SUFFIX double
-#include "backend/sampler_sparse_impl.h"
-#undef REAL
-#undef SUFFIX
+void lda_sparse_list_offsets(const lda_layout *L, uint32_t K, uint64_t *offsets)
+{
+    offsets[0] = 0;
+    for (size_t s = 0; s < L->num_slots; s++)
+        offsets[s + 1] = offsets[s] + list_capacity(L, K, s);
+}
+
+/* Each part rounded up to 256 bytes, the alignment of a cudaMalloc. */
+static size_t aligned(size_t bytes)
+{
+    return (bytes + 255) & ~(size_t)255;
+}
+
+void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_sparse_scratch *out)
+{
+    uint64_t entries = 0;
+    for (size_t s = 0; s < L->num_slots; s++)
+        entries += list_capacity(L, K, s);
+    out->table_bytes = lda_word_prior_prefix_bytes(L->vocab_size, K, precision);
+    out->offsets_at = aligned(out->table_bytes);
+    out->lists_at = out->offsets_at + aligned((L->num_slots + 1) * sizeof(uint64_t));
+    out->total_bytes = out->lists_at + aligned(entries * sizeof(uint32_t));
+}
 
 size_t lda_word_prior_prefix_bytes(uint32_t V, uint32_t K, lda_precision precision)
 {
-    return (size_t)V * prior_blocks(K) * real_bytes(precision);
+    return (size_t)V * lda_sparse_blocks(K) * real_bytes(precision);
 }
 
 void lda_cpu_word_prior_prefix(lda_pool *pool, uint32_t V, const lda_zdraw *in, void *table)
 {
-    prefix_ctx c = {in, V, table};
-    lda_pool_run(pool, (V + PREFIX_WORDS_A_TASK - 1) / PREFIX_WORDS_A_TASK,
-                 in->precision == LDA_PRECISION_DOUBLE ? word_prior_blocks_double : word_prior_blocks_float, &c);
+    table_ctx c = {in, V, table};
+    lda_pool_run(pool, (V + TABLE_WORDS_A_TASK - 1) / TABLE_WORDS_A_TASK, table_words, &c);
 }
 
 int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
 {
-    const int dbl = in->precision == LDA_PRECISION_DOUBLE;
-    const size_t K = in->K;
-    sparse_ctx c = {L, in, z, in->part_count ? in->part_count : 1, NULL,
-                    (K * (real_bytes(in->precision) + sizeof(uint32_t) + 1) + 63) & ~(size_t)63};
+    sparse_ctx c = {L, in, z, in->part_count ? in->part_count : 1, NULL, NULL};
     const size_t warps = lda_part_warps(L->num_warps, in->part, (uint32_t)c.part_count);
     if (warps == 0)
         return 0;
     if (!in->n_mk || !in->word_prior) {
-        lda_error_fail(err, "internal error: the sparse draw needs θ-collapsed counts and the word prior table");
+        lda_error_fail(err, "internal error: the sparse draw needs θ-collapsed counts and the word tables");
         return -1;
     }
-    if (!(c.scratch = lda_calloc((size_t)lda_pool_threads(pool), c.scratch_stride, "sparse draw lists", err)))
+    const size_t room = (size_t)lda_pool_threads(pool) * in->K;
+    if (!(c.lists = lda_malloc_array(room, sizeof(uint32_t), "the sparse draw's lists", err)) ||
+        !(c.sums = lda_malloc_array(room, sizeof(double), "the sparse draw's sums", err))) {
+        free(c.lists);
         return -1;
-    lda_pool_run(pool, warps, dbl ? sample_warp_sparse_double : sample_warp_sparse_float, &c);
-    free(c.scratch);
+    }
+    lda_pool_run(pool, warps, sample_warp, &c);
+    free(c.lists);
+    free(c.sums);
     return 0;
 }

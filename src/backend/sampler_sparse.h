@@ -1,14 +1,7 @@
 /* sampler_sparse.h — the sparse z draw (--sampler sparse) on the CPU: θ collapsed, work per
- * token growing with the topics of its document, not with K (SaberLDA, seed 003).
- *
- * Each token's weights (n[m,k] + α_k) φ[w,k] are split as core/sparse_draw.h says: a sum
- * over the document's topics in increasing order, and the word's dense part α_k φ[w,k],
- * whose prefix sums are built for every word once per φ (lda_cpu_word_prior_prefix) and
- * searched in O(log K), a tree of blocks of topics. The document's topics are a sorted list kept beside its row of
- * n[m,k]: a topic whose count falls to zero stays in it until the document is done (its
- * weight is exactly zero, so it is never drawn), a topic drawn from the dense part is
- * inserted. This is the reference the GPU's sparse kernel is checked against, and the CPU's
- * fast path for the θ-collapsed models. */
+ * token growing with the topics of its document, not with K (SaberLDA, seed 003). The draw
+ * of a document, and the word tables it searches, are core/sparse_draw.h's, shared with the
+ * GPU's kernel (cuda/zsample_sparse.cuh), which is checked against this. */
 #ifndef LDA_SAMPLER_SPARSE_H
 #define LDA_SAMPLER_SPARSE_H
 
@@ -32,6 +25,20 @@ void lda_cpu_word_prior_prefix(lda_pool *pool, uint32_t V, const lda_zdraw *in, 
 /* The z draw of lda_cpu_sample_z (θ collapsed: in->n_mk set) with the split; in->word_prior
  * must hold lda_cpu_word_prior_prefix of the same φ and α. */
 int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err);
+
+/* Where the GPU's sparse draw keeps its tables in the plan's scratch (zplan.h): the word
+ * tables, then each slot's list offset (num_slots + 1 uint64), then the lists (uint32). */
+typedef struct {
+    size_t table_bytes;
+    size_t offsets_at, lists_at; /* byte offsets into the scratch */
+    size_t total_bytes;
+} lda_sparse_scratch;
+
+void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_sparse_scratch *out);
+
+/* offsets[s] = Σ_{t<s} lda_sparse_list_capacity of slot t (core/sparse_draw.h), for
+ * s = 0 .. num_slots: slot s's list is lists[offsets[s] .. offsets[s+1]). */
+void lda_sparse_list_offsets(const lda_layout *L, uint32_t K, uint64_t *offsets);
 
 #ifdef __cplusplus
 }

@@ -5,12 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/sampler_sparse.h"
+#include "core/sparse_draw.h"
+
 static const char *const kernel_names[] = {
     [LDA_ZKERNEL_CPU] = "cpu",
     [LDA_ZKERNEL_STAGED] = "staged",
     [LDA_ZKERNEL_SPLIT] = "split",
     [LDA_ZKERNEL_COLLAPSED] = "collapsed",
     [LDA_ZKERNEL_PER_DOCUMENT] = "per-document",
+    [LDA_ZKERNEL_SPARSE] = "sparse",
 };
 
 const char *lda_zkernel_name(lda_zkernel kernel)
@@ -100,6 +104,21 @@ static void plan_split(const lda_params *p, const lda_layout *L, const lda_gpu_l
     (void)L;
 }
 
+/* One document a thread, as the CPU draws it (core/sparse_draw.h), after a kernel that
+ * builds the word tables; a part's launch has its document groups' threads. The scratch
+ * holds the tables and the lists (sampler_sparse.h). --refresh works as with butterfly. */
+static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
+{
+    lda_sparse_scratch sc;
+    lda_sparse_scratch_plan(L, p->num_topics, p->precision, &sc);
+    z->kernel = LDA_ZKERNEL_SPARSE;
+    z->warps_per_group = 1;
+    z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
+    z->scratch_bytes = sc.total_bytes;
+    snprintf(z->why, sizeof z->why, "sparse: one document a thread over its topics, then the word's table of "
+             "%u-topic blocks (%zu MiB of tables and lists)", LDA_SPARSE_BLOCK, sc.total_bytes >> 20);
+}
+
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *z,
                    lda_error *err)
 {
@@ -112,11 +131,13 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->fill = launch_fill(L, p->refresh, gpu);
     if (lda_zplan_check(p, err))
         return -1;
-    if (p->sampler == LDA_SAMPLER_SPARSE)
-        return refuse(err, "has no GPU kernel yet: train with --device cpu", p);
+    if (p->sampler == LDA_SAMPLER_SPARSE) {
+        plan_sparse(p, L, z);
+        return 0;
+    }
     if (p->sampler != LDA_SAMPLER_BUTTERFLY) {
         if (p->refresh > 1)
-            return refuse(err, "--refresh is implemented by --sampler butterfly only", p);
+            return refuse(err, "--refresh is implemented by --sampler butterfly and sparse only", p);
         if (p->theta_collapsed && p->sampler != LDA_SAMPLER_NAIVE)
             return refuse(err, "draws with θ given; θ-collapsed models need butterfly or naive", p);
         plan_per_document(p, L, z);
@@ -181,8 +202,8 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->theta_collapsed = p->theta_collapsed;
     z->K = p->num_topics;
     if (p->sampler == LDA_SAMPLER_SPARSE)
-        snprintf(z->why, sizeof z->why, "CPU sparse: the document's topics, then the word's prior table by binary "
-                 "search, %d thread%s", threads, threads == 1 ? "" : "s");
+        snprintf(z->why, sizeof z->why, "CPU sparse: a document's topics, then the word's table of %u-topic blocks, "
+                 "%d thread%s", LDA_SPARSE_BLOCK, threads, threads == 1 ? "" : "s");
     else
         snprintf(z->why, sizeof z->why, "CPU reference: prefix sums and binary search, %d thread%s", threads,
                  threads == 1 ? "" : "s");

@@ -30,7 +30,7 @@ extern "C" {
  * Measured on the H100 at K = 1024: 4 warps 4.40 ms, 8 2.52 ms, 12 1.98 ms of z. */
 #define LDA_ZPLAN_STAGED_WARPS_FLOAT 12u
 #define LDA_ZPLAN_STAGED_WARPS_DOUBLE 8u
-/* Threads a block of the one-document-per-thread kernels (naive, transpose, stored). */
+/* Threads a block of the one-document-per-thread kernels (naive, transpose, stored, sparse). */
 #define LDA_ZPLAN_PER_DOCUMENT_THREADS 128u
 /* Warps a group when θ is read from global memory and --split is auto: the fastest of the
  * explicit splits on an H100 for wiki43k (results/README.md). The log-likelihood kernel,
@@ -53,6 +53,7 @@ typedef enum {
     LDA_ZKERNEL_SPLIT,        /* butterfly, θ given: warps_per_group warps a group, θ from global memory */
     LDA_ZKERNEL_COLLAPSED,    /* butterfly, θ collapsed: one warp a group, counts changed token by token */
     LDA_ZKERNEL_PER_DOCUMENT, /* naive, transpose, butterfly-stored: one document a thread */
+    LDA_ZKERNEL_SPARSE,       /* sparse (θ collapsed): the word tables built, then one document a thread */
 } lda_zkernel;
 
 /* What a plan needs to know of the device. */

@@ -14,6 +14,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "cli/corpus_option_rows.h"
 #include "corpus/corpus_read.h"
 #include "util/atomic_file.h"
 
@@ -25,7 +26,7 @@ enum {
 
 static const lda_option_spec bench_options[] = {
     [OPT_TOPICS] = {"topics", 'K', "LIST", "K values: 16,48,80 or ranges 4:1024:4", "1024"},
-    [OPT_SAMPLERS] = {"samplers", 0, "LIST", "GPU z-sampling kernels, comma-separated", "butterfly",
+    [OPT_SAMPLERS] = {"samplers", 0, "LIST", "z samplers, comma-separated (sparse: θ-collapsed models only)", "butterfly",
                       lda_sampler_choices},
     [OPT_PRECISIONS] = {"precisions", 0, "LIST", "precisions, comma-separated", "float", lda_precision_choices},
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},
@@ -41,8 +42,8 @@ static const lda_option_spec bench_options[] = {
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_SEED] = {"seed", 's', "S", "random seed", "1"},
     [OPT_OUTPUT] = {"output", 'o', "FILE", "CSV output ('-': stdout)", "-"},
-    [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},
-    [OPT_VOCAB] = {"vocab", 0, "FILE", "vocabulary file of a UCI or LDA-C corpus", "derived from the corpus name"},
+    [OPT_FORMAT] = LDA_ROW_FORMAT,
+    [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };

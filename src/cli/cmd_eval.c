@@ -9,6 +9,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "cli/corpus_option_rows.h"
 #include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
@@ -26,8 +27,8 @@ static const lda_option_spec eval_options[] = {
                   "iteration count)", "the model's seed"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
-    [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "format of CORPUS", "auto"},
-    [OPT_VOCAB] = {"vocab", 0, "FILE|none", "vocabulary file of a UCI or LDA-C CORPUS (none: words named by their ids)", "derived from the corpus name"},
+    [OPT_FORMAT] = LDA_ROW_FORMAT,
+    [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };

@@ -12,12 +12,14 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "cli/corpus_option_rows.h"
 #include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
 #include "model/theta.h"
 #include "train/inference.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 
 enum { OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
 
@@ -35,8 +37,8 @@ static const lda_option_spec infer_options[] = {
     [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
-    [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "format of CORPUS", "auto"},
-    [OPT_VOCAB] = {"vocab", 0, "FILE|none", "vocabulary file of a UCI or LDA-C CORPUS (none: words named by their ids)", "derived from the corpus name"},
+    [OPT_FORMAT] = LDA_ROW_FORMAT,
+    [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -144,13 +146,6 @@ static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const floa
     return 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int lda_cmd_infer(int argc, char **argv)
 {
     infer_ctx ctx = {"-", {LDA_DOC_TOPICS_DENSE, 0, 0.0}, 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
@@ -179,7 +174,7 @@ int lda_cmd_infer(int argc, char **argv)
     /* The output first: a path that cannot be written fails before the work. */
     if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))
         goto out;
-    double t0 = now_seconds();
+    double t0 = lda_now_seconds();
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)))
         goto out;
     fprintf(stderr, "ldagpu infer: %s: %zu documents, %zu tokens; %zu tokens of words the model does not know "
@@ -213,7 +208,7 @@ int lda_cmd_infer(int argc, char **argv)
             goto out;
     }
     fprintf(stderr, "ldagpu infer: θ of %zu documents (K=%u, %u sweeps) in %.2f s%s%s\n", c->num_input_docs,
-            m.num_topics, ctx.iterations, now_seconds() - t0, to_stdout ? "" : " written to ",
+            m.num_topics, ctx.iterations, lda_now_seconds() - t0, to_stdout ? "" : " written to ",
             to_stdout ? "" : ctx.output);
     rc = 0;
 out:

@@ -9,15 +9,16 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "cli/corpus_option_rows.h"
 #include "model/settings.h"
 #include "train/trainer.h"
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
-    OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, OPT_FORMAT, OPT_VOCAB,
-    OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_TOP, OPT_QUIET, OPT_HOLDOUT,
-    OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP, OPT_COUNT
+    OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
+    OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP,
+    OPT_COUNT
 };
 
 static const lda_option_spec train_options[] = {
@@ -31,12 +32,12 @@ static const lda_option_spec train_options[] = {
     [OPT_PRECISION] = {"precision", 0, "float|double", "precision of the sampler's partial sums", "float",
                        lda_precision_choices},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train", "auto", lda_device_choices},
-    [OPT_SAMPLER] = {"sampler", 0, "NAME", "GPU z-sampling kernel", "butterfly", lda_sampler_choices},
+    [OPT_SAMPLER] = {"sampler", 0, "NAME", "z sampler: a GPU kernel (the CPU draws them by its dense reference), or sparse (both)", "butterfly", lda_sampler_choices},
     [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update too)", "uncollapsed", lda_model_choices},
     [OPT_SPLIT] = {"split", 0, "auto|staged|N", "butterfly, θ given: one block a document group with θ in shared "
                    "memory (staged), or N warps a group reading θ from global memory; auto: chosen from the corpus "
                    "and device (printed)", "auto"},
-    [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly)",
+    [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly, sparse)",
                      "1"},
     [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "
                           "most N (0: never); exact for uncollapsed and mean-for-mode, an approximation within a "
@@ -51,13 +52,8 @@ static const lda_option_spec train_options[] = {
                   "trains, byte for byte", "1"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
-    [OPT_FORMAT] = {"format", 'f', "auto|text|uci|ldac", "corpus format", "auto"},
-    [OPT_VOCAB] = {"vocab", 0, "FILE|none", "vocabulary file of a UCI or LDA-C corpus (none: words named by their ids)", "derived from the corpus name"},
-    [OPT_STOPWORDS] = {"stopwords", 0, "FILE|none", "stop-word list for raw text", "built-in English list"},
-    [OPT_MIN_WORD_LEN] = {"min-word-length", 0, "N", "raw text: drop shorter words", "3"},
-    [OPT_MIN_DF] = {"min-df", 0, "N", "raw text: drop words in fewer documents", "2"},
-    [OPT_MAX_DF] = {"max-df", 0, "F", "raw text: drop words in more than this fraction of documents", "0.5"},
-    [OPT_MAX_VOCAB] = {"max-vocab", 0, "N", "raw text: keep the N most frequent words (0: all)", "0"},
+    LDA_READER_OPTION_ROWS,
+    [OPT_CACHE] = LDA_ROW_CACHE,
     [OPT_TOP] = {"top", 't', "N", "top words per topic in topics.txt", "20"},
     [OPT_QUIET] = {"quiet", 'q', NULL, "no per-iteration log lines", NULL},
     [OPT_HOLDOUT] = {"holdout", 0, "F", "hold out this fraction of the documents (chosen by the seed) and report their "
@@ -135,6 +131,9 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
             return 0;
         }
         return lda_parse_flag_value(where, v, &o->quiet, err);
+    case OPT_CACHE:
+        o->cache = v;
+        return 0;
     case OPT_CHECKPOINT_EVERY:
         return lda_parse_u32(where, v, 0, UINT32_MAX, &o->checkpoint_every, err);
     case OPT_RESUME:

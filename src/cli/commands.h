@@ -12,6 +12,8 @@ int lda_cmd_infer(int argc, char **argv);
 int lda_cmd_eval(int argc, char **argv);
 int lda_cmd_export(int argc, char **argv);
 int lda_cmd_report(int argc, char **argv);
+int lda_cmd_format(int argc, char **argv);
+int lda_cmd_generate(int argc, char **argv);
 
 /* Prints "ldagpu COMMAND: message" to stderr and returns the error's exit status. */
 int lda_report(const char *command, const lda_error *err);

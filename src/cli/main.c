@@ -20,6 +20,8 @@ static const command commands[] = {
     {"eval", lda_cmd_eval, "held-out log-likelihood and perplexity of documents under a model"},
     {"report", lda_cmd_report, "write one self-contained HTML page about a model: map, topics, documents, curves"},
     {"export", lda_cmd_export, "write a model as Mallet's topic keys and document topics, or for pyLDAvis"},
+    {"format", lda_cmd_format, "write a corpus as ldagpu's binary corpus, read in one pass instead of parsed"},
+    {"generate", lda_cmd_generate, "write a synthetic corpus drawn from planted topics, and the topics"},
     {"bench", lda_cmd_bench, "time training iterations over K values, samplers, precisions and models"},
     {NULL, NULL, NULL},
 };

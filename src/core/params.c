@@ -40,6 +40,7 @@ const lda_choice lda_model_choices[] = {
     {"mean-for-mode", LDA_MODEL_MEAN_FOR_MODE, "θ and φ set to their Dirichlet means"},
     {"theta-collapsed", LDA_MODEL_THETA_COLLAPSED, "θ integrated out (counts updated per token), φ drawn"},
     {"collapsed", LDA_MODEL_COLLAPSED, "θ integrated out, φ the mean of the counts at the iteration's start"},
+    {"phi-mean", LDA_MODEL_PHI_MEAN, "θ drawn, φ the mean of the counts: does drawing φ cost held-out quality?"},
     {NULL, 0, NULL},
 };
 
@@ -47,12 +48,15 @@ void lda_params_set_model(lda_params *p, lda_model_kind model)
 {
     p->theta_collapsed = model == LDA_MODEL_THETA_COLLAPSED || model == LDA_MODEL_COLLAPSED;
     p->update = model == LDA_MODEL_MEAN_FOR_MODE || model == LDA_MODEL_COLLAPSED ? LDA_UPDATE_MEAN : LDA_UPDATE_DRAW;
+    p->phi_mean = model == LDA_MODEL_PHI_MEAN;
 }
 
 lda_model_kind lda_params_model(const lda_params *p)
 {
     if (p->theta_collapsed)
         return p->update == LDA_UPDATE_MEAN ? LDA_MODEL_COLLAPSED : LDA_MODEL_THETA_COLLAPSED;
+    if (p->phi_mean && p->update == LDA_UPDATE_DRAW)
+        return LDA_MODEL_PHI_MEAN;
     return p->update == LDA_UPDATE_MEAN ? LDA_MODEL_MEAN_FOR_MODE : LDA_MODEL_UNCOLLAPSED;
 }
 
@@ -122,6 +126,11 @@ const char *lda_split_name(uint32_t split, char buf[16])
 lda_update lda_theta_update(const lda_params *p)
 {
     return p->theta_collapsed ? LDA_UPDATE_MEAN : p->update;
+}
+
+lda_update lda_phi_update(const lda_params *p)
+{
+    return p->phi_mean ? LDA_UPDATE_MEAN : p->update;
 }
 
 double lda_params_alpha(const lda_params *p)

@@ -37,6 +37,7 @@ typedef enum {
     LDA_MODEL_MEAN_FOR_MODE = 1,   /* θ and φ set to their means */
     LDA_MODEL_THETA_COLLAPSED = 2, /* θ integrated out (exact, per document), φ drawn */
     LDA_MODEL_COLLAPSED = 3,       /* θ integrated out, φ the mean of the previous counts (approximate) */
+    LDA_MODEL_PHI_MEAN = 4,        /* θ drawn, φ the mean of the counts: uncollapsed's speed, collapsed's φ */
 } lda_model_kind;
 
 extern const lda_choice lda_update_choices[];
@@ -63,6 +64,7 @@ typedef struct {
     lda_device device;
     lda_sampler sampler;
     int theta_collapsed;   /* z draws use n[m,k] + α, updated token by token (see --model) */
+    int phi_mean;          /* φ is the mean of the counts whatever `update` says (--model phi-mean) */
     uint32_t split;        /* butterfly, θ given: LDA_SPLIT_AUTO, LDA_SPLIT_STAGED, or N warps a document group */
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
     uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never;
@@ -141,6 +143,8 @@ const char *lda_split_name(uint32_t split, char buf[16]);
 /* How θ is updated after the z draws: with θ collapsed θ is only an estimate for output
  * and evaluation, the mean; otherwise the update rule. */
 lda_update lda_theta_update(const lda_params *p);
+/* How φ is updated: the update rule, or the mean (--model phi-mean). */
+lda_update lda_phi_update(const lda_params *p);
 
 /* alpha as used: the user's value, or 50/K when unset. */
 double lda_params_alpha(const lda_params *p);

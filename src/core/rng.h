@@ -30,6 +30,10 @@ enum lda_rng_purpose {
     LDA_RNG_PHI = 4,    /* Gamma variates for φ[w,k] */
     LDA_RNG_SPLIT = 5,  /* held-out document selection */
     LDA_RNG_HELDOUT = 6, /* the seed of each held-out evaluation (heldout.h) */
+    LDA_RNG_GEN_LENGTH = 7,  /* ldagpu generate (synth/): each document's length */
+    LDA_RNG_GEN_PHI = 8,     /* ... each planted topic's word distribution */
+    LDA_RNG_GEN_THETA = 9,   /* ... each document's topic proportions */
+    LDA_RNG_GEN_TOKENS = 10, /* ... each document's topics and words, one Philox block a token */
     LDA_RNG_TEST = 15,  /* reserved for tests */
 };
 

@@ -27,10 +27,11 @@ void corpus_free(corpus *c)
 }
 
 const lda_choice corpus_format_choices[] = {
-    {"auto", CORPUS_FORMAT_AUTO, "detected from the first lines"},
+    {"auto", CORPUS_FORMAT_AUTO, "detected from the first bytes and lines"},
     {"text", CORPUS_FORMAT_TEXT, "raw text, one document a line"},
     {"uci", CORPUS_FORMAT_UCI, "UCI bag-of-words: docword file and vocabulary"},
     {"ldac", CORPUS_FORMAT_LDAC, "LDA-C: N id:count ... lines and vocabulary"},
+    {"binary", CORPUS_FORMAT_BINARY, "ldagpu's binary corpus (ldagpu format, generate, --cache)"},
     {NULL, 0, NULL},
 };
 

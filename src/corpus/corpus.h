@@ -27,6 +27,7 @@ typedef enum {
     CORPUS_FORMAT_TEXT,
     CORPUS_FORMAT_UCI,
     CORPUS_FORMAT_LDAC,
+    CORPUS_FORMAT_BINARY, /* ldagpu's own (corpus_binary.h); values are stored in files: only append */
     CORPUS_FORMAT_COUNT /* not a format: how many there are */
 } corpus_format;
 
@@ -74,7 +75,7 @@ void corpus_free(corpus *c);
 char **copy_strings(char *const *words, size_t n, lda_error *err);
 void free_strings(char **words, size_t n);
 
-/* The formats by name ("auto", "text", "uci", "ldac"), for options and model.conf;
+/* The formats by name ("auto", "text", "uci", "ldac", "binary"), for options and model.conf;
  * parse returns -1 for an unknown name. */
 extern const lda_choice corpus_format_choices[];
 const char *corpus_format_name(corpus_format f);

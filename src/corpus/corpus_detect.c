@@ -1,5 +1,7 @@
 /* corpus_detect.c — guessing a corpus's format from its first lines.
  *
+ * Binary: the file starts with the magic of corpus_binary.h (checked first; no text format
+ * starts with it).
  * UCI: the first three non-blank lines are each one non-negative integer (D, W, NNZ).
  * LDA-C: lines "N id:count ...". Anything else is raw text, which reads any file, so a wrong
  * guess shows up as a strange vocabulary or an empty corpus rather than an error at the line
@@ -9,6 +11,7 @@
  * LDA-C file). The format can always be named explicitly. */
 #include <string.h>
 
+#include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
@@ -62,6 +65,10 @@ static line_shape shape_of(const gzlines *r, const char *line, size_t len)
 
 int corpus_detect_format(const char *path, corpus_format *format, lda_error *err)
 {
+    if (corpus_binary_sniff(path)) {
+        *format = CORPUS_FORMAT_BINARY;
+        return 0;
+    }
     gzlines *r = gzlines_open(path, err);
     if (!r)
         return -1;

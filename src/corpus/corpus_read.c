@@ -1,7 +1,7 @@
 /* corpus_read.c — the front door of the corpus readers (corpus_read.h): checks the options,
  * detects the format, picks the reader, finds the vocabulary file, applies a fixed
  * vocabulary and refuses an empty result. The readers themselves are corpus_text.c,
- * corpus_uci.c and corpus_ldac.c; the type they build is corpus.c's. */
+ * corpus_uci.c, corpus_ldac.c and corpus_binary.c; the type they build is corpus.c's. */
 #include "corpus/corpus_read.h"
 
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
 #include "corpus/vocab_file.h"
 
@@ -75,6 +76,22 @@ static corpus *read_with_vocab_file(const char *path, corpus_format format,
     return c;
 }
 
+/* A binary corpus holds its vocabulary: a vocabulary file given for it is a mistake. */
+static corpus *read_binary(const char *path, const corpus_options *opt, char note[CORPUS_NOTE_MAX], lda_error *err)
+{
+    if (opt->vocab_path && !vocab_is_none(opt->vocab_path)) {
+        lda_error_input(err, "%s: a binary corpus holds its own vocabulary; the vocabulary file %s does not apply",
+                        path, opt->vocab_path);
+        return NULL;
+    }
+    corpus *c = corpus_binary_read(path, err);
+    if (c && opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0) {
+        corpus_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
 {
     if (check_options(opt, err) < 0)
@@ -83,8 +100,9 @@ corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
     if (format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, &format, err) < 0)
         return NULL;
     char note[CORPUS_NOTE_MAX] = "";
-    corpus *c = format == CORPUS_FORMAT_TEXT ? corpus_read_text(path, opt, note, err)
-                                             : read_with_vocab_file(path, format, opt, note, err);
+    corpus *c = format == CORPUS_FORMAT_TEXT     ? corpus_read_text(path, opt, note, err)
+                : format == CORPUS_FORMAT_BINARY ? read_binary(path, opt, note, err)
+                                                 : read_with_vocab_file(path, format, opt, note, err);
     if (c && require_tokens(c, path, note, err) < 0) {
         corpus_free(c);
         return NULL;

@@ -2,13 +2,19 @@
  *
  * Formats (corpus_format): raw text, one document per line; UCI bag-of-words (docword file
  * with a D/W/NNZ header, plus a vocabulary file); LDA-C (Blei's "N id:count ..." lines plus
- * a vocabulary file). Any file may be gzip-compressed. CORPUS_FORMAT_AUTO looks at the
- * first lines. Errors name the file and line ("FILE:LINE: ...") and carry status
- * LDA_EXIT_BAD_INPUT. */
+ * a vocabulary file); ldagpu's binary corpus (corpus_binary.h: written by `ldagpu format`,
+ * `ldagpu generate` and the cache, corpus_cache.h). Any text file may be gzip-compressed.
+ * CORPUS_FORMAT_AUTO looks at the first bytes (binary) or lines. Errors name the file and line
+ * ("FILE:LINE: ...") and carry status LDA_EXIT_BAD_INPUT. */
 #ifndef LDA_CORPUS_READ_H
 #define LDA_CORPUS_READ_H
 
 #include "corpus/corpus.h"
+
+/* What the readers make of a given input, as a version: bump it when a reader changes the
+ * corpus it makes of the same bytes (tokenizer, detection, pruning), so that every cache made
+ * by the old readers (corpus_cache.h) is found stale. */
+#define CORPUS_READERS_VERSION 1
 
 /* Reads a corpus; NULL on failure with err filled. */
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err);

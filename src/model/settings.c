@@ -270,6 +270,7 @@ void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settin
     if (row->type == LDA_SET_MODEL) {
         to->params.theta_collapsed = from->params.theta_collapsed;
         to->params.update = from->params.update;
+        to->params.phi_mean = from->params.phi_mean;
         return;
     }
     memcpy(field(row, to), cfield(row, from), sizes[row->type]);

@@ -12,6 +12,7 @@
 
 #include "backend/backend.h"
 #include "backend/layout.h"
+#include "corpus/corpus_cache.h"
 #include "corpus/corpus_read.h"
 #include "model/checkpoint.h"
 #include "model/checksum.h"
@@ -22,13 +23,7 @@
 #include "train/run_memory.h"
 #include "train/theta_fetch.h"
 #include "util/atomic_file.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 /* Everything one run holds. */
 typedef struct {
@@ -55,6 +50,23 @@ static void print_corpus_summary(const char *path, const corpus *c, double secon
     if (c->num_empty_docs)
         fprintf(stderr, " (%zu empty, skipped)", c->num_empty_docs);
     fprintf(stderr, ", %zu tokens, %u words in %.2f s\n", c->num_tokens, c->vocab_size, seconds);
+}
+
+/* The corpus, through its cache when --cache asks for one (corpus_cache.h): the model records
+ * the source either way, read as the source reads, so a cached run trains on the same corpus. */
+static corpus *read_corpus(const lda_train_options *o, lda_error *err)
+{
+    char *cache_path;
+    if (corpus_cache_choose(o->cache, o->corpus_path, &cache_path, err))
+        return NULL;
+    if (!cache_path)
+        return corpus_read(o->corpus_path, &o->settings.corpus, err);
+    corpus_cache_report report;
+    corpus *c = corpus_read_cached(o->corpus_path, &o->settings.corpus, cache_path, &report, err);
+    if (report.message[0])
+        fprintf(stderr, "ldagpu: %s\n", report.message);
+    free(cache_path);
+    return c;
 }
 
 /* An absolute form of a path for model.conf (the path itself when it cannot be resolved). */
@@ -144,10 +156,10 @@ static int save_model(run *r, lda_error *err)
     free(z);
     phi = NULL;
     z = NULL;
-    double t0 = now_seconds();
+    double t0 = lda_now_seconds();
     if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, 0, err))
         goto out;
-    double t1 = now_seconds();
+    double t1 = lda_now_seconds();
     /* model.conf last (lda_model_write): a folder whose model.conf matches its z is complete. */
     if (lda_make_dirs(o->output_dir, err) ||
         lda_state_write_extras(o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err) ||
@@ -157,7 +169,7 @@ static int save_model(run *r, lda_error *err)
         char form[64], files[512];
         describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
         fprintf(stderr, "ldagpu: θ as %s (%s) built in %.2f s; the model written in %.2f s\n",
-                lda_doc_topics_format(&r->doc_topics, form, sizeof form), files, t1 - t0, now_seconds() - t1);
+                lda_doc_topics_format(&r->doc_topics, form, sizeof form), files, t1 - t0, lda_now_seconds() - t1);
     }
     rc = 0;
 out:
@@ -245,12 +257,12 @@ static int run_iterations(run *r, lda_error *err)
     double train_seconds = r->log.count ? r->log.rows[r->log.count - 1].train_seconds : 0.0, run_seconds = 0.0;
     for (uint32_t it = r->first + 1; it <= end && !stop_requested(r); it++) {
         lda_log_row row = {.iteration = it};
-        double t0 = now_seconds();
+        double t0 = lda_now_seconds();
         if (r->b->ops->iterate(r->b, it, &row.timing, err))
             return -1;
         if (!o->quiet && lda_priors_due(it, o->settings.params.optimize_interval, o->settings.params.optimize_burn_in))
             print_priors(it, &r->b->priors);
-        row.seconds = now_seconds() - t0;
+        row.seconds = lda_now_seconds() - t0;
         run_seconds += row.seconds;
         train_seconds += row.seconds;
         row.train_seconds = train_seconds;
@@ -397,10 +409,10 @@ int lda_train(const lda_train_options *o, lda_error *err)
 
     if (lda_zplan_check(&o->settings.params, err)) /* before a long read */
         goto out;
-    double t0 = now_seconds();
-    if (!(full = corpus_read(o->corpus_path, &o->settings.corpus, err)))
+    double t0 = lda_now_seconds();
+    if (!(full = read_corpus(o, err)))
         goto out;
-    print_corpus_summary(o->corpus_path, full, now_seconds() - t0);
+    print_corpus_summary(o->corpus_path, full, lda_now_seconds() - t0);
     r.corpus_checksum = lda_corpus_checksum(full);
     if (o->resume && check_resumed_corpus(&r, full, err))
         goto out;

@@ -21,6 +21,7 @@ typedef struct {
      * recorded: iterations to run, device, threads, evaluation interval, split. */
     lda_settings settings;
     const char *output_dir;
+    const char *cache;  /* --cache: off (or NULL), auto or a file (corpus/corpus_cache.h) */
     uint32_t top_words; /* in topics.txt */
     int quiet;          /* no per-iteration lines */
     uint32_t checkpoint_every;   /* write OUTPUT/checkpoint every N iterations; 0: never */
