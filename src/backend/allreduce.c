@@ -51,7 +51,7 @@ lda_allreduce *lda_allreduce_nccl_create(uint32_t ranks, const int *devices, lda
 {
     (void)ranks;
     (void)devices;
-    lda_error_input(err, "this ldagpu was built without NCCL (nccl.h was not found): several GPUs need it");
+    lda_error_input(err, "this ldagpu was built without NCCL: several GPUs need it");
     return NULL;
 }
 #endif

@@ -6,8 +6,9 @@
  *  - host: the ranks' arrays are host memory; summed element by element, rank 0 first. CPU
  *    shards use it, and GPU shards can, through host copies of their counts.
  *  - NCCL (ncclAllReduce, ncclUint32, ncclSum, in one group over the ranks' devices): the
- *    arrays are device memory. Compiled only where nccl.h is found (Makefile: NCCL=1);
- *    elsewhere lda_allreduce_nccl_create says so. */
+ *    arrays are device memory. Not written yet: it is to be compiled only where nccl.h is
+ *    found (a Makefile test defining LDA_HAVE_NCCL), which this machine lacks; until then
+ *    lda_allreduce_nccl_create refuses, saying why. */
 #ifndef LDA_ALLREDUCE_H
 #define LDA_ALLREDUCE_H
 
