@@ -456,6 +456,9 @@ static int cuda_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
 static const lda_backend_ops cuda_ops = {
     cuda_start,   cuda_iterate, cuda_evaluate,       cuda_fetch,      cuda_fetch_theta_rows, cuda_fetch_counts,
     cuda_set_phi, cuda_score,   cuda_priors_changed, cuda_histograms, cuda_destroy,
+    // The shard steps (backend.h) are the next step of --gpus (backend_sharded.c); until then a
+    // sharded CUDA run is refused.
+    NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 // The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.

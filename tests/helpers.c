@@ -447,3 +447,33 @@ char *test_tiny_corpus(const char *dir)
     free(vocab);
     return path;
 }
+
+/* test_assert_same_models: see helpers.h. */
+void test_assert_same_models(const char *a, const char *b)
+{
+    static const char *const files[] = {"phi.npy", "theta.npy", "z.npy", "topic_tokens.npy", "topics.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char pa[4096], pb[4096];
+        snprintf(pa, sizeof pa, "%s/%s", a, files[i]);
+        snprintf(pb, sizeof pb, "%s/%s", b, files[i]);
+        cr_assert(test_same_bytes(pa, pb), "%s differs between %s and %s", files[i], a, b);
+    }
+    char pa[4096], pb[4096];
+    snprintf(pa, sizeof pa, "%s/alpha.npy", a);
+    snprintf(pb, sizeof pb, "%s/alpha.npy", b);
+    FILE *fa = fopen(pa, "rb");
+    if (fa) {
+        fclose(fa);
+        cr_assert(test_same_bytes(pa, pb), "the learned α differs between %s and %s", a, b);
+    }
+    char cmd[8192];
+    int status;
+    snprintf(cmd, sizeof cmd, "cut -d, -f1,7- '%s/log.csv' > '%s/figures.txt'; cut -d, -f1,7- '%s/log.csv' > '%s/figures.txt'",
+             a, a, b, b);
+    free(test_shell(cmd, &status));
+    cr_assert_eq(status, 0);
+    snprintf(pa, sizeof pa, "%s/figures.txt", a);
+    snprintf(pb, sizeof pb, "%s/figures.txt", b);
+    cr_assert(test_same_bytes(pa, pb), "the log's figures differ between %s and %s", a, b);
+}
+

@@ -85,6 +85,9 @@ int test_run_python(const char *python, const char *script, const char *args, ch
 
 /* 1 when both files exist and have identical bytes. */
 int test_same_bytes(const char *a, const char *b);
+/* Two model folders hold the same model: phi, theta, z, topic_tokens (.npy), topics.txt and a
+ * learned alpha.npy byte for byte, and their log.csv the same figures (not the same times). */
+void test_assert_same_models(const char *a, const char *b);
 
 #endif
 

@@ -4,8 +4,12 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "util/clock.h"
+
 static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *err)
 {
+    if (p->shards > 1)
+        return lda_sharded_backend_create(L, p, err);
     switch (p->device) {
     case LDA_DEVICE_CPU:
         return lda_cpu_backend_create(L, p, err);
@@ -45,4 +49,31 @@ void lda_backend_destroy(lda_backend *b)
         free(b->hist);
     }
     b->ops->destroy(b);
+}
+
+int lda_backend_start_in_steps(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+{
+    return b->ops->set_z(b, z, err) || b->ops->update_step(b, iteration, b->params.refresh - 1, err) ? -1 : 0;
+}
+
+int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
+{
+    const uint32_t R = b->params.refresh;
+    double z_seconds = 0, update_seconds = 0;
+    for (uint32_t part = 0; part < R; part++) {
+        const double t0 = lda_now_seconds();
+        if (b->ops->draw_step(b, iteration, part, err))
+            return -1;
+        const double t1 = lda_now_seconds();
+        if ((part + 1 == R && lda_backend_learn_priors(b, iteration, err)) ||
+            b->ops->update_step(b, iteration, part, err))
+            return -1;
+        z_seconds += t1 - t0;
+        update_seconds += lda_now_seconds() - t1;
+    }
+    if (timing) {
+        timing->z_seconds = z_seconds;
+        timing->update_seconds = update_seconds;
+    }
+    return 0;
 }

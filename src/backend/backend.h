@@ -34,6 +34,17 @@ typedef struct {
 
 typedef struct lda_backend lda_backend;
 
+/* A shard's counts (become_shard): its own tokens' n[w,k] and n[k], and the totals over every
+ * shard, which φ, the histograms and the evaluation read; the same for the rows of the cut
+ * documents whose pieces are in several shards (shards.h: its pieces' rows summed, the
+ * documents' counts). Host or device memory. */
+typedef struct {
+    uint32_t *own_wk, *own_k;     /* V × K, K: this shard's tokens, kept by its z passes */
+    uint32_t *total_wk, *total_k; /* V × K, K: filled by the caller (the all-reduce) */
+    uint32_t *own_docs, *total_docs; /* doc_rows × K (become_shard) */
+    int on_device;                /* 0: host arrays; 1: the backend's device's memory */
+} lda_shard_counts;
+
 typedef struct {
     /* Sets z (uniformly at random when z is NULL) and computes the counts and θ, φ exactly
      * as at the end of iteration `iteration` (0 = the initial state), so a run resumed from
@@ -62,6 +73,30 @@ typedef struct {
      * the CPU backend's are the reference). */
     int (*count_histograms)(lda_backend *b, lda_count_hist *h, lda_error *err);
     void (*destroy)(lda_backend *b);
+
+    /* ---- The steps of start and iterate, for a backend that is one shard of several
+     * (backend_sharded.c interleaves them with the all-reduce of the counts). NULL in a backend
+     * that cannot be a shard yet. ---- */
+    /* From now on this backend is one shard: its z passes count its own tokens into
+     * out->own_wk and own_k (and its shared documents' pieces into own_docs, doc_rows rows),
+     * and φ, the histograms and the evaluation read out->total_wk and total_k, which the caller
+     * fills after draw_step (or set_z), then calls counts_summed. */
+    int (*become_shard)(lda_backend *b, size_t doc_rows, lda_shard_counts *out, lda_error *err);
+    /* start's first half: z (at positions; NULL: at random) and the counts, no θ or φ. */
+    int (*set_z)(lda_backend *b, const uint32_t *z, lda_error *err);
+    /* Part `part` (of params.refresh; of the whole layout: lda_layout_local_part) of
+     * iteration's z draw, and the counts. */
+    int (*draw_step)(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err);
+    /* The totals are in: the shared documents' rows take theirs (before anything reads n[m,k]). */
+    int (*counts_summed)(lda_backend *b, lda_error *err);
+    /* The counts final (totals in): φ from the part's stream; after the last part θ too. */
+    int (*update_step)(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err);
+    /* The log-likelihood terms, before they are summed (eval_cpu.h, in a fixed order over the
+     * whole layout): per warp, Σ log Σ_k θ φ over the tokens of `scored` (NULL: the backend's
+     * own layout) into pred_warps, and the joint's document terms into doc_warps; per
+     * vocabulary chunk, the joint's word terms into word_chunks. Any pointer may be NULL. */
+    int (*eval_terms)(lda_backend *b, const lda_layout *scored, double *pred_warps, double *doc_warps,
+                      double *word_chunks, lda_error *err);
 } lda_backend_ops;
 
 struct lda_backend {
@@ -88,7 +123,15 @@ int lda_backend_set_priors(lda_backend *b, const lda_priors *priors, lda_error *
  * learns α and β from the counts when params.optimize_interval says `iteration` is due. */
 int lda_backend_learn_priors(lda_backend *b, uint32_t iteration, lda_error *err);
 
-/* Each backend's constructor. */
+/* start and iterate made of the steps above (the CPU backend's, and a sharded one's): set_z
+ * then the last part's update_step; per part, draw_step, then (after the last) the priors
+ * learned when due, then update_step. */
+int lda_backend_start_in_steps(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err);
+int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err);
+
+/* Each backend's constructor. With params->shards > 1, lda_backend_create makes the sharded
+ * backend (backend_sharded.c) over shards of params->device's backend. */
+lda_backend *lda_sharded_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 /* Number of usable CUDA devices (0 when none, or when built without CUDA); why in `why`. */

@@ -3,22 +3,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backend/backend.h"
 #include "backend/eval_cpu.h"
 #include "backend/sampler_cpu.h"
 #include "backend/sampler_sparse.h"
+#include "backend/shards.h"
 #include "backend/updates_cpu.h"
 #include "core/rng.h"
-#include "util/clock.h"
 
 typedef struct {
     lda_pool *pool;
     lda_word_index word_index;
     float *theta, *phi;
     uint32_t *z;
-    uint32_t *n_mk, *n_wk, *n_k;
+    uint32_t *n_mk, *n_wk, *n_k; /* n_wk, n_k: the totals, which φ and the evaluation read */
+    uint32_t *own_wk, *own_k;    /* the counts of this backend's tokens: n_wk, n_k unless it is a shard */
+    uint32_t *own_docs, *total_docs; /* a shard: its shared documents' rows, summed (shards.h) */
+    size_t doc_rows;
     void *word_prior; /* --sampler sparse: each word's prefix sums of α_k φ[w,k] (sampler_sparse.h) */
 } cpu_state;
 
@@ -28,9 +30,11 @@ static int recount(lda_backend *b, lda_error *err)
     cpu_state *st = b->impl;
     const lda_layout *L = b->layout;
     const uint32_t K = b->params.num_topics;
-    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, K, st->n_mk, st->n_wk, st->n_k, err))
+    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, K, st->n_mk, st->own_wk, st->own_k, err))
         return -1;
     lda_layout_join_cut_counts(L, K, st->n_mk, NULL);
+    if (st->own_docs)
+        lda_shard_doc_sums(L, K, st->n_mk, st->doc_rows, st->own_docs);
     return 0;
 }
 
@@ -45,18 +49,20 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
                               lda_phi_update(p), p->seed, phi_stream, st->phi, err);
 }
 
-/* φ as after the last part of `iteration`, and θ: the state at its end. */
-static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
+/* After part `part`: φ; after the last, φ as after it and θ: the state at the iteration's end. */
+static int cpu_update_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
-    if (update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err))
+    if (update_phi(b, lda_phi_stream(iteration, part, p->refresh), err))
         return -1;
+    if (part + 1 < p->refresh)
+        return 0;
     return lda_cpu_update_theta(st->pool, b->layout, st->n_mk, p->num_topics, &b->priors, lda_theta_update(p),
                                 p->seed, iteration, st->theta, err);
 }
 
-static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+static int cpu_set_z(lda_backend *b, const uint32_t *z, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_layout *L = b->layout;
@@ -67,12 +73,11 @@ static int cpu_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_
             uint32_t bits = lda_rng_once(b->params.seed, LDA_RNG_Z_INIT, 0, L->slot_token_base[s] + i);
             st->z[pos] = z ? z[pos] : (uint32_t)(((uint64_t)bits * K) >> 32);
         }
-    return recount(b, err) || update_model(b, iteration, err) ? -1 : 0;
+    return recount(b, err);
 }
 
-/* z in --refresh parts, each followed by the counts and (but after the last) φ; then, the
- * counts final, the priors learned when due, and θ and φ. */
-static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
+/* z of one --refresh part, then the counts. */
+static int cpu_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_params *p = &b->params;
@@ -85,27 +90,56 @@ static int cpu_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timi
                     .precision = p->precision,
                     .seed = p->seed,
                     .iteration = iteration,
+                    .part = lda_layout_local_part(b->layout, part, p->refresh),
                     .part_count = p->refresh};
-    double z_seconds = 0, update_seconds = 0;
-    for (uint32_t part = 0; part < p->refresh; part++) {
-        double t0 = lda_now_seconds();
-        in.part = part;
-        if (st->word_prior) /* φ changed since the last part, α perhaps too */
-            lda_cpu_word_prior_prefix(st->pool, b->layout->vocab_size, &in, st->word_prior);
-        if (lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err))
-            return -1;
-        double t1 = lda_now_seconds();
-        if (recount(b, err) ||
-            (part + 1 < p->refresh ? update_phi(b, lda_phi_stream(iteration, part, p->refresh), err)
-                                   : lda_backend_learn_priors(b, iteration, err) || update_model(b, iteration, err)))
-            return -1;
-        z_seconds += t1 - t0;
-        update_seconds += lda_now_seconds() - t1;
+    if (st->word_prior) /* φ changed since the last part, α perhaps too */
+        lda_cpu_word_prior_prefix(st->pool, b->layout->vocab_size, &in, st->word_prior);
+    return lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err) || recount(b, err) ? -1 : 0;
+}
+
+static int cpu_become_shard(lda_backend *b, size_t doc_rows, lda_shard_counts *out, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const size_t K = b->params.num_topics;
+    if (st->own_wk != st->n_wk) {
+        lda_error_fail(err, "internal error: a shard made a shard again");
+        return -1;
     }
-    if (timing) {
-        timing->z_seconds = z_seconds;
-        timing->update_seconds = update_seconds;
+    st->own_wk = st->own_k = NULL;
+    if (!(st->own_wk = lda_calloc((size_t)b->layout->vocab_size * K, sizeof *st->own_wk, "word-topic counts", err)) ||
+        !(st->own_k = lda_calloc(K, sizeof *st->own_k, "topic counts", err)) ||
+        !(st->own_docs = lda_calloc(doc_rows * K + 1, sizeof *st->own_docs, "cut documents' counts", err)) ||
+        !(st->total_docs = lda_calloc(doc_rows * K + 1, sizeof *st->total_docs, "cut documents' counts", err)))
+        return -1;
+    st->doc_rows = doc_rows;
+    *out = (lda_shard_counts){st->own_wk, st->own_k, st->n_wk, st->n_k, st->own_docs, st->total_docs, 0};
+    return 0;
+}
+
+static int cpu_counts_summed(lda_backend *b, lda_error *err)
+{
+    (void)err;
+    cpu_state *st = b->impl;
+    lda_shard_doc_spread(b->layout, b->params.num_topics, st->n_mk, st->total_docs);
+    return 0;
+}
+
+static int cpu_eval_terms(lda_backend *b, const lda_layout *scored, double *pred_warps, double *doc_warps,
+                          double *word_chunks, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    const uint32_t K = b->params.num_topics;
+    if (scored && scored->num_slots != b->layout->num_slots) {
+        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
+                       b->layout->num_slots);
+        return -1;
     }
+    if (pred_warps)
+        lda_cpu_loglik_pred_terms(st->pool, scored ? scored : b->layout, st->theta, st->phi, K, pred_warps);
+    if (doc_warps)
+        lda_cpu_joint_doc_terms(st->pool, b->layout, st->n_mk, K, &b->priors, doc_warps);
+    if (word_chunks)
+        lda_cpu_joint_word_terms(st->pool, b->layout->vocab_size, st->n_wk, K, &b->priors, word_chunks);
     return 0;
 }
 
@@ -171,21 +205,14 @@ static int cpu_set_phi(lda_backend *b, const float *phi, lda_error *err)
 
 static int cpu_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
 {
-    cpu_state *st = b->impl;
-    double mean;
-    if (scored->num_slots != b->layout->num_slots) {
-        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
-                       b->layout->num_slots);
-        return -1;
-    }
-    if (scored->num_tokens == 0) {
-        *sum_loglik = 0.0;
-        return 0;
-    }
-    if (lda_cpu_loglik_pred(st->pool, scored, st->theta, st->phi, b->params.num_topics, &mean, err))
-        return -1;
-    *sum_loglik = mean * (double)scored->num_tokens;
-    return 0;
+    double *warps = lda_malloc_array(scored->num_warps + 1, sizeof *warps, "log-likelihood", err);
+    int rc = !warps || cpu_eval_terms(b, scored, warps, NULL, NULL, err) ? -1 : 0;
+    if (!rc) /* the mean times the tokens, as a sharded run's (backend_sharded.c) */
+        *sum_loglik = scored->num_tokens ? lda_loglik_pred_from_terms(warps, scored->num_warps, scored->num_tokens) *
+                                               (double)scored->num_tokens
+                                         : 0.0;
+    free(warps);
+    return rc;
 }
 
 static void cpu_destroy(lda_backend *b)
@@ -200,6 +227,12 @@ static void cpu_destroy(lda_backend *b)
         free(st->n_mk);
         free(st->n_wk);
         free(st->n_k);
+        if (st->own_wk != st->n_wk)
+            free(st->own_wk);
+        if (st->own_k != st->n_k)
+            free(st->own_k);
+        free(st->own_docs);
+        free(st->total_docs);
         free(st->word_prior);
         free(st);
     }
@@ -222,8 +255,9 @@ static int cpu_count_histograms(lda_backend *b, lda_count_hist *h, lda_error *er
 }
 
 static const lda_backend_ops cpu_ops = {
-    cpu_start,   cpu_iterate, cpu_evaluate,       cpu_fetch,            cpu_fetch_theta_rows, cpu_fetch_counts,
-    cpu_set_phi, cpu_score,   cpu_priors_changed, cpu_count_histograms, cpu_destroy,
+    lda_backend_start_in_steps, lda_backend_iterate_in_steps, cpu_evaluate, cpu_fetch, cpu_fetch_theta_rows,
+    cpu_fetch_counts, cpu_set_phi, cpu_score, cpu_priors_changed, cpu_count_histograms, cpu_destroy,
+    cpu_become_shard, cpu_set_z, cpu_draw_step, cpu_counts_summed, cpu_update_step, cpu_eval_terms,
 };
 
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
@@ -246,6 +280,7 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
         !(st->n_mk = lda_malloc_array(L->num_slots * K, sizeof(uint32_t), "document-topic counts", err)) ||
         !(st->n_wk = lda_malloc_array((size_t)L->vocab_size * K, sizeof(uint32_t), "word-topic counts", err)) ||
         !(st->n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err)) ||
+        !(st->own_wk = st->n_wk) || !(st->own_k = st->n_k) ||
         lda_zplan_cpu(params, lda_pool_threads(st->pool), &b->zplan, err) ||
         (params->sampler == LDA_SAMPLER_SPARSE &&
          !(st->word_prior = lda_malloc_array(1, lda_word_prior_prefix_bytes(L->vocab_size, params->num_topics,

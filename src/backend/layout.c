@@ -37,6 +37,9 @@ void lda_layout_free(lda_layout *L)
     free(L->doc_slot);
     free(L->cut_offsets);
     free(L->cut_slots);
+    free(L->shared_offsets);
+    free(L->shared_slots);
+    free(L->shared_row);
     free(L->warp_len);
     free(L->warp_offset);
     free(L->words);

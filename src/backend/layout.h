@@ -52,6 +52,7 @@ typedef struct {
     size_t num_pieces;      /* real slots: num_docs plus the extra pieces of cut documents */
     size_t num_slots;       /* num_pieces rounded up to a multiple of LDA_WARP */
     size_t num_warps;       /* num_slots / LDA_WARP */
+    size_t first_warp;      /* the whole layout's index of warp 0: 0, but in a shard's layout (shards.h) */
     size_t num_tokens;      /* real tokens */
     size_t num_positions;   /* interleaved positions, padding included */
     uint32_t vocab_size;
@@ -62,10 +63,15 @@ typedef struct {
     uint32_t *slot_piece;   /* num_slots: which piece of its document (0: the first, which stands
                                for the document wherever documents are counted once) */
     uint64_t *slot_token_base; /* num_slots: corpus-order index of the piece's first token */
-    uint32_t *doc_slot;     /* num_docs: slot of each corpus document's first piece */
+    uint32_t *doc_slot;     /* num_docs: slot of each corpus document's first piece (NULL in a shard's
+                               layout, whose documents keep the whole corpus's ids) */
     size_t num_cut_docs;    /* documents cut into two or more pieces */
     size_t *cut_offsets;    /* num_cut_docs + 1: cut document c has slots cut_slots[cut_offsets[c] ..] */
     uint32_t *cut_slots;    /* the slots of the cut documents' pieces, first piece first */
+    size_t num_shared_docs; /* a shard's layout (shards.h): cut documents with pieces in other shards too */
+    size_t *shared_offsets; /* num_shared_docs + 1: shared document j has slots shared_slots[shared_offsets[j] ..] */
+    uint32_t *shared_slots; /* this shard's pieces of them */
+    uint32_t *shared_row;   /* num_shared_docs: the row of each in the shards' exchange of their counts */
     uint32_t *warp_len;     /* num_warps: longest document of the warp */
     size_t *warp_offset;    /* num_warps + 1: first position of each warp */
     uint32_t *words;        /* num_positions: interleaved word ids */
@@ -100,6 +106,15 @@ const char *lda_layout_describe(const lda_layout *L, char *buf, size_t size);
 /* z at layout positions into corpus order (z[i] for the corpus's token i), and back. */
 void lda_layout_z_to_corpus_order(const lda_layout *L, const uint32_t *z_positions, uint32_t *z);
 void lda_layout_z_to_positions(const lda_layout *L, const uint32_t *z, uint32_t *z_positions);
+
+/* --refresh: part `part` of `parts` is the warps q of the WHOLE layout with q mod parts = part
+ * (params.h). In a shard's layout, whose warp 0 is the whole layout's first_warp, those are
+ * its own warps q with q mod parts = the part this returns: the backends draw it, so a shard
+ * draws exactly the tokens the one-device run draws in that part. */
+static inline uint32_t lda_layout_local_part(const lda_layout *L, uint32_t part, uint32_t parts)
+{
+    return parts ? (uint32_t)((part + parts - L->first_warp % parts) % parts) : part;
+}
 
 /* Position of token i of slot s. */
 static inline size_t lda_layout_pos(const lda_layout *L, size_t slot, uint32_t i)

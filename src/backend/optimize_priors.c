@@ -88,6 +88,26 @@ void lda_count_hist_build(lda_count_hist *h, const lda_layout *L, const uint32_t
     lda_count_hist_sort(h);
 }
 
+void lda_count_hist_merge(lda_count_hist *h, const lda_count_hist *shards, uint32_t count)
+{
+    const size_t bins = (size_t)h->K * LDA_HIST_CAP;
+    lda_count_hist_clear(h);
+    for (uint32_t g = 0; g < count; g++) {
+        const lda_count_hist *s = &shards[g];
+        for (size_t i = 0; i < bins; i++)
+            h->doc_topic[i] += s->doc_topic[i];
+        memcpy(h->doc_topic_over + h->num_doc_over, s->doc_topic_over, s->num_doc_over * sizeof *s->doc_topic_over);
+        h->num_doc_over += s->num_doc_over;
+    }
+    if (count) {
+        memcpy(h->word_topic, shards[0].word_topic, LDA_HIST_CAP * sizeof *h->word_topic);
+        memcpy(h->word_topic_over, shards[0].word_topic_over, shards[0].num_word_over * sizeof *h->word_topic_over);
+        h->num_word_over = shards[0].num_word_over;
+        memcpy(h->topic, shards[0].topic, h->K * sizeof *h->topic);
+    }
+    lda_count_hist_sort(h);
+}
+
 double lda_digamma(double x)
 {
     double shift = 0.0;

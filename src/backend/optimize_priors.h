@@ -55,6 +55,12 @@ void lda_count_hist_sort(lda_count_hist *h);
 void lda_count_hist_build(lda_count_hist *h, const lda_layout *L, const uint32_t *n_mk, const uint32_t *n_wk,
                           const uint32_t *n_k);
 
+/* The histograms of a layout split into shards (backend_sharded.c) from those each shard built
+ * of its own documents and of the totals n[w,k], n[k] (which every shard holds): the documents'
+ * summed, the words' and topics' taken from the first. The same histograms as one build over
+ * the whole layout; h must have room for the whole corpus's tokens. */
+void lda_count_hist_merge(lda_count_hist *h, const lda_count_hist *shards, uint32_t count);
+
 /* Learns α and β (above) from the histograms and the documents' lengths in L, starting from
  * `priors`, which it replaces; -1 with err when out of memory. */
 int lda_optimize_priors(const lda_count_hist *h, const lda_layout *L, lda_priors *priors, lda_error *err);

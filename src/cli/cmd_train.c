@@ -16,7 +16,7 @@
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
-    OPT_OPTIMIZE_BURN_IN, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
+    OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP,
     OPT_COUNT
 };
@@ -47,6 +47,9 @@ static const lda_option_spec train_options[] = {
                                "every N iterations (0: never), as Mallet's --optimize-interval", "0"},
     [OPT_OPTIMIZE_BURN_IN] = {"optimize-burn-in", 0, "N", "iterations before the priors are first learned",
                               LDA_STRINGIFY(LDA_OPTIMIZE_BURN_IN_DEFAULT)},
+    [OPT_GPUS] = {"gpus", 0, "N", "train on N GPUs (implies --device cuda): the documents split between them by "
+                  "tokens, the word-topic counts summed after every z pass; the model is the one a single GPU "
+                  "trains, byte for byte", "1"},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     LDA_READER_OPTION_ROWS,
@@ -114,6 +117,8 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         return lda_parse_device(where, v, &p->device, err);
     case OPT_SPLIT:
         return lda_parse_split(where, v, &p->split, err);
+    case OPT_GPUS:
+        return lda_parse_u32(where, v, 1, LDA_MAX_SHARDS, &p->shards, err);
     case OPT_THREADS:
         return lda_parse_threads(where, v, &p->threads, err);
     case OPT_EVAL_EVERY:
@@ -256,12 +261,32 @@ static void install_stop_handlers(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* --gpus N runs on CUDA. LDAGPU_SHARDS=N (a test switch, not an option: DEVELOPERS.md) splits
+ * the run the same way on whatever device it trains on, so that the CPU, where shards make
+ * nothing faster, can prove that they change nothing. */
+static int resolve_shards(train_ctx *ctx, lda_error *err)
+{
+    lda_params *p = &ctx->o.settings.params;
+    if (ctx->given[OPT_GPUS]) {
+        if (p->device == LDA_DEVICE_CPU) {
+            lda_error_input(err, "--gpus %u: not with --device cpu", p->shards);
+            return -1;
+        }
+        p->device = LDA_DEVICE_CUDA;
+        return 0;
+    }
+    const char *env = getenv("LDAGPU_SHARDS");
+    return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;
+}
+
 /* The run once the options are parsed: --resume's state merged, then training. */
 static int train_with(train_ctx *ctx, const char *command, const char **positional, int npos)
 {
     lda_error err = {0};
     lda_resume_state st;
     memset(&st, 0, sizeof st);
+    if (resolve_shards(ctx, &err))
+        return lda_report(command, &err);
     if (ctx->resume) {
         if (lda_resume_load(ctx->resume, &st, &err) ||
             merge_resume(ctx, &st, npos == 1 ? positional[0] : NULL, &err)) {

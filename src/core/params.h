@@ -72,11 +72,16 @@ typedef struct {
     uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
     uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
     int threads;           /* CPU worker threads; 0: one per core */
+    uint32_t shards;       /* backends the documents are split over (--gpus; backend/shards.h); 0 or 1:
+                              one. Not recorded: any count trains the same model */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;
 
 void lda_params_default(lda_params *p);
+
+/* The most shards (--gpus) a run may be split into. */
+#define LDA_MAX_SHARDS 64u
 
 /* --piece-length: documents longer than this many tokens are cut into pieces of at most
  * that many (backend/layout.h), so that no warp waits for one long document. auto (the

@@ -1,0 +1,57 @@
+/* allreduce.c — the host all-reduce (and, without NCCL, the refusal of the NCCL one); see
+ * allreduce.h. */
+#include "backend/allreduce.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Element by element: every rank's value read before any is written, so in place is fine. */
+static int host_sum_u32(lda_allreduce *ar, uint32_t *const *send, uint32_t *const *recv, size_t count,
+                        lda_error *err)
+{
+    (void)err;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t total = 0;
+        for (uint32_t g = 0; g < ar->ranks; g++)
+            total += send[g][i];
+        for (uint32_t g = 0; g < ar->ranks; g++)
+            recv[g][i] = total;
+    }
+    return 0;
+}
+
+static void host_destroy(lda_allreduce *ar)
+{
+    free(ar);
+}
+
+lda_allreduce *lda_allreduce_host_create(uint32_t ranks, lda_error *err)
+{
+    if (ranks == 0) {
+        lda_error_fail(err, "internal error: an all-reduce of no ranks");
+        return NULL;
+    }
+    lda_allreduce *ar = lda_calloc(1, sizeof *ar, "all-reduce", err);
+    if (!ar)
+        return NULL;
+    ar->ranks = ranks;
+    ar->sum_u32 = host_sum_u32;
+    ar->destroy = host_destroy;
+    return ar;
+}
+
+void lda_allreduce_destroy(lda_allreduce *ar)
+{
+    if (ar)
+        ar->destroy(ar);
+}
+
+#ifndef LDA_HAVE_NCCL
+lda_allreduce *lda_allreduce_nccl_create(uint32_t ranks, const int *devices, lda_error *err)
+{
+    (void)ranks;
+    (void)devices;
+    lda_error_input(err, "this ldagpu was built without NCCL: several GPUs need it");
+    return NULL;
+}
+#endif

@@ -1,0 +1,430 @@
+/* test_shards.c — a run split over shards (--gpus N; backend/shards.h, backend_sharded.c,
+ * allreduce.h), proven on the CPU: the plan is balanced and covers every warp once, a shard's
+ * layout is its warps of the whole, cut documents split between shards are joined exactly, the
+ * all-reduce is the exact sum, and training on 1, 2 or 3 shards gives the same bytes for every
+ * model (in process and through the real binary), resumed with another shard count too. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/allreduce.h"
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "backend/shards.h"
+#include "core/rng.h"
+#include "helpers.h"
+#include "train/run_memory.h"
+
+/* Planted documents of 3 to max_len tokens, cut into pieces of piece_length. */
+static lda_layout *cut_layout(size_t num_docs, uint32_t max_len, uint32_t piece_length, corpus **out)
+{
+    corpus *c = test_planted_corpus(6, 20, num_docs, 3, max_len, 17, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    if (out)
+        *out = c;
+    else
+        corpus_free(c);
+    return L;
+}
+
+static uint64_t warp_tokens(const lda_layout *L, size_t q)
+{
+    uint64_t t = 0;
+    for (uint32_t r = 0; r < LDA_WARP; r++)
+        t += L->slot_len[q * LDA_WARP + r];
+    return t;
+}
+
+/* Contiguous, in order, covering every warp once; tokens as counted; each within ± (largest
+ * warp + 1) of T/N (shards.h); one shard is the whole layout. */
+Test(shards, plan_covers_every_warp_once_balanced_by_tokens)
+{
+    static const uint32_t max_lens[] = {40, 400, 3000}, piece_lengths[] = {16, 64, 200};
+    for (size_t m = 0; m < 3; m++) {
+        lda_layout *L = cut_layout(700, max_lens[m], piece_lengths[m], NULL);
+        cr_assert(L->num_cut_docs > 0);
+        uint64_t largest = 0;
+        for (size_t q = 0; q < L->num_warps; q++)
+            largest = warp_tokens(L, q) > largest ? warp_tokens(L, q) : largest;
+        for (uint32_t n = 1; n <= 7; n++) {
+            lda_shard s[7];
+            lda_error err = {0};
+            cr_assert_eq(lda_shard_plan(L, n, s, &err), 0, "%s", err.msg);
+            cr_assert_eq(s[0].first_warp, 0);
+            cr_assert_eq(s[n - 1].end_warp, L->num_warps);
+            uint64_t sum = 0;
+            for (uint32_t g = 0; g < n; g++) {
+                if (g)
+                    cr_assert_eq(s[g].first_warp, s[g - 1].end_warp, "shard %u does not follow %u", g, g - 1);
+                cr_assert_leq(s[g].first_warp, s[g].end_warp);
+                uint64_t t = 0;
+                for (size_t q = s[g].first_warp; q < s[g].end_warp; q++)
+                    t += warp_tokens(L, q);
+                cr_assert_eq(t, s[g].tokens);
+                sum += t;
+                const double ideal = (double)L->num_tokens / n, off = (double)t - ideal;
+                cr_assert_leq(off < 0 ? -off : off, (double)largest + 1,
+                              "max length %u, %u shards: shard %u holds %llu tokens, ideal %.1f, largest warp %llu",
+                              max_lens[m], n, g, (unsigned long long)t, ideal, (unsigned long long)largest);
+            }
+            cr_assert_eq(sum, L->num_tokens);
+        }
+        lda_layout_free(L);
+    }
+}
+
+/* A shard's layout is its warps of the whole: the same slots, words, lengths, token bases; its
+ * --refresh parts are the whole layout's; every cut document is whole in one shard or shared
+ * by every shard holding one of its pieces, with all its pieces listed once. */
+Test(shards, shard_layouts_are_their_warps_of_the_whole)
+{
+    lda_layout *L = cut_layout(500, 400, 50, NULL);
+    const uint32_t n = 3, R = 4;
+    lda_shard s[3];
+    lda_error err = {0};
+    cr_assert_eq(lda_shard_plan(L, n, s, &err), 0, "%s", err.msg);
+    size_t *seen = calloc(L->num_slots, sizeof *seen), docs = 0, tokens = 0, shared_any = 0;
+    for (uint32_t g = 0; g < n; g++) {
+        lda_layout *S = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err);
+        cr_assert(S, "%s", err.msg);
+        const size_t s0 = s[g].first_warp * LDA_WARP;
+        cr_assert_eq(S->first_warp, s[g].first_warp);
+        cr_assert_eq(S->num_tokens, s[g].tokens);
+        docs += S->num_docs;
+        tokens += S->num_tokens;
+        for (size_t t = 0; t < S->num_slots; t++) {
+            cr_assert_eq(S->slot_doc[t], L->slot_doc[s0 + t]);
+            cr_assert_eq(S->slot_len[t], L->slot_len[s0 + t]);
+            cr_assert_eq(S->slot_token_base[t], L->slot_token_base[s0 + t]);
+            cr_assert_eq(S->slot_piece[t], L->slot_piece[s0 + t]);
+            for (uint32_t i = 0; i < S->warp_len[t / LDA_WARP]; i++)
+                cr_assert_eq(S->words[lda_layout_pos(S, t, i)], L->words[lda_layout_pos(L, s0 + t, i)]);
+        }
+        for (uint32_t part = 0; part < R; part++) /* local part c' holds exactly the global part's warps */
+            for (size_t q = 0; q < S->num_warps; q++)
+                cr_assert_eq(q % R == lda_layout_local_part(S, part, R), (S->first_warp + q) % R == part);
+        for (size_t c = 0; c < S->num_cut_docs; c++)
+            for (size_t i = S->cut_offsets[c]; i < S->cut_offsets[c + 1]; i++) {
+                cr_assert_eq(S->slot_doc[S->cut_slots[i]], S->slot_doc[S->cut_slots[S->cut_offsets[c]]]);
+                seen[s0 + S->cut_slots[i]]++;
+            }
+        for (size_t j = 0; j < S->num_shared_docs; j++) {
+            shared_any++;
+            const size_t c = S->shared_row[j]; /* the whole layout's cut document */
+            for (size_t i = S->shared_offsets[j]; i < S->shared_offsets[j + 1]; i++) {
+                cr_assert_eq(S->slot_doc[S->shared_slots[i]], L->slot_doc[L->cut_slots[L->cut_offsets[c]]]);
+                seen[s0 + S->shared_slots[i]]++;
+            }
+        }
+        lda_layout_free(S);
+    }
+    cr_assert_eq(docs, L->num_docs);
+    cr_assert_eq(tokens, L->num_tokens);
+    cr_assert(shared_any > 0, "the test corpus must have documents split between shards");
+    for (size_t c = 0; c < L->num_cut_docs; c++)
+        for (size_t i = L->cut_offsets[c]; i < L->cut_offsets[c + 1]; i++)
+            cr_assert_eq(seen[L->cut_slots[i]], 1, "piece slot %u listed %zu times", L->cut_slots[i],
+                         seen[L->cut_slots[i]]);
+    free(seen);
+    lda_layout_free(L);
+}
+
+/* The rows of every cut document, joined per shard and through the all-reduce (rows of shared
+ * documents summed, mod 2^32), equal the one-layout join, for random counts near 2^32. */
+Test(shards, split_documents_join_like_the_whole_layout)
+{
+    lda_layout *L = cut_layout(400, 300, 30, NULL);
+    const uint32_t K = 5, n = 3;
+    uint32_t *whole = malloc(L->num_slots * K * 4), *split = malloc(L->num_slots * K * 4);
+    for (size_t i = 0; i < L->num_slots * K; i++)
+        whole[i] = split[i] = lda_rng_once(9, LDA_RNG_TEST, 0, i) | (i % 3 == 0 ? 0xfff00000u : 0);
+    lda_layout_join_cut_counts(L, K, whole, NULL);
+    lda_shard s[3];
+    lda_layout *S[3];
+    lda_error err = {0};
+    cr_assert_eq(lda_shard_plan(L, n, s, &err), 0, "%s", err.msg);
+    const size_t rows = L->num_cut_docs; /* rows numbered by the whole layout's cut documents */
+    uint32_t *sums[3], *totals[3];
+    for (uint32_t g = 0; g < n; g++) {
+        cr_assert((S[g] = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err)), "%s", err.msg);
+        uint32_t *rows_g = split + s[g].first_warp * LDA_WARP * K;
+        lda_layout_join_cut_counts(S[g], K, rows_g, NULL);
+        sums[g] = malloc(rows * K * 4 + 4);
+        totals[g] = malloc(rows * K * 4 + 4);
+        lda_shard_doc_sums(S[g], K, rows_g, rows, sums[g]);
+    }
+    lda_allreduce *ar = lda_allreduce_host_create(n, &err);
+    cr_assert(ar, "%s", err.msg);
+    cr_assert_eq(ar->sum_u32(ar, sums, totals, rows * K, &err), 0);
+    for (uint32_t g = 0; g < n; g++) {
+        lda_shard_doc_spread(S[g], K, split + s[g].first_warp * LDA_WARP * K, totals[g]);
+        lda_layout_free(S[g]);
+        free(sums[g]);
+        free(totals[g]);
+    }
+    cr_assert_eq(memcmp(whole, split, L->num_slots * K * 4), 0);
+    lda_allreduce_destroy(ar);
+    free(whole);
+    free(split);
+    lda_layout_free(L);
+}
+
+Test(allreduce, one_rank_is_the_identity_several_the_exact_sum)
+{
+    enum { N = 1000, RANKS = 4 };
+    lda_error err = {0};
+    uint32_t *send[RANKS], *recv[RANKS], expect[N];
+    for (uint32_t ranks = 1; ranks <= RANKS; ranks++) {
+        lda_allreduce *ar = lda_allreduce_host_create(ranks, &err);
+        cr_assert(ar, "%s", err.msg);
+        for (int in_place = 0; in_place < 2; in_place++) {
+            memset(expect, 0, sizeof expect);
+            for (uint32_t g = 0; g < ranks; g++) {
+                send[g] = malloc(N * 4);
+                recv[g] = in_place ? send[g] : malloc(N * 4);
+                for (size_t i = 0; i < N; i++) { /* large values: the sum wraps, as the counts' joins do */
+                    send[g][i] = lda_rng_once(3, LDA_RNG_TEST, g, i) >> (i % 2 ? 0 : 20);
+                    expect[i] += send[g][i];
+                }
+            }
+            uint32_t first[N];
+            memcpy(first, send[0], sizeof first);
+            cr_assert_eq(ar->sum_u32(ar, send, recv, N, &err), 0, "%s", err.msg);
+            for (uint32_t g = 0; g < ranks; g++) {
+                cr_assert_eq(memcmp(recv[g], expect, sizeof expect), 0, "%u ranks, rank %u, in place %d", ranks,
+                             g, in_place);
+                if (ranks == 1)
+                    cr_assert_eq(memcmp(recv[g], first, sizeof first), 0);
+                if (!in_place)
+                    free(recv[g]);
+                free(send[g]);
+            }
+        }
+        lda_allreduce_destroy(ar);
+    }
+    cr_assert_null(lda_allreduce_host_create(0, &err));
+}
+
+/* ---- the sharded backend against one backend, in process ---- */
+
+typedef struct {
+    float *theta, *phi, *rows;
+    uint32_t *z, *n_mk, *n_wk, *n_k;
+    double alpha_sum, beta;
+    int learned;
+    lda_eval eval;
+    double score;
+} snapshot;
+
+enum { ROWS_FIRST = 37, ROWS_COUNT = 150, TOPICS = 7 };
+
+/* Three iterations (priors learned in each with learn) on `shards` shards, and everything a
+ * backend hands out. */
+static snapshot run_backend(const lda_layout *L, const lda_layout *scored, lda_model_kind model, uint32_t shards,
+                            uint32_t refresh, int learn)
+{
+    const size_t K = TOPICS;
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = TOPICS;
+    p.device = LDA_DEVICE_CPU;
+    p.threads = 2;
+    p.refresh = refresh;
+    p.piece_length = L->piece_length;
+    p.shards = shards;
+    p.optimize_interval = learn ? 1 : 0;
+    p.optimize_burn_in = 0;
+    lda_params_set_model(&p, model);
+    lda_error err = {0};
+    lda_backend *b = lda_backend_create(L, &p, &err);
+    cr_assert(b, "%s", err.msg);
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 3; it++)
+        cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+    snapshot s = {malloc(L->num_slots * K * 4), malloc(L->vocab_size * K * 4), malloc(ROWS_COUNT * K * 4),
+                  malloc(L->num_positions * 4), malloc(L->num_slots * K * 4), malloc(L->vocab_size * K * 4),
+                  malloc(K * 4), 0, 0, 0, {0, 0}, 0};
+    cr_assert_eq(b->ops->fetch(b, s.theta, s.phi, s.z, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->fetch_counts(b, s.n_mk, s.n_wk, s.n_k, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->fetch_theta_rows(b, ROWS_FIRST, ROWS_COUNT, s.rows, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->evaluate(b, &s.eval, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->score(b, scored, &s.score, &err), 0, "%s", err.msg);
+    s.alpha_sum = b->priors.alpha_sum;
+    s.beta = b->priors.beta;
+    s.learned = b->priors.learned;
+    lda_backend_destroy(b);
+    return s;
+}
+
+static void snapshot_free(snapshot *s)
+{
+    free(s->theta);
+    free(s->phi);
+    free(s->rows);
+    free(s->z);
+    free(s->n_mk);
+    free(s->n_wk);
+    free(s->n_k);
+}
+
+static void shards_equal_one_backend(lda_model_kind model, uint32_t refresh, int learn)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(300, 300, 40, &c);
+    lda_error err = {0};
+    lda_layout *scored = lda_layout_build_like(c, L, &err);
+    cr_assert(scored, "%s", err.msg);
+    const size_t K = TOPICS;
+    snapshot one = run_backend(L, scored, model, 1, refresh, learn);
+    for (uint32_t n = 2; n <= 3; n++) {
+        snapshot s = run_backend(L, scored, model, n, refresh, learn);
+        cr_assert_eq(memcmp(one.z, s.z, L->num_positions * 4), 0, "z differs on %u shards", n);
+        cr_assert_eq(memcmp(one.theta, s.theta, L->num_slots * K * 4), 0, "θ differs on %u shards", n);
+        cr_assert_eq(memcmp(one.phi, s.phi, L->vocab_size * K * 4), 0, "φ differs on %u shards", n);
+        cr_assert_eq(memcmp(one.rows, s.rows, ROWS_COUNT * K * 4), 0, "θ rows differ on %u shards", n);
+        cr_assert_eq(memcmp(one.n_mk, s.n_mk, L->num_slots * K * 4), 0, "n[m,k] differs on %u shards", n);
+        cr_assert_eq(memcmp(one.n_wk, s.n_wk, L->vocab_size * K * 4), 0, "n[w,k] differs on %u shards", n);
+        cr_assert_eq(memcmp(one.n_k, s.n_k, K * 4), 0, "n[k] differs on %u shards", n);
+        cr_assert(one.eval.loglik_pred == s.eval.loglik_pred && one.eval.loglik_joint == s.eval.loglik_joint,
+                  "%u shards: log-likelihoods %.17g %.17g, one backend %.17g %.17g", n, s.eval.loglik_pred,
+                  s.eval.loglik_joint, one.eval.loglik_pred, one.eval.loglik_joint);
+        cr_assert(one.score == s.score, "%u shards: score %.17g, one backend %.17g", n, s.score, one.score);
+        cr_assert(one.alpha_sum == s.alpha_sum && one.beta == s.beta, "%u shards: priors differ", n);
+        snapshot_free(&s);
+    }
+    cr_assert_eq(one.learned, learn, "the priors were learned when asked");
+    snapshot_free(&one);
+    lda_layout_free(scored);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(shards, backend_equals_one_backend_uncollapsed) { shards_equal_one_backend(LDA_MODEL_UNCOLLAPSED, 2, 1); }
+Test(shards, backend_equals_one_backend_mean_for_mode) { shards_equal_one_backend(LDA_MODEL_MEAN_FOR_MODE, 2, 1); }
+Test(shards, backend_equals_one_backend_theta_collapsed)
+{
+    shards_equal_one_backend(LDA_MODEL_THETA_COLLAPSED, 2, 1);
+}
+Test(shards, backend_equals_one_backend_collapsed) { shards_equal_one_backend(LDA_MODEL_COLLAPSED, 3, 1); }
+Test(shards, backend_equals_one_backend_phi_mean) { shards_equal_one_backend(LDA_MODEL_PHI_MEAN, 2, 1); }
+Test(shards, backend_equals_one_backend_without_refresh) { shards_equal_one_backend(LDA_MODEL_THETA_COLLAPSED, 1, 0); }
+
+/* ---- the real binary: LDAGPU_SHARDS, the test switch ---- */
+
+static char *corpus_path(void)
+{
+    char *p = NULL;
+    cr_assert(asprintf(&p, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    return p;
+}
+
+static void train_on(uint32_t shards, const char *args)
+{
+    char n[16], *out = NULL;
+    snprintf(n, sizeof n, "%u", shards);
+    cr_assert_eq(setenv("LDAGPU_SHARDS", n, 1), 0);
+    int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", shards, args, rc, out);
+    if (shards > 1)
+        cr_assert(strstr(out, " shards ("), "the run did not say it was split: %s", out);
+    free(out);
+    unsetenv("LDAGPU_SHARDS");
+}
+
+static void cli_shards_equal_one(const char *model)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[8192], one[4096], other[4096];
+    for (uint32_t n = 1; n <= 3; n++) {
+        snprintf(args, sizeof args,
+                 "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 "
+                 "--optimize-burn-in 1 --holdout 0.05 -j 2 --device cpu -q -o '%s/m%u'",
+                 c, model, dir, n);
+        train_on(n, args);
+    }
+    snprintf(one, sizeof one, "%s/m1", dir);
+    for (uint32_t n = 2; n <= 3; n++) {
+        snprintf(other, sizeof other, "%s/m%u", dir, n);
+        test_assert_same_models(one, other);
+    }
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(shards_cli, same_model_files_uncollapsed) { cli_shards_equal_one("--model uncollapsed"); }
+Test(shards_cli, same_model_files_mean_for_mode) { cli_shards_equal_one("--model mean-for-mode"); }
+Test(shards_cli, same_model_files_theta_collapsed) { cli_shards_equal_one("--model theta-collapsed"); }
+Test(shards_cli, same_model_files_collapsed) { cli_shards_equal_one("--model collapsed"); }
+Test(shards_cli, same_model_files_phi_mean_double)
+{
+    cli_shards_equal_one("--model phi-mean --precision double");
+}
+Test(shards_cli, same_model_files_sparse_sampler) { cli_shards_equal_one("--model theta-collapsed --sampler sparse"); }
+
+/* 6 iterations on 1 shard == 3 on 2 shards, resumed for 3 on 3 shards. */
+Test(shards_cli, resumed_with_another_shard_count)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[8192], a[4096], b[4096];
+    const char *common = "-K 10 -s 3 --model theta-collapsed --piece-length 40 --refresh 2 --optimize-interval 2 "
+                         "--optimize-burn-in 1 -e 3 -j 2 --device cpu -q";
+    snprintf(args, sizeof args, "train '%s' -n 6 %s -o '%s/full'", c, common, dir);
+    train_on(1, args);
+    snprintf(args, sizeof args, "train '%s' -n 3 %s -o '%s/part'", c, common, dir);
+    train_on(2, args);
+    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -q -j 2 --device cpu", dir);
+    train_on(3, args);
+    snprintf(a, sizeof a, "%s/full", dir);
+    snprintf(b, sizeof b, "%s/part", dir);
+    test_assert_same_models(a, b);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(shards_cli, gpus_refused_on_the_cpu_and_out_of_range)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
+    snprintf(args, sizeof args, "train '%s' --gpus 2 --device cpu -o '%s/m'", c, dir);
+    test_expect_failure(args, 2, "--gpus 2: not with --device cpu");
+    snprintf(args, sizeof args, "train '%s' --gpus 0 -o '%s/m'", c, dir);
+    test_expect_failure(args, 2, "--gpus");
+    cr_assert_eq(setenv("LDAGPU_SHARDS", "many", 1), 0);
+    snprintf(args, sizeof args, "train '%s' --device cpu -o '%s/m'", c, dir);
+    test_expect_failure(args, 2, "LDAGPU_SHARDS");
+    unsetenv("LDAGPU_SHARDS");
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+static uint64_t shard_state_bytes(const lda_layout *S, const lda_params *p)
+{
+    return lda_run_cpu_state_bytes(S, p, 1);
+}
+
+/* The devices a run needs: the fewest shards whose largest fits; fewer do not; none when not
+ * even LDA_MAX_SHARDS fit. */
+Test(shards, devices_needed_is_the_fewest_that_fit)
+{
+    lda_layout *L = cut_layout(2000, 300, 64, NULL);
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = 4;
+    lda_error err = {0};
+    const uint64_t whole = shard_state_bytes(L, &p);
+    uint32_t needed;
+    cr_assert_eq(lda_run_devices_needed(L, &p, 1, whole, shard_state_bytes, &needed, &err), 0, "%s", err.msg);
+    cr_assert_eq(needed, 1);
+    cr_assert_eq(lda_run_devices_needed(L, &p, 1, whole / 3, shard_state_bytes, &needed, &err), 0, "%s", err.msg);
+    cr_assert_geq(needed, 3, "a third of the bytes (V × K counts in every shard) needs more than 3: %u", needed);
+    cr_assert_lt(needed, LDA_MAX_SHARDS);
+    uint32_t again;
+    cr_assert_eq(lda_run_devices_needed(L, &p, needed - 1, whole / 3, shard_state_bytes, &again, &err), 0);
+    cr_assert_eq(again, needed, "%u devices do not fit, %u do", needed - 1, needed);
+    cr_assert_eq(lda_run_devices_needed(L, &p, 1, 1000, shard_state_bytes, &needed, &err), 0);
+    cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
+    lda_layout_free(L);
+}
