@@ -7,7 +7,8 @@
 # back only a few files), with summary.txt beside it; the summary is printed too.
 # Optional: BENCH="bench args" (an ldagpu bench on wiki43k), RUNS="K n sampler precision;...",
 # FIGURES=reduced|full (scripts/paper-figures.sh), NCU=1 (per-kernel times of 3 iterations),
-# TTQ=1 (time to quality), HELDOUT=1 (held-out figures), TESTS=0 and SANITIZE=0 (skip those),
+# TTQ=1 (time to quality), HELDOUT=1 (held-out figures), SPARSE=1 (scripts/sparse-bench.sh on
+# wiki43k and wikimix: carry .corpora/wikimix), TESTS=0 and SANITIZE=0 (skip those),
 # MEMCHECK_FILTER (the tests run under memcheck; default every GPU test: 'gpu/*' and
 # 'resume_gpu/*', the binary they start included).
 set -u
@@ -40,7 +41,7 @@ if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
     # under racecheck takes far longer than the machine is lent for).
     for tool in racecheck; do
         compute-sanitizer --tool $tool --target-processes all --error-exitcode 99 \
-            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|butterfly_collapsed_float_exact|butterfly_stored_float_exact|transpose_float_exact|naive_collapsed_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float|planted_topics_collapsed|counts_stay_exact_uncollapsed|counts_stay_exact_collapsed|counts_stay_exact_collapsed_refreshed|planted_topics_uncollapsed_refreshed|set_phi_freeze_and_score_agree_with_the_cpu|fused_equals_unfused_mean_for_mode_remnant|fused_equals_unfused_uncollapsed_double|fused_equals_unfused_refreshed)' \
+            "$bin/test_ldagpu" -j1 --filter 'gpu/@(butterfly_float_exact|butterfly_double_exact|butterfly_collapsed_float_exact|butterfly_stored_float_exact|transpose_float_exact|naive_collapsed_float_exact|butterfly_chi_squared_small_k|counts_and_mean_update_equal_the_cpu|planted_topics_butterfly_float|planted_topics_collapsed|counts_stay_exact_uncollapsed|counts_stay_exact_collapsed|counts_stay_exact_collapsed_refreshed|planted_topics_uncollapsed_refreshed|set_phi_freeze_and_score_agree_with_the_cpu|fused_equals_unfused_mean_for_mode_remnant|fused_equals_unfused_uncollapsed_double|fused_equals_unfused_refreshed|sparse_exact_on_integer_weights|sparse_counts_stay_exact)' \
             > "$out/sanitizer-$tool.log" 2>&1
         note "compute-sanitizer $tool: exit $? — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | sort | uniq -c | tr '\n' ' ') $(grep Synthesis "$out/sanitizer-$tool.log")"
     done
@@ -97,13 +98,22 @@ fi
 
 if [ "${HELDOUT:-0}" = 1 ]; then
     for K in 64 1024; do
-        for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
-            "$bin/ldagpu" train "$corpus" -K $K -n 100 --model $model --holdout 0.1 -e 10 --device cuda -q \
-                -o /tmp/heldout-$K-$model > "$out/heldout-K$K-$model.log" 2>&1
-            cp /tmp/heldout-$K-$model/log.csv "$out/heldout-K$K-$model.csv"
-            note "held-out K=$K $model: exit $? — $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "loglik_heldout") c = i } NR > 1 && $c != "" { v = $c; t = $3 } END { printf "loglik_heldout %.4f after %.2f s of training", v, t }' "$out/heldout-K$K-$model.csv")"
+        for name in uncollapsed mean-for-mode theta-collapsed collapsed phi-mean collapsed-sparse; do
+            model=${name%-sparse} sampler=butterfly
+            [ "$model" = "$name" ] || sampler=sparse
+            "$bin/ldagpu" train "$corpus" -K $K -n 100 --model $model --sampler $sampler --holdout 0.1 -e 10 \
+                --device cuda -q -o /tmp/heldout-$K-$name > "$out/heldout-K$K-$name.log" 2>&1
+            cp /tmp/heldout-$K-$name/log.csv "$out/heldout-K$K-$name.csv"
+            note "held-out K=$K $name: exit $? — $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "loglik_heldout") c = i } NR > 1 && $c != "" { v = $c; t = $3 } END { printf "loglik_heldout %.4f after %.2f s of training", v, t }' "$out/heldout-K$K-$name.csv")"
         done
     done
+fi
+
+if [ "${SPARSE:-0}" = 1 ]; then
+    start=$(date +%s)
+    LDAGPU="$PWD/$bin/ldagpu" sh scripts/sparse-bench.sh "$out/sparse" .corpora > "$out/sparse.log" 2>&1
+    note "sparse bench: exit $? in $(( $(date +%s) - start )) s"
+    tee -a "$summary" < "$out/sparse.log"
 fi
 
 tar -czf "$final/gpu-check.tgz" -C "$out" .
