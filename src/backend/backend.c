@@ -1,79 +1,12 @@
-/* backend.c — choosing a backend; see backend.h. */
+/* backend.c — the backend a run asks for: one device's, or shards over several
+ * (backend_sharded.c, which makes each shard's with lda_backend_create_one); see backend.h. */
 #include "backend/backend.h"
-
-#include <stddef.h>
-#include <stdlib.h>
-
-#include "util/clock.h"
-
-static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *err)
-{
-    if (p->shards > 1)
-        return lda_sharded_backend_create(L, p, err);
-    switch (p->device) {
-    case LDA_DEVICE_CPU:
-        return lda_cpu_backend_create(L, p, err);
-    case LDA_DEVICE_CUDA:
-        return lda_cuda_backend_create(L, p, err);
-    case LDA_DEVICE_AUTO:
-    default: {
-        char why[256];
-        if (lda_cuda_device_count(why, sizeof why) > 0)
-            return lda_cuda_backend_create(L, p, err);
-        return lda_cpu_backend_create(L, p, err);
-    }
-    }
-}
 
 lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
 {
+    if (params->shards <= 1)
+        return lda_backend_create_one(L, params, err);
     lda_params p = *params;
     p.alpha = lda_params_alpha(params);
-    lda_backend *b = create(L, &p, err);
-    if (!b)
-        return NULL;
-    if (lda_priors_init(&b->priors, p.num_topics, p.alpha, p.beta, err) || b->ops->priors_changed(b, err)) {
-        lda_backend_destroy(b);
-        return NULL;
-    }
-    return b;
-}
-
-void lda_backend_destroy(lda_backend *b)
-{
-    if (!b)
-        return;
-    lda_priors_free(&b->priors);
-    if (b->hist) {
-        lda_count_hist_free(b->hist);
-        free(b->hist);
-    }
-    b->ops->destroy(b);
-}
-
-int lda_backend_start_in_steps(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
-{
-    return b->ops->set_z(b, z, err) || b->ops->update_step(b, iteration, b->params.refresh - 1, err) ? -1 : 0;
-}
-
-int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
-{
-    const uint32_t R = b->params.refresh;
-    double z_seconds = 0, update_seconds = 0;
-    for (uint32_t part = 0; part < R; part++) {
-        const double t0 = lda_now_seconds();
-        if (b->ops->draw_step(b, iteration, part, err))
-            return -1;
-        const double t1 = lda_now_seconds();
-        if ((part + 1 == R && lda_backend_learn_priors(b, iteration, err)) ||
-            b->ops->update_step(b, iteration, part, err))
-            return -1;
-        z_seconds += t1 - t0;
-        update_seconds += lda_now_seconds() - t1;
-    }
-    if (timing) {
-        timing->z_seconds = z_seconds;
-        timing->update_seconds = update_seconds;
-    }
-    return 0;
+    return lda_backend_with_priors(lda_sharded_backend_create(L, &p, err), err);
 }

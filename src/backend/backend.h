@@ -114,6 +114,11 @@ struct lda_backend {
  * priors are params' symmetric α (resolved) and β. */
 lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 void lda_backend_destroy(lda_backend *b);
+/* The same on one device whatever params->shards says (each shard of a sharded backend). */
+lda_backend *lda_backend_create_one(const lda_layout *L, const lda_params *params, lda_error *err);
+/* b with its priors set from its params (α resolved) and taken up; NULL (b destroyed) on failure
+ * or when b is NULL. */
+lda_backend *lda_backend_with_priors(lda_backend *b, lda_error *err);
 
 /* Replaces the priors (a resumed run's learned ones; a model's, for inference) before start. */
 int lda_backend_set_priors(lda_backend *b, const lda_priors *priors, lda_error *err);

@@ -325,7 +325,7 @@ static int create_parts(lda_backend *b, const lda_params *params, lda_error *err
     if (shard_layouts(b, err))
         return -1;
     for (uint32_t g = 0; g < sh->count; g++) {
-        lda_backend *p = sh->parts[g] = lda_backend_create(sh->layouts[g], &one, err);
+        lda_backend *p = sh->parts[g] = lda_backend_create_one(sh->layouts[g], &one, err);
         if (!p)
             return -1;
         if (!p->ops->become_shard) {

@@ -1,0 +1,81 @@
+/* backend_core.c — a device's backend made and ended, and start and iterate made of steps;
+ * see backend.h. (backend.c chooses between one device and shards of several.) */
+#include "backend/backend.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "util/clock.h"
+
+static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *err)
+{
+    switch (p->device) {
+    case LDA_DEVICE_CPU:
+        return lda_cpu_backend_create(L, p, err);
+    case LDA_DEVICE_CUDA:
+        return lda_cuda_backend_create(L, p, err);
+    case LDA_DEVICE_AUTO:
+    default: {
+        char why[256];
+        if (lda_cuda_device_count(why, sizeof why) > 0)
+            return lda_cuda_backend_create(L, p, err);
+        return lda_cpu_backend_create(L, p, err);
+    }
+    }
+}
+
+lda_backend *lda_backend_with_priors(lda_backend *b, lda_error *err)
+{
+    if (b && (lda_priors_init(&b->priors, b->params.num_topics, lda_params_alpha(&b->params), b->params.beta, err) ||
+              b->ops->priors_changed(b, err))) {
+        lda_backend_destroy(b);
+        return NULL;
+    }
+    return b;
+}
+
+lda_backend *lda_backend_create_one(const lda_layout *L, const lda_params *params, lda_error *err)
+{
+    lda_params p = *params;
+    p.alpha = lda_params_alpha(params);
+    return lda_backend_with_priors(create(L, &p, err), err);
+}
+
+void lda_backend_destroy(lda_backend *b)
+{
+    if (!b)
+        return;
+    lda_priors_free(&b->priors);
+    if (b->hist) {
+        lda_count_hist_free(b->hist);
+        free(b->hist);
+    }
+    b->ops->destroy(b);
+}
+
+int lda_backend_start_in_steps(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+{
+    return b->ops->set_z(b, z, err) || b->ops->update_step(b, iteration, b->params.refresh - 1, err) ? -1 : 0;
+}
+
+int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
+{
+    const uint32_t R = b->params.refresh;
+    double z_seconds = 0, update_seconds = 0;
+    for (uint32_t part = 0; part < R; part++) {
+        const double t0 = lda_now_seconds();
+        if (b->ops->draw_step(b, iteration, part, err))
+            return -1;
+        const double t1 = lda_now_seconds();
+        if ((part + 1 == R && lda_backend_learn_priors(b, iteration, err)) ||
+            b->ops->update_step(b, iteration, part, err))
+            return -1;
+        z_seconds += t1 - t0;
+        update_seconds += lda_now_seconds() - t1;
+    }
+    if (timing) {
+        timing->z_seconds = z_seconds;
+        timing->update_seconds = update_seconds;
+    }
+    return 0;
+}
