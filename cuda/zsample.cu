@@ -120,7 +120,7 @@ static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsa
                                                                                      (REAL *)t.table);
     LAUNCH_TRY();
     {
-        const size_t lanes = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP;
+        const size_t lanes = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP * LDA_WARP; // a warp a slot
         zsample_sparse_kernel<REAL><<<(unsigned)((lanes + threads - 1) / threads), threads, 0, stream>>>(a, t);
     }
     LAUNCH_TRY();

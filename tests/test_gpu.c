@@ -856,10 +856,11 @@ Test(gpu_shards, two_gpus_equal_one_mean_for_mode) { two_gpus_equal_one("--model
 Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--model theta-collapsed"); }
 Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed"); }
 
-/* The sparse draw (core/sparse_draw.h): the GPU runs the CPU's code a document a thread,
- * with products and sums rounded alike, so on real weights as on integer ones its topics and
- * counts must equal the CPU's, over three passes, on a layout whose documents are cut into
- * pieces (their lists come from their rows) and, at K = 1, from whole documents. */
+/* The sparse draw (core/sparse_draw.h, cuda/zsample_sparse.cuh): on integer weights every sum
+ * is exact, so the GPU's warp must draw the CPU's topics and leave its counts, over three
+ * passes, on layouts with and without pieces (whose lists come from their rows). On real
+ * weights the warp's sums are associated otherwise than the CPU's, so a draw within a few ulps
+ * of a boundary may differ: the first pass must agree on all but 1% of the tokens. */
 static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integer_weights, uint32_t piece_length)
 {
     const uint32_t V = 40;
@@ -893,7 +894,7 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
     char what[96];
     snprintf(what, sizeof what, "sparse %s K=%u %s weights, pieces of %u", lda_choice_name(lda_precision_choices, precision),
              K, integer_weights ? "integer" : "real", piece_length);
-    for (uint32_t it = 1; it <= 3; it++) {
+    for (uint32_t it = 1; it <= (integer_weights ? 3u : 1u); it++) {
         for (int d = 0; d < 2; d++) {
             lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .word_prior = table, .K = K,
                             .precision = precision, .seed = 31, .iteration = it};
@@ -910,11 +911,21 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
                 if (z[0][p] != z[1][p] && mismatches++ < 5)
                     cr_log_error("%s pass %u: slot %zu token %u: CPU %u, GPU %u", what, it, s, i, z[0][p], z[1][p]);
             }
+        if (!integer_weights) {
+            cr_assert_leq(mismatches, c->num_tokens / 100, "%s: %zu of %zu draws differ from the CPU", what, mismatches,
+                          c->num_tokens);
+            break;
+        }
         cr_assert_eq(mismatches, 0, "%s pass %u: %zu of %zu draws differ from the CPU", what, it, mismatches,
                      c->num_tokens);
         cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "%s pass %u: counts differ from the CPU", what, it);
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < 2; d++) { /* the next pass starts from a recount, joined, as the backends do */
+            memset(n[d], 0, L->num_slots * K * 4);
+            for (size_t s = 0; s < L->num_slots; s++)
+                for (uint32_t i = 0; i < L->slot_len[s]; i++)
+                    n[d][s * K + z[d][lda_layout_pos(L, s, i)]]++;
             lda_layout_join_cut_counts(L, K, n[d], NULL);
+        }
     }
     lda_pool_destroy(pool);
     for (int d = 0; d < 2; d++) {
@@ -939,7 +950,7 @@ Test(gpu, sparse_exact_on_integer_weights, .timeout = 300)
     }
 }
 
-Test(gpu, sparse_equals_the_cpu_on_real_weights, .timeout = 300)
+Test(gpu, sparse_close_to_the_cpu_on_real_weights, .timeout = 300)
 {
     require_gpu();
     for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {

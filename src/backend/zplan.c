@@ -104,7 +104,7 @@ static void plan_split(const lda_params *p, const lda_layout *L, const lda_gpu_l
     (void)L;
 }
 
-/* One document a thread, as the CPU draws it (core/sparse_draw.h), after a kernel that
+/* One warp a document, the CPU's split draw (core/sparse_draw.h), after a kernel that
  * builds the word tables; a part's launch has its document groups' threads. The scratch
  * holds the tables and the lists (sampler_sparse.h). --refresh works as with butterfly. */
 static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
@@ -115,7 +115,7 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
     z->scratch_bytes = sc.total_bytes;
-    snprintf(z->why, sizeof z->why, "sparse: one document a thread over its topics, then the word's table of "
+    snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics, then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)", LDA_SPARSE_BLOCK, sc.total_bytes >> 20);
 }
 

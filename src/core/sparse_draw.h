@@ -1,6 +1,8 @@
-/* sparse_draw.h — the sparse z draw of one document (--sampler sparse), one copy for the
- * CPU (backend/sampler_sparse.c) and the GPU (cuda/zsample_sparse.cuh): the GPU runs it a
- * document a thread, so the two draw the same topics, to the bit, from the same state.
+/* sparse_draw.h — the sparse z draw of one document (--sampler sparse): the CPU's
+ * (backend/sampler_sparse.c), and the definition the GPU's kernel (cuda/zsample_sparse.cuh,
+ * a warp a document) follows: its word tables are built by this code, its draws are these
+ * wherever the sums are exact (integer weights). (Run a document a thread on the GPU this
+ * code took 22.9 ms an iteration on wiki43k at K = 1024 on the H100, the warp kernel 3.4.)
  *
  * With θ collapsed a token of word w in document m has weights (n[m,k] + α_k) φ[w,k], which
  * split into a document-sparse part s_k = n[m,k] φ[w,k], non-zero only for the document's
