@@ -277,15 +277,15 @@ Test(sampler_sparse, planted_topics_recovered_theta_collapsed_double)
     planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_THETA_COLLAPSED, LDA_PRECISION_DOUBLE, LDA_SAMPLER_SPARSE);
 }
 
-/* The GPU forms a document's running sums again where the CPU keeps them (core/sparse_draw.h,
- * `sums`): both must pick the same topics, on real weights. One document of 300 tokens over
- * 50 words, K = 100, drawn for five passes each way. */
-Test(sampler_sparse, kept_and_reformed_running_sums_draw_alike)
+/* A whole document's list may be built from its row or from its z (core/sparse_draw.h,
+ * `from_row`): the row is their tally, so both must draw the same topics, on real weights.
+ * One document of 300 tokens over 50 words, K = 100, drawn for five passes each way. */
+Test(sampler_sparse, lists_from_the_row_or_from_z_draw_alike)
 {
     enum { LEN = 300, V = 50, K = 100 };
     static uint32_t words[LEN], z[2][LEN], n[2][K], topics[2][K];
     static float phi[V * K], alpha[K], table[V * ((K + 15) / 16)];
-    static double sums[K];
+    static float sums[2][K];
     for (uint32_t k = 0; k < K; k++)
         alpha[k] = 0.02f + (float)(lda_rng_once(3, LDA_RNG_TEST, 0, k) % 100) / 300.0f;
     for (uint32_t i = 0; i < V * K; i++)
@@ -302,7 +302,7 @@ Test(sampler_sparse, kept_and_reformed_running_sums_draw_alike)
         for (int v = 0; v < 2; v++) {
             const lda_sparse_doc d = {.words = words, .z = z[v], .base = 0, .stride = 1, .len = LEN, .from_row = v,
                                       .token_base = 1000, .n = n[v], .topics = topics[v],
-                                      .sums = v ? (void *)sums : NULL, .phi = phi, .alpha = alpha, .table = table,
+                                      .sums = sums[v], .phi = phi, .alpha = alpha, .table = table,
                                       .K = K, .seed = 4, .iteration = it};
             lda_sparse_draw_doc_float(&d);
         }

@@ -1,8 +1,8 @@
 /* sparse_draw.h — the sparse z draw of one document (--sampler sparse): the CPU's
  * (backend/sampler_sparse.c), and the definition the GPU's kernel (cuda/zsample_sparse.cuh,
  * a warp a document) follows: its word tables are built by this code, its draws are these
- * wherever the sums are exact (integer weights). (Run a document a thread on the GPU this
- * code took 22.9 ms an iteration on wiki43k at K = 1024 on the H100, the warp kernel 3.4.)
+ * wherever the sums are exact (integer weights). (Run a document a thread on the GPU, this
+ * code took 22.9 ms an iteration on wiki43k at K = 1024 on the H100; the warp kernel 3.4.)
  *
  * With θ collapsed a token of word w in document m has weights (n[m,k] + α_k) φ[w,k], which
  * split into a document-sparse part s_k = n[m,k] φ[w,k], non-zero only for the document's
@@ -96,9 +96,7 @@ typedef struct {
     uint64_t token_base;   /* corpus-order index of its first token: the uniforms' key */
     uint32_t *n;           /* its row of n[m,k], updated token by token */
     uint32_t *topics;      /* room for its list (lda_sparse_list_capacity) */
-    void *sums;            /* NULL, or room for as many REALs: the running sums are kept there and
-                              searched, instead of formed again (the CPU keeps them; the GPU, whose
-                              every load from memory is dear, forms them again) */
+    void *sums;            /* room for as many REALs: the running sums, searched for the draw */
     const float *phi;      /* V × K */
     const float *alpha;    /* K */
     const void *table;     /* V × lda_sparse_blocks(K) REALs: the word tables */
@@ -107,12 +105,9 @@ typedef struct {
     uint32_t iteration;
 } lda_sparse_doc;
 
-/* Inserts topic into the sorted list of m topics unless it is there; returns the length.
- * A topic with a count is always listed; one without may be (a count fallen to zero). */
-LDA_HD uint32_t lda_sparse_list_add(uint32_t *topics, uint32_t m, const uint32_t *n, uint32_t topic)
+/* Inserts topic into the sorted list of m topics unless it is there; returns the length. */
+LDA_HD uint32_t lda_sparse_list_insert(uint32_t *topics, uint32_t m, uint32_t topic)
 {
-    if (n[topic])
-        return m;
     uint32_t lo = 0, hi = m;
     while (lo < hi) {
         const uint32_t mid = (lo + hi) >> 1;
@@ -129,6 +124,13 @@ LDA_HD uint32_t lda_sparse_list_add(uint32_t *topics, uint32_t m, const uint32_t
     return m + 1;
 }
 
+/* The same for a drawn topic: one with a count is always listed; one without may be (a count
+ * fallen to zero). */
+LDA_HD uint32_t lda_sparse_list_add(uint32_t *topics, uint32_t m, const uint32_t *n, uint32_t topic)
+{
+    return n[topic] ? m : lda_sparse_list_insert(topics, m, topic);
+}
+
 /* The document's topics when its draw begins, increasing; returns how many. */
 LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
 {
@@ -140,40 +142,9 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         return m;
     }
     /* the row is the tally of the slot's own z: its topics are the z's */
-    for (uint32_t i = 0; i < d->len; i++) {
-        const uint32_t k = d->z[d->base + (size_t)i * d->stride];
-        uint32_t lo = 0, hi = m;
-        while (lo < hi) {
-            const uint32_t mid = (lo + hi) >> 1;
-            if (d->topics[mid] < k)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < m && d->topics[lo] == k)
-            continue;
-        for (uint32_t j = m; j > lo; j--)
-            d->topics[j] = d->topics[j - 1];
-        d->topics[lo] = k;
-        m++;
-    }
+    for (uint32_t i = 0; i < d->len; i++)
+        m = lda_sparse_list_insert(d->topics, m, d->z[d->base + (size_t)i * d->stride]);
     return m;
-}
-
-/* On the CPU, the loads of the next token's φ entries are started before this token's work,
- * so their cache misses overlap it (φ is V × K, far larger than the caches): measured on
- * wiki43k at K = 1024, the z draw took 0.29 s an iteration with this and 0.43 s without. */
-LDA_HD void lda_sparse_prefetch_next(const lda_sparse_doc *d, uint32_t i, uint32_t m)
-{
-#ifdef __CUDA_ARCH__
-    (void)d, (void)i, (void)m;
-#else
-    if (i + 1 >= d->len)
-        return;
-    const float *next = d->phi + (size_t)d->words[d->base + (size_t)(i + 1) * d->stride] * d->K;
-    for (uint32_t j = 0; j < m; j++)
-        __builtin_prefetch(next + d->topics[j]);
-#endif
 }
 
 #define LDA_DEFINE_SPARSE_DRAW(REAL, SUFFIX)                                                               \
@@ -223,32 +194,20 @@ LDA_HD void lda_sparse_prefetch_next(const lda_sparse_doc *d, uint32_t i, uint32
             const uint32_t w = words[pos];                                                                \
             const float *ph = phi + (size_t)w * K;                                                        \
             const REAL *block_end = table + (size_t)w * blocks;                                           \
-            lda_sparse_prefetch_next(d, i, m);                                                            \
             n[z[pos]]--;                                                                                  \
             REAL sparse = 0;                                                                              \
             for (uint32_t j = 0; j < m; j++) {                                                            \
                 const uint32_t k = topics[j];                                                             \
                 sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]));  \
-                if (sums)                                                                                 \
-                    sums[j] = sparse;                                                                     \
+                sums[j] = sparse;                                                                         \
             }                                                                                             \
             const REAL dense = block_end[blocks - 1];                                                     \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);               \
             const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(sparse, dense),          \
                                                            lda_uniform_##SUFFIX(bits));                   \
             uint32_t topic = 0;                                                                           \
-            if (target < sparse && sums) { /* the first running sum beyond the target */                  \
+            if (target < sparse) { /* the first running sum beyond the target */                          \
                 topic = topics[lda_binary_search_##SUFFIX(sums, (int)m, target)];                         \
-            } else if (target < sparse) { /* the same running sums again, to the first beyond it */       \
-                REAL run = 0;                                                                             \
-                for (uint32_t j = 0; j < m; j++) {                                                        \
-                    const uint32_t k = topics[j];                                                         \
-                    run = lda_sparse_add_##SUFFIX(run, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]));    \
-                    if (target < run) {                                                                   \
-                        topic = k;                                                                        \
-                        break;                                                                            \
-                    }                                                                                     \
-                }                                                                                         \
             } else {                                                                                      \
                 REAL t = target - sparse; /* kept strictly below Q: rounding may reach it */              \
                 if (!(t < dense))                                                                         \
