@@ -38,6 +38,13 @@ ifeq ($(CUDA),1)
   LIB_OBJ += $(CUDA_SRC:cuda/%.cu=$(BUILD)/cuda/%.o)
   LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
   CFLAGS  += -DLDA_HAVE_CUDA=1
+  # NCCL sums the counts of several GPUs (backend/allreduce.h); used where nccl.h is found beside
+  # CUDA or in the system's headers, else the GPUs' counts go through peer copies.
+  NCCL_HOME ?= $(firstword $(foreach d,$(CUDA_HOME) /usr,$(if $(wildcard $(d)/include/nccl.h),$(d))))
+  ifneq ($(NCCL_HOME),)
+    NVFLAGS += -DLDA_HAVE_NCCL -I$(NCCL_HOME)/include
+    LDLIBS  += -L$(NCCL_HOME)/lib -L$(NCCL_HOME)/lib64 -Wl,-rpath,$(NCCL_HOME)/lib -lnccl
+  endif
 else
   LIB_OBJ += $(BUILD)/src/backend/backend_cuda_absent.o
 endif

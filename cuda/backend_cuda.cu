@@ -6,14 +6,18 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend_cuda_internal.cuh"
 #include "check.cuh"
 #include "device_state.cuh"
 #include "zsample.cuh"
 
-struct cuda_impl {
-    device_state s;
-    int device;
-};
+int cuda_enter(lda_backend *b, lda_error *err)
+{
+    CUDA_TRY(cudaSetDevice(((cuda_impl *)b->impl)->device));
+    return 0;
+fail:
+    return -1;
+}
 
 extern "C" int lda_cuda_device_count(char *why, size_t why_size)
 {
@@ -47,10 +51,11 @@ cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count)
     return chunks;
 }
 
-int cuda_gpu_limits(lda_gpu_limits *out, lda_error *err)
+extern "C" int lda_cuda_gpu_limits(int device, lda_gpu_limits *out, lda_error *err)
 {
-    int device = 0, smem = 0, sms = 0;
-    CUDA_TRY(cudaGetDevice(&device));
+    int smem = 0, sms = 0;
+    if (device < 0)
+        CUDA_TRY(cudaGetDevice(&device));
     CUDA_TRY(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     out->max_smem_per_block = (size_t)smem;
@@ -80,6 +85,8 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
     b += lda_phi_chunks((uint32_t)V) * K * sizeof(double);                      // φ column partials
     b += cuda_eval_partials(L->num_warps, L->num_slots, (uint32_t)V, (uint32_t)K) * sizeof(double);
     b += plan->scratch_bytes;
+    if (p->shards > 1) // a shard's own counts apart from the totals (become_shard; its shared documents'
+        b += (V + 1) * K * sizeof(uint32_t); // rows, a few cut documents', are left out: their count is not known yet)
     return b;
 }
 
@@ -89,7 +96,8 @@ static void free_state(device_state &s)
                     s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.phi,
                     s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials,
                     s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
-                    s.hist_over_count, s.hist_word_over};
+                    s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
+                    s.own_wk != s.n_wk ? s.own_wk : NULL, s.own_k != s.n_k ? s.own_k : NULL};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
@@ -170,6 +178,8 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.n_mk, (const uint32_t *)NULL, L->num_slots * K));
     CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
+    s.own_wk = s.n_wk; // until it becomes a shard
+    s.own_k = s.n_k;
     CUDA_TRY(alloc_copy(&s.phi_partial, (const double *)NULL, lda_phi_chunks(s.V) * K));
     CUDA_TRY(alloc_copy(&s.phi_scale, (const double *)NULL, K));
     CUDA_TRY(alloc_copy(&s.alpha_float, (const float *)NULL, K));
@@ -194,7 +204,7 @@ fail:
 }
 
 // φ from the counts (which the caller has made current), from the stream `phi_stream`.
-static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
+int cuda_backend_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
@@ -205,7 +215,7 @@ static int update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
 
 // θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
 // that the z kernel forms itself is left for ensure_theta.
-static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
+int cuda_backend_update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
@@ -213,11 +223,11 @@ static int update_model(lda_backend *b, uint32_t iteration, lda_error *err)
         s.theta_stale = true;
     else if (cuda_update_theta(s, lda_theta_update(p), p->seed, iteration, err))
         return -1;
-    return update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err);
+    return cuda_backend_update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err);
 }
 
 // θ for those who read it (evaluation, fetch, scoring): the mean of the current counts.
-static int ensure_theta(lda_backend *b, lda_error *err)
+int cuda_backend_ensure_theta(lda_backend *b, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (!s.theta_stale)
@@ -230,12 +240,14 @@ static int ensure_theta(lda_backend *b, lda_error *err)
 
 static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (z)
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
     else if (cuda_init_z(s, b->params.seed, err))
         return -1;
-    if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err) || update_model(b, iteration, err))
+    if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err) || cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));
     return 0;
@@ -243,7 +255,7 @@ fail:
     return -1;
 }
 
-static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
+int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     zsample_args a;
@@ -270,7 +282,7 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
     const lda_zplan &plan = b->zplan;
-    const zsample_fused f = {plan.fused_counts ? s.n_wk : NULL, plan.fused_counts ? s.n_k : NULL, s.slot_doc_len,
+    const zsample_fused f = {plan.fused_counts ? s.own_wk : NULL, plan.fused_counts ? s.own_k : NULL, s.slot_doc_len,
                              b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
                              plan.fused_theta_mean};
     return zsample_launch(plan, a, f, s.sparse, s.stream, err);
@@ -281,6 +293,8 @@ static int zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
 // with; the parts touch disjoint tokens, so each part's count update reads it as it was.
 static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const uint32_t R = b->params.refresh;
     const bool fused_counts = b->zplan.fused_counts;
@@ -290,17 +304,17 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
         CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
     for (uint32_t part = 0; part < R; part++) {
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
-        if (zsample(b, iteration, part, err))
+        if (cuda_backend_zsample(b, iteration, part, err))
             return -1;
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
         if (!fused_counts && cuda_count_changes(s, b->params.theta_collapsed, part, R, err))
             return -1;
         if (cuda_join_cut_counts(s, false, err))
             return -1;
-        if (part + 1 < R && update_phi(b, lda_phi_stream(iteration, part, R), err))
+        if (part + 1 < R && cuda_backend_update_phi(b, lda_phi_stream(iteration, part, R), err))
             return -1;
     }
-    if (lda_backend_learn_priors(b, iteration, err) || update_model(b, iteration, err))
+    if (lda_backend_learn_priors(b, iteration, err) || cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaEventRecord(s.ev_updated, s.stream));
     CUDA_TRY(cudaEventSynchronize(s.ev_updated));
@@ -325,18 +339,16 @@ fail:
 
 static int cuda_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
 {
-    device_state &s = ((cuda_impl *)b->impl)->s;
-    if (ensure_theta(b, err) || cuda_loglik_pred(s, &out->loglik_pred, err) ||
-        cuda_loglik_joint(s, &out->loglik_joint, err))
-        return -1;
-    return 0;
+    return cuda_enter(b, err) || lda_backend_evaluate_from_terms(b, out, err) ? -1 : 0;
 }
 
 static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const size_t K = s.K;
-    if (theta && ensure_theta(b, err))
+    if (theta && cuda_backend_ensure_theta(b, err))
         return -1;
     if (theta)
         CUDA_TRY(cudaMemcpyAsync(theta, s.theta, s.num_slots * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
@@ -352,13 +364,15 @@ fail:
 
 static int cuda_fetch_theta_rows(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const size_t K = s.K;
     if (first > s.num_slots || count > s.num_slots - first) {
         lda_error_fail(err, "internal error: θ rows %zu..+%zu of %zu", first, count, s.num_slots);
         return -1;
     }
-    if (ensure_theta(b, err))
+    if (cuda_backend_ensure_theta(b, err))
         return -1;
     CUDA_TRY(cudaMemcpyAsync(theta, s.theta + first * K, count * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
@@ -369,6 +383,8 @@ fail:
 
 static int cuda_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const size_t K = s.K;
     if (n_mk)
@@ -385,6 +401,8 @@ fail:
 
 static int cuda_set_phi(lda_backend *b, const float *phi, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     CUDA_TRY(cudaMemcpyAsync(s.phi, phi, (size_t)s.V * s.K * sizeof *phi, cudaMemcpyHostToDevice, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
@@ -393,36 +411,11 @@ fail:
     return -1;
 }
 
-static int cuda_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
-{
-    device_state &s = ((cuda_impl *)b->impl)->s;
-    uint32_t *words = NULL, *slot_len = NULL, *warp_len = NULL;
-    size_t *warp_offset = NULL;
-    int rc = -1;
-    if (ensure_theta(b, err))
-        return -1;
-    if (scored->num_slots != s.num_slots) {
-        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
-                       s.num_slots);
-        return -1;
-    }
-    CUDA_TRY(alloc_copy(&words, scored->words, scored->num_positions));
-    CUDA_TRY(alloc_copy(&warp_offset, scored->warp_offset, scored->num_warps + 1));
-    CUDA_TRY(alloc_copy(&slot_len, scored->slot_len, scored->num_slots));
-    CUDA_TRY(alloc_copy(&warp_len, scored->warp_len, scored->num_warps));
-    rc = cuda_loglik_sum(s, words, warp_offset, warp_len, slot_len, sum_loglik, err);
-fail:
-    cudaFree(warp_len);
-    cudaFree(words);
-    cudaFree(warp_offset);
-    cudaFree(slot_len);
-    return rc;
-}
-
 static void cuda_destroy(lda_backend *b)
 {
     cuda_impl *impl = (cuda_impl *)b->impl;
     if (impl) {
+        cudaSetDevice(impl->device); // best effort: the frees below are on it, and nothing can report
         free_state(impl->s);
         free(impl);
     }
@@ -433,6 +426,8 @@ static void cuda_destroy(lda_backend *b)
 // lgamma(α) of the θ update and the joint log-likelihood; Σα and β travel as arguments.
 static int cuda_priors_changed(lda_backend *b, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_priors &p = b->priors;
     CUDA_TRY(cudaMemcpyAsync(s.alpha_float, p.alpha_float, p.K * sizeof *s.alpha_float, cudaMemcpyHostToDevice,
@@ -450,15 +445,17 @@ fail:
 
 static int cuda_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
 {
+    if (cuda_enter(b, err))
+        return -1;
     return cuda_count_histograms(((cuda_impl *)b->impl)->s, h, err);
 }
 
 static const lda_backend_ops cuda_ops = {
     cuda_start,   cuda_iterate, cuda_evaluate,       cuda_fetch,      cuda_fetch_theta_rows, cuda_fetch_counts,
-    cuda_set_phi, cuda_score,   cuda_priors_changed, cuda_histograms, cuda_destroy,
-    // The shard steps (backend.h) are the next step of --gpus (backend_sharded.c); until then a
-    // sharded CUDA run is refused.
-    NULL, NULL, NULL, NULL, NULL, NULL,
+    cuda_set_phi, lda_backend_score_from_terms, cuda_priors_changed, cuda_histograms, cuda_destroy,
+    // The steps of a shard of several (backend_cuda_shard.cu); a backend of one GPU runs
+    // cuda_start and cuda_iterate, the same work with fewer waits.
+    cuda_become_shard, cuda_set_z, cuda_draw_step, cuda_counts_summed, cuda_update_step, cuda_eval_terms, cuda_finish,
 };
 
 // The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.
@@ -510,11 +507,13 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
     b->params = *params;
     b->params.device = LDA_DEVICE_CUDA;
     b->impl = impl;
+    if (params->cuda_device >= 0)
+        CUDA_TRY(cudaSetDevice(params->cuda_device));
     CUDA_TRY(cudaGetDevice(&impl->device));
     CUDA_TRY(cudaGetDeviceProperties(&prop, impl->device));
     {
         lda_gpu_limits limits;
-        if (cuda_gpu_limits(&limits, err) || lda_zplan_make(params, L, &limits, &b->zplan, err) ||
+        if (lda_cuda_gpu_limits(impl->device, &limits, err) || lda_zplan_make(params, L, &limits, &b->zplan, err) ||
             check_fits(L, params, &b->zplan, prop, err) || create_state(impl->s, L, params, &b->zplan, err))
             goto fail_quiet;
     }

@@ -42,7 +42,15 @@ struct device_state {
     float *phi;   // V × K
     uint32_t *z;  // num_positions
     uint32_t *z_prev; // z before the current draw, for the incremental count update
-    uint32_t *n_mk, *n_wk, *n_k;
+    uint32_t *n_mk, *n_wk, *n_k; // n_wk, n_k: the totals, which φ, the histograms and the evaluation read
+    uint32_t *own_wk, *own_k;    // where the z passes count this backend's tokens: n_wk, n_k, but in a
+                                 // shard, whose totals are every shard's (become_shard, backend.h)
+    // A shard's pieces of the documents it shares with other shards (shards.h): piece i is slot
+    // shared_slot[i], its document's row in the exchange shared_row[i]; own_docs, total_docs are
+    // doc_rows × K, this shard's pieces' counts and every shard's.
+    uint32_t *shared_slot, *shared_row;
+    size_t num_shared_pieces, doc_rows;
+    uint32_t *own_docs, *total_docs;
     // work space
     void *scratch;         // z-sampler tables
     zsample_sparse_tables sparse; // the sparse plan's, carved from scratch (zsample.cuh)
@@ -93,17 +101,22 @@ int cuda_update_theta(const device_state &s, lda_update update, uint64_t seed, u
 int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
 
-int cuda_loglik_pred(const device_state &s, double *out, lda_error *err);
-// Σ log Σ_k θφ over the tokens of another layout with the same slots (device arrays).
-int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
-                    const uint32_t *slot_len, double *out, lda_error *err);
-int cuda_loglik_joint(const device_state &s, double *out, lda_error *err);
+// The log-likelihoods' terms (eval_cpu.h), into host arrays: per warp, Σ log Σ_k θφ over the
+// tokens of a layout with this state's slots (device arrays: this state's own, or another's);
+// per warp, the joint's document terms; per vocabulary chunk, its word terms.
+int cuda_loglik_terms(const device_state &s, const uint32_t *words, const size_t *warp_offset,
+                      const uint32_t *warp_len, const uint32_t *slot_len, double *per_warp, lda_error *err);
+int cuda_joint_doc_terms(const device_state &s, double *per_warp, lda_error *err);
+int cuda_joint_word_terms(const device_state &s, double *per_chunk, lda_error *err);
+
+// A shard's documents shared with other shards (shards.h; lda_shard_doc_sums and _spread are
+// the CPU's): own_docs counted from z over its pieces of them, and the totals into every piece's row.
+int cuda_shard_doc_sums(const device_state &s, lda_error *err);
+int cuda_shard_doc_spread(const device_state &s, lda_error *err);
 // The histograms of the current counts (optimize_priors.h: lda_count_hist_build is the CPU
 // reference), lists sorted.
 int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err);
 
-// What the device allows a z plan (zplan.h): shared memory a block, SMs.
-int cuda_gpu_limits(lda_gpu_limits *out, lda_error *err);
 
 // Blocks of partial sums the log-likelihood kernels need (for sizing `partials`).
 size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K);

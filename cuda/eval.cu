@@ -1,6 +1,8 @@
-// eval.cu — the predictive and joint per-token log-likelihoods on the GPU (formulas in
-// src/loglik.h). Blocks write partial sums in double; the host adds them in block order,
-// so the figures are deterministic.
+// eval.cu — the terms of the predictive and joint per-token log-likelihoods on the GPU
+// (formulas in core/loglik.h; the terms as eval_cpu.h defines them: per layout warp, per
+// vocabulary chunk). Blocks write them in double; the host adds them in the whole layout's order
+// (lda_backend_evaluate_from_terms), so the figures are deterministic and the same on one GPU
+// as on several.
 #include <cuda_runtime.h>
 #include <math.h>
 #include <string.h>
@@ -12,7 +14,6 @@
 #include "zsample_butterfly.cuh"
 
 #define EVAL_THREADS 256
-#define JOINT_BLOCKS 2048
 
 __device__ __forceinline__ double block_sum(double v)
 {
@@ -54,22 +55,13 @@ __global__ void __launch_bounds__(EVAL_THREADS) loglik_pred_kernel(const uint32_
         partial[q] = total;
 }
 
-static int sum_partials(const device_state &s, size_t n, double *out, lda_error *err)
+// n partial sums to the host.
+static int copy_partials(const device_state &s, size_t n, double *host, lda_error *err)
 {
-    double *host = (double *)malloc(n * sizeof *host);
-    if (!host) {
-        lda_error_fail(err, "out of memory");
-        return -1;
-    }
     CUDA_TRY(cudaMemcpyAsync(host, s.partials, n * sizeof *host, cudaMemcpyDeviceToHost, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
-    *out = 0.0;
-    for (size_t i = 0; i < n; i++)
-        *out += host[i];
-    free(host);
     return 0;
 fail:
-    free(host);
     return -1;
 }
 
@@ -103,88 +95,134 @@ __global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32, 2) loglik_butt
         partial[gw] = acc;
 }
 
-int cuda_loglik_sum(const device_state &s, const uint32_t *words, const size_t *warp_offset, const uint32_t *warp_len,
-                    const uint32_t *slot_len, double *out, lda_error *err)
+// The butterfly kernel's partials: split of them a layout warp, added in order.
+static int butterfly_terms(const device_state &s, const uint32_t *words, const size_t *warp_offset,
+                           const uint32_t *warp_len, const uint32_t *slot_len, size_t smem, double *per_warp,
+                           lda_error *err)
+{
+    zsample_args a;
+    memset(&a, 0, sizeof a);
+    a.words = words;
+    a.warp_offset = warp_offset;
+    a.warp_len = warp_len;
+    a.slot_len = slot_len;
+    a.theta = s.theta;
+    a.phi = s.phi;
+    a.K = s.K;
+    a.num_slots = s.num_slots;
+    a.num_warps = s.num_warps;
+    a.split = LDA_ZPLAN_DEFAULT_SPLIT;
+    const size_t warps = s.num_warps * a.split;
+    double *host = (double *)malloc(warps * sizeof *host);
+    if (!host) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    CUDA_TRY(cudaMemsetAsync(s.partials, 0, warps * sizeof(double), s.stream));
+    loglik_butterfly_kernel<<<(unsigned)((warps + LDA_ZPLAN_WARPS_PER_BLOCK - 1) / LDA_ZPLAN_WARPS_PER_BLOCK),
+                              LDA_ZPLAN_WARPS_PER_BLOCK * 32, smem, s.stream>>>(a, s.partials);
+    LAUNCH_TRY();
+    if (copy_partials(s, warps, host, err))
+        goto fail;
+    for (size_t q = 0; q < s.num_warps; q++) {
+        per_warp[q] = 0.0;
+        for (uint32_t j = 0; j < a.split; j++)
+            per_warp[q] += host[q * a.split + j];
+    }
+    free(host);
+    return 0;
+fail:
+    free(host);
+    return -1;
+}
+
+int cuda_loglik_terms(const device_state &s, const uint32_t *words, const size_t *warp_offset,
+                      const uint32_t *warp_len, const uint32_t *slot_len, double *per_warp, lda_error *err)
 {
     const size_t smem = lda_butterfly_smem_bytes(s.K, LDA_ZPLAN_WARPS_PER_BLOCK, 0, sizeof(double));
-    if (smem > 48 * 1024) { // large K: one warp a token, lanes across topics
-        loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
-                                                                               s.phi, s.K, s.partials);
-        LAUNCH_TRY();
-        return sum_partials(s, s.num_warps, out, err);
-    }
-    {
-        zsample_args a;
-        memset(&a, 0, sizeof a);
-        a.words = words;
-        a.warp_offset = warp_offset;
-        a.warp_len = warp_len;
-        a.slot_len = slot_len;
-        a.theta = s.theta;
-        a.phi = s.phi;
-        a.K = s.K;
-        a.num_slots = s.num_slots;
-        a.num_warps = s.num_warps;
-        a.split = LDA_ZPLAN_DEFAULT_SPLIT;
-        const size_t warps = s.num_warps * a.split;
-        CUDA_TRY(cudaMemsetAsync(s.partials, 0, warps * sizeof(double), s.stream));
-        loglik_butterfly_kernel<<<(unsigned)((warps + LDA_ZPLAN_WARPS_PER_BLOCK - 1) / LDA_ZPLAN_WARPS_PER_BLOCK),
-                                  LDA_ZPLAN_WARPS_PER_BLOCK * 32, smem, s.stream>>>(a, s.partials);
-        LAUNCH_TRY();
-        return sum_partials(s, warps, out, err);
-    }
+    if (s.num_warps == 0)
+        return 0;
+    if (smem <= 48 * 1024)
+        return butterfly_terms(s, words, warp_offset, warp_len, slot_len, smem, per_warp, err);
+    // large K: one warp a token, lanes across topics; a block a layout warp
+    loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
+                                                                           s.phi, s.K, s.partials);
+    LAUNCH_TRY();
+    return copy_partials(s, s.num_warps, per_warp, err);
 fail:
     return -1;
 }
 
-int cuda_loglik_pred(const device_state &s, double *out, lda_error *err)
+// The joint log-likelihood's terms (eval_cpu.h): a block a layout warp, over its slots' counts
+// (each real document once, at its first piece, with its normaliser at topic 0); a block a
+// vocabulary chunk (phi_chunks.h), over its words' counts. Each block's sum is formed in one fixed
+// order (block_sum), so the terms, and the figure the host adds from them, are the same for any
+// split of the warps over shards.
+__global__ void __launch_bounds__(EVAL_THREADS) joint_doc_terms_kernel(
+    const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
+    size_t num_warps, uint32_t K, const double *alpha, const double *lgamma_alpha, double alpha_sum, double *partial)
 {
-    if (cuda_loglik_sum(s, s.words, s.warp_offset, s.warp_len, s.slot_len, out, err))
-        return -1;
-    *out /= (double)s.num_tokens;
-    return 0;
+    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+        double total = 0.0;
+        for (size_t i = threadIdx.x; i < (size_t)32 * K; i += EVAL_THREADS) {
+            const size_t s = q * 32 + i / K, k = i % K;
+            if (slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0) // a document once, at its first piece
+                continue;
+            total += lda_joint_count_term(n_mk[s * K + k], alpha[k], lgamma_alpha[k]);
+            if (k == 0)
+                total += lda_joint_norm_term(slot_doc_len[s], alpha_sum);
+        }
+        total = block_sum(total);
+        if (threadIdx.x == 0)
+            partial[q] = total;
+        __syncthreads(); // block_sum's shared totals are reused by the next warp
+    }
 }
 
-// Joint log-likelihood: blocks stride over the non-zero counts of n[m,k] (real documents
-// only) and n[w,k]; block 0 also adds the K topic normalisers and, per document, its
-// normaliser is added by whichever thread sees the document's topic 0.
-__global__ void __launch_bounds__(EVAL_THREADS) loglik_joint_kernel(
-    const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
-    size_t num_slots, const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, const double *alpha,
-    const double *lgamma_alpha, double alpha_sum, double beta, double *partial)
+__global__ void __launch_bounds__(EVAL_THREADS) joint_word_terms_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K,
+                                                                        double beta, double *partial)
 {
     const double lg_beta = lgamma(beta);
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    const size_t start = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    double total = 0.0;
-    for (size_t i = start; i < num_slots * K; i += stride) {
-        const size_t s = i / K;
-        if (slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0) // a document once, at its first piece
-            continue;
-        const size_t k = i % K;
-        total += lda_joint_count_term(n_mk[i], alpha[k], lgamma_alpha[k]);
-        if (k == 0)
-            total += lda_joint_norm_term(slot_doc_len[s], alpha_sum);
+    const size_t chunks = lda_phi_chunks(V);
+    for (size_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+        uint32_t w0, w1;
+        lda_phi_chunk_words(c, V, &w0, &w1);
+        double total = 0.0;
+        for (size_t i = (size_t)w0 * K + threadIdx.x; i < (size_t)w1 * K; i += EVAL_THREADS)
+            total += lda_joint_count_term(n_wk[i], beta, lg_beta);
+        total = block_sum(total);
+        if (threadIdx.x == 0)
+            partial[c] = total;
+        __syncthreads();
     }
-    for (size_t i = start; i < (size_t)V * K; i += stride)
-        total += lda_joint_count_term(n_wk[i], beta, lg_beta);
-    for (size_t k = start; k < K; k += stride)
-        total += lda_joint_norm_term(n_k[k], V * beta);
-    total = block_sum(total);
-    if (threadIdx.x == 0)
-        partial[blockIdx.x] = total;
 }
 
-int cuda_loglik_joint(const device_state &s, double *out, lda_error *err)
+static unsigned eval_grid(size_t blocks)
 {
-    loglik_joint_kernel<<<JOINT_BLOCKS, EVAL_THREADS, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.slot_piece,
-                                                                    s.num_slots, s.n_wk, s.n_k, s.V, s.K, s.alpha,
-                                                                    s.lgamma_alpha, s.alpha_sum, s.beta, s.partials);
+    return (unsigned)(blocks < 8192 ? blocks : 8192);
+}
+
+int cuda_joint_doc_terms(const device_state &s, double *per_warp, lda_error *err)
+{
+    if (s.num_warps == 0)
+        return 0;
+    joint_doc_terms_kernel<<<eval_grid(s.num_warps), EVAL_THREADS, 0, s.stream>>>(
+        s.n_mk, s.slot_doc, s.slot_doc_len, s.slot_piece, s.num_warps, s.K, s.alpha, s.lgamma_alpha, s.alpha_sum,
+        s.partials);
     LAUNCH_TRY();
-    if (sum_partials(s, JOINT_BLOCKS, out, err))
-        return -1;
-    *out /= (double)s.num_tokens;
-    return 0;
+    return copy_partials(s, s.num_warps, per_warp, err);
+fail:
+    return -1;
+}
+
+int cuda_joint_word_terms(const device_state &s, double *per_chunk, lda_error *err)
+{
+    const size_t chunks = lda_phi_chunks(s.V);
+    if (chunks == 0)
+        return 0;
+    joint_word_terms_kernel<<<eval_grid(chunks), EVAL_THREADS, 0, s.stream>>>(s.n_wk, s.V, s.K, s.beta, s.partials);
+    LAUNCH_TRY();
+    return copy_partials(s, chunks, per_chunk, err);
 fail:
     return -1;
 }
@@ -192,8 +230,7 @@ fail:
 size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K)
 {
     (void)num_slots;
-    (void)V;
     (void)K;
-    const size_t warps = num_warps * LDA_ZPLAN_DEFAULT_SPLIT;
-    return warps > JOINT_BLOCKS ? warps : JOINT_BLOCKS;
+    const size_t warps = num_warps * LDA_ZPLAN_DEFAULT_SPLIT, chunks = lda_phi_chunks(V);
+    return (warps > chunks ? warps : chunks) + 1;
 }

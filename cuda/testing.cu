@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "backend/cuda_testing.h"
+#include "backend/allreduce.h"
+#include "backend/backend.h"
 #include "check.cuh"
 #include "core/gamma.h"
 #include "device_state.cuh"
@@ -30,7 +32,7 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     p.theta_collapsed = collapsed;
     lda_gpu_limits limits;
     lda_zplan plan;
-    if (cuda_gpu_limits(&limits, err) || lda_zplan_make(&p, L, &limits, &plan, err))
+    if (lda_cuda_gpu_limits(-1, &limits, err) || lda_zplan_make(&p, L, &limits, &plan, err))
         return -1;
     lda_zplan_draw_only(&plan); // the draw alone: the counts of the harness are not there
     zsample_args a;
@@ -104,7 +106,7 @@ fail:
 extern "C" int lda_cuda_zplan(const lda_params *p, const lda_layout *L, lda_zplan *plan, lda_error *err)
 {
     lda_gpu_limits limits;
-    return cuda_gpu_limits(&limits, err) || lda_zplan_make(p, L, &limits, plan, err) ? -1 : 0;
+    return lda_cuda_gpu_limits(-1, &limits, err) || lda_zplan_make(p, L, &limits, plan, err) ? -1 : 0;
 }
 
 extern "C" size_t lda_cuda_memory_bytes(void)
@@ -159,5 +161,43 @@ extern "C" int lda_cuda_log_gamma(double shape, uint64_t seed, size_t n, double 
     rc = 0;
 fail:
     cudaFree(d);
+    return rc;
+}
+
+extern "C" int lda_cuda_allreduce(uint32_t ranks, const int *devices, const uint32_t *const *in, uint32_t *const *out,
+                                  size_t count, int *used_nccl, lda_error *err)
+{
+    uint32_t *arrays[8] = {NULL};
+    cudaStream_t streams[8] = {NULL};
+    lda_allreduce *ar = NULL;
+    int rc = -1;
+    if (ranks > 8) {
+        lda_error_fail(err, "internal error: at most 8 ranks in this test");
+        return -1;
+    }
+    for (uint32_t g = 0; g < ranks; g++) {
+        CUDA_TRY(cudaSetDevice(devices[g]));
+        CUDA_TRY(cudaStreamCreate(&streams[g]));
+        CUDA_TRY(upload(&arrays[g], in[g], count));
+    }
+    if (!(ar = lda_allreduce_device_create(ranks, devices, (void *const *)streams, err)) ||
+        ar->sum_u32(ar, arrays, arrays, count, err))
+        goto done;
+    *used_nccl = strcmp(ar->how, "NCCL") == 0;
+    for (uint32_t g = 0; g < ranks; g++) {
+        CUDA_TRY(cudaSetDevice(devices[g]));
+        CUDA_TRY(cudaStreamSynchronize(streams[g]));
+        CUDA_TRY(cudaMemcpy(out[g], arrays[g], count * sizeof **out, cudaMemcpyDeviceToHost));
+    }
+    rc = 0;
+fail:
+done:
+    lda_allreduce_destroy(ar);
+    for (uint32_t g = 0; g < ranks; g++) {
+        cudaSetDevice(devices[g]);
+        cudaFree(arrays[g]);
+        if (streams[g])
+            cudaStreamDestroy(streams[g]);
+    }
     return rc;
 }

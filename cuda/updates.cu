@@ -78,10 +78,10 @@ int cuda_count(const device_state &s, lda_error *err)
     const bool shared_topics = K * sizeof(uint32_t) <= 32 * 1024;
     const unsigned grid = (unsigned)(s.num_warps < 1024 ? s.num_warps : 1024);
     CUDA_TRY(cudaMemsetAsync(s.n_mk, 0, s.num_slots * K * sizeof(uint32_t), s.stream));
-    CUDA_TRY(cudaMemsetAsync(s.n_wk, 0, (size_t)s.V * K * sizeof(uint32_t), s.stream));
-    CUDA_TRY(cudaMemsetAsync(s.n_k, 0, K * sizeof(uint32_t), s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.own_wk, 0, (size_t)s.V * K * sizeof(uint32_t), s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.own_k, 0, K * sizeof(uint32_t), s.stream));
     count_kernel<<<grid, 256, shared_topics ? K * sizeof(uint32_t) : 0, s.stream>>>(
-        s.words, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, shared_topics, s.n_mk, s.n_wk, s.n_k);
+        s.words, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, shared_topics, s.n_mk, s.own_wk, s.own_k);
     LAUNCH_TRY();
     return 0;
 fail:
@@ -139,7 +139,7 @@ int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t par
     const unsigned grid = (unsigned)(groups < 528 ? groups : 528);
     count_changes_kernel<<<grid, 256, shared_topics ? s.K * sizeof(uint32_t) : 0, s.stream>>>(
         s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps, part, part_count, s.K, theta_collapsed,
-        shared_topics, s.n_mk, s.n_wk, s.n_k);
+        shared_topics, s.n_mk, s.own_wk, s.own_k);
     LAUNCH_TRY();
     return 0;
 fail:

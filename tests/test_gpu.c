@@ -823,39 +823,6 @@ Test(gpu, a_run_too_large_for_the_gpu_exits_1_and_writes_nothing)
     free(dir);
 }
 
-/* --gpus 2 trains the model one GPU trains, byte for byte (backend_sharded.c; on the CPU:
- * test_shards.c). Needs two GPUs, and the CUDA backend's shard steps (backend.h: become_shard ..
- * eval_terms) with each shard on its own device: until they exist --gpus 2 is refused, and
- * this test fails on a machine of two GPUs. */
-static void two_gpus_equal_one(const char *model)
-{
-    char why[256];
-    if (lda_cuda_device_count(why, sizeof why) < 2)
-        cr_skip_test("fewer than 2 GPUs here (%d): %s", lda_cuda_device_count(why, sizeof why), why);
-    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], two[4096];
-    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
-    for (int gpus = 1; gpus <= 2; gpus++) {
-        snprintf(args, sizeof args,
-                 "train '%s' -K 32 -n 4 -e 2 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 "
-                 "--optimize-burn-in 1 --gpus %d -q -o '%s/g%d'",
-                 c, model, gpus, dir, gpus);
-        int rc = test_run_ldagpu(args, &out);
-        cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
-        free(out);
-    }
-    snprintf(one, sizeof one, "%s/g1", dir);
-    snprintf(two, sizeof two, "%s/g2", dir);
-    test_assert_same_models(one, two);
-    test_rmdir(dir);
-    free(dir);
-    free(c);
-}
-
-Test(gpu_shards, two_gpus_equal_one_uncollapsed) { two_gpus_equal_one("--model uncollapsed"); }
-Test(gpu_shards, two_gpus_equal_one_mean_for_mode) { two_gpus_equal_one("--model mean-for-mode"); }
-Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--model theta-collapsed"); }
-Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed"); }
-
 /* The sparse draw (core/sparse_draw.h, cuda/zsample_sparse.cuh): on integer weights every sum
  * is exact, so the GPU's warp must draw the CPU's topics and leave its counts, over three
  * passes, on layouts with and without pieces (whose lists come from their rows). On real

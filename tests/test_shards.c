@@ -391,6 +391,13 @@ Test(shards_cli, gpus_refused_on_the_cpu_and_out_of_range)
     test_expect_failure(args, 2, "--gpus 2: not with --device cpu");
     snprintf(args, sizeof args, "train '%s' --gpus 0 -o '%s/m'", c, dir);
     test_expect_failure(args, 2, "--gpus");
+    char why[256];
+    if (lda_cuda_device_count(why, sizeof why) == 0) { /* before the corpus is read */
+        snprintf(args, sizeof args, "train '%s' --gpus 2 -o '%s/m'", c, dir);
+        char expect[300];
+        snprintf(expect, sizeof expect, "ldagpu train: --gpus 2: %s", why);
+        test_expect_failure(args, 2, expect);
+    }
     cr_assert_eq(setenv("LDAGPU_SHARDS", "many", 1), 0);
     snprintf(args, sizeof args, "train '%s' --device cpu -o '%s/m'", c, dir);
     test_expect_failure(args, 2, "LDAGPU_SHARDS");

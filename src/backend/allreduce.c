@@ -1,5 +1,4 @@
-/* allreduce.c — the host all-reduce (and, without NCCL, the refusal of the NCCL one); see
- * allreduce.h. */
+/* allreduce.c — the host all-reduce; see allreduce.h (the device one is cuda/allreduce_cuda.cu). */
 #include "backend/allreduce.h"
 
 #include <stdlib.h>
@@ -35,6 +34,7 @@ lda_allreduce *lda_allreduce_host_create(uint32_t ranks, lda_error *err)
     if (!ar)
         return NULL;
     ar->ranks = ranks;
+    ar->how = "host sums";
     ar->sum_u32 = host_sum_u32;
     ar->destroy = host_destroy;
     return ar;
@@ -45,13 +45,3 @@ void lda_allreduce_destroy(lda_allreduce *ar)
     if (ar)
         ar->destroy(ar);
 }
-
-#ifndef LDA_HAVE_NCCL
-lda_allreduce *lda_allreduce_nccl_create(uint32_t ranks, const int *devices, lda_error *err)
-{
-    (void)ranks;
-    (void)devices;
-    lda_error_input(err, "this ldagpu was built without NCCL: several GPUs need it");
-    return NULL;
-}
-#endif

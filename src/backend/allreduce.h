@@ -4,11 +4,15 @@
  * The counts are integers, so the sum is exact in any order, and every rank receives the same
  * totals. Implementations:
  *  - host: the ranks' arrays are host memory; summed element by element, rank 0 first. CPU
- *    shards use it, and GPU shards can, through host copies of their counts.
- *  - NCCL (ncclAllReduce, ncclUint32, ncclSum, in one group over the ranks' devices): the
- *    arrays are device memory. Not written yet: it is to be compiled only where nccl.h is
- *    found (a Makefile test defining LDA_HAVE_NCCL), which this machine lacks; until then
- *    lda_allreduce_nccl_create refuses, saying why. */
+ *    shards use it.
+ *  - device (cuda/allreduce_cuda.cu): the arrays are device memory, each rank's on its CUDA
+ *    device, its work queued on its stream. Through NCCL (one communicator a device;
+ *    ncclAllReduce of ncclUint32 with ncclSum, the ranks in one group, each on its own stream,
+ *    so the host never waits) where the build has NCCL (the Makefile defines LDA_HAVE_NCCL where
+ *    nccl.h is found) and the devices are distinct. Otherwise (no NCCL; or shards sharing a device,
+ *    as the test switch LDAGPU_SHARDS makes them, which NCCL refuses): gathered onto rank 0's
+ *    device, summed there, and copied back, with peer copies (staged through the host by the
+ *    driver where the devices cannot reach each other). */
 #ifndef LDA_ALLREDUCE_H
 #define LDA_ALLREDUCE_H
 
@@ -24,6 +28,7 @@ extern "C" {
 typedef struct lda_allreduce lda_allreduce;
 struct lda_allreduce {
     uint32_t ranks;
+    const char *how; /* "host sums", "NCCL", "peer copies": said with the run's description */
     /* recv[g][i] = Σ over ranks h of send[h][i], for every rank g and i < count; recv[g] may be
      * send[g] (in place). */
     int (*sum_u32)(lda_allreduce *ar, uint32_t *const *send, uint32_t *const *recv, size_t count, lda_error *err);
@@ -32,8 +37,8 @@ struct lda_allreduce {
 };
 
 lda_allreduce *lda_allreduce_host_create(uint32_t ranks, lda_error *err);
-/* Rank g on CUDA device devices[g]. */
-lda_allreduce *lda_allreduce_nccl_create(uint32_t ranks, const int *devices, lda_error *err);
+/* Rank g on CUDA device devices[g], streams[g] its cudaStream_t. Refuses in a build without CUDA. */
+lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams, lda_error *err);
 void lda_allreduce_destroy(lda_allreduce *ar);
 
 #ifdef __cplusplus

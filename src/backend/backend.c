@@ -2,6 +2,8 @@
  * (backend_sharded.c, which makes each shard's with lda_backend_create_one); see backend.h. */
 #include "backend/backend.h"
 
+#include <stdio.h>
+
 lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
 {
     if (params->shards <= 1)
@@ -9,4 +11,19 @@ lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, l
     lda_params p = *params;
     p.alpha = lda_params_alpha(params);
     return lda_backend_with_priors(lda_sharded_backend_create(L, &p, err), err);
+}
+
+int lda_backend_check_gpus(uint32_t gpus, lda_error *err)
+{
+    char why[256];
+    const int here = lda_cuda_device_count(why, sizeof why);
+    if (here <= 0) {
+        lda_error_input(err, "--gpus %u: %s", gpus, why);
+        return -1;
+    }
+    if ((uint32_t)here < gpus) {
+        lda_error_input(err, "--gpus %u: this machine has %d CUDA device%s", gpus, here, here == 1 ? "" : "s");
+        return -1;
+    }
+    return 0;
 }

@@ -43,6 +43,8 @@ typedef struct {
     uint32_t *total_wk, *total_k; /* V × K, K: filled by the caller (the all-reduce) */
     uint32_t *own_docs, *total_docs; /* doc_rows × K (become_shard) */
     int on_device;                /* 0: host arrays; 1: the backend's device's memory */
+    int device;                   /* on_device: the CUDA device */
+    void *stream;                 /* on_device: the cudaStream_t the steps queue their work on */
 } lda_shard_counts;
 
 typedef struct {
@@ -97,6 +99,10 @@ typedef struct {
      * vocabulary chunk, the joint's word terms into word_chunks. Any pointer may be NULL. */
     int (*eval_terms)(lda_backend *b, const lda_layout *scored, double *pred_warps, double *doc_warps,
                       double *word_chunks, lda_error *err);
+    /* Waits until the work the steps queued is done; NULL where the steps finish before they
+     * return. The sharded backend waits for every shard where a phase ends (the totals in, the
+     * update made), so its iterations are timed as they run. */
+    int (*finish)(lda_backend *b, lda_error *err);
 } lda_backend_ops;
 
 struct lda_backend {
@@ -114,11 +120,19 @@ struct lda_backend {
  * priors are params' symmetric α (resolved) and β. */
 lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 void lda_backend_destroy(lda_backend *b);
+/* --gpus N: refuses (bad input, one line) where this machine has fewer than N CUDA devices. */
+int lda_backend_check_gpus(uint32_t gpus, lda_error *err);
 /* The same on one device whatever params->shards says (each shard of a sharded backend). */
 lda_backend *lda_backend_create_one(const lda_layout *L, const lda_params *params, lda_error *err);
 /* b with its priors set from its params (α resolved) and taken up; NULL (b destroyed) on failure
  * or when b is NULL. */
 lda_backend *lda_backend_with_priors(lda_backend *b, lda_error *err);
+
+/* evaluate and score from b's eval_terms (and n[k] from fetch_counts), the terms added in the
+ * order of the whole layout (eval_cpu.h): the sharded backend's and the CUDA backend's, so that
+ * one GPU and several print the same figures. */
+int lda_backend_evaluate_from_terms(lda_backend *b, lda_eval *out, lda_error *err);
+int lda_backend_score_from_terms(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err);
 
 /* Replaces the priors (a resumed run's learned ones; a model's, for inference) before start. */
 int lda_backend_set_priors(lda_backend *b, const lda_priors *priors, lda_error *err);
@@ -139,6 +153,8 @@ int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_ti
 lda_backend *lda_sharded_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
+/* The z plan's limits of CUDA device `device` (-1: the current one); -1 with err without CUDA. */
+int lda_cuda_gpu_limits(int device, lda_gpu_limits *out, lda_error *err);
 /* Number of usable CUDA devices (0 when none, or when built without CUDA); why in `why`. */
 int lda_cuda_device_count(char *why, size_t why_size);
 

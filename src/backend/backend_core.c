@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "backend/eval_cpu.h"
+#include "core/phi_chunks.h"
 #include "util/clock.h"
 
 static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *err)
@@ -78,4 +80,44 @@ int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_ti
         timing->update_seconds = update_seconds;
     }
     return 0;
+}
+
+int lda_backend_evaluate_from_terms(lda_backend *b, lda_eval *out, lda_error *err)
+{
+    const lda_layout *L = b->layout;
+    const uint32_t K = b->params.num_topics;
+    double *pred = lda_malloc_array(L->num_warps + 1, sizeof *pred, "log-likelihood", err);
+    double *docs = lda_malloc_array(L->num_warps + 1, sizeof *docs, "log-likelihood", err);
+    double *words = lda_malloc_array(lda_phi_chunks(L->vocab_size) + 1, sizeof *words, "log-likelihood", err);
+    uint32_t *n_k = lda_malloc_array(K, sizeof *n_k, "topic counts", err);
+    int rc = -1;
+    if (pred && docs && words && n_k && !b->ops->eval_terms(b, NULL, pred, docs, words, err) &&
+        !b->ops->fetch_counts(b, NULL, NULL, n_k, err)) {
+        out->loglik_pred = lda_loglik_pred_from_terms(pred, L->num_warps, L->num_tokens);
+        out->loglik_joint = lda_loglik_joint_from_terms(docs, L->num_warps, words, L->vocab_size, n_k, K, &b->priors,
+                                                        L->num_tokens);
+        rc = 0;
+    }
+    free(pred);
+    free(docs);
+    free(words);
+    free(n_k);
+    return rc;
+}
+
+int lda_backend_score_from_terms(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
+{
+    if (scored->num_slots != b->layout->num_slots) {
+        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
+                       b->layout->num_slots);
+        return -1;
+    }
+    double *warps = lda_malloc_array(scored->num_warps + 1, sizeof *warps, "log-likelihood", err);
+    const int rc = !warps || b->ops->eval_terms(b, scored, warps, NULL, NULL, err) ? -1 : 0;
+    if (!rc) /* the mean times the tokens, so that every backend rounds the same way */
+        *sum_loglik = scored->num_tokens ? lda_loglik_pred_from_terms(warps, scored->num_warps, scored->num_tokens) *
+                                               (double)scored->num_tokens
+                                         : 0.0;
+    free(warps);
+    return rc;
 }

@@ -112,7 +112,7 @@ static int cpu_become_shard(lda_backend *b, size_t doc_rows, lda_shard_counts *o
         !(st->total_docs = lda_calloc(doc_rows * K + 1, sizeof *st->total_docs, "cut documents' counts", err)))
         return -1;
     st->doc_rows = doc_rows;
-    *out = (lda_shard_counts){st->own_wk, st->own_k, st->n_wk, st->n_k, st->own_docs, st->total_docs, 0};
+    *out = (lda_shard_counts){st->own_wk, st->own_k, st->n_wk, st->n_k, st->own_docs, st->total_docs, 0, -1, NULL};
     return 0;
 }
 
@@ -203,18 +203,6 @@ static int cpu_set_phi(lda_backend *b, const float *phi, lda_error *err)
     return 0;
 }
 
-static int cpu_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
-{
-    double *warps = lda_malloc_array(scored->num_warps + 1, sizeof *warps, "log-likelihood", err);
-    int rc = !warps || cpu_eval_terms(b, scored, warps, NULL, NULL, err) ? -1 : 0;
-    if (!rc) /* the mean times the tokens, as a sharded run's (backend_sharded.c) */
-        *sum_loglik = scored->num_tokens ? lda_loglik_pred_from_terms(warps, scored->num_warps, scored->num_tokens) *
-                                               (double)scored->num_tokens
-                                         : 0.0;
-    free(warps);
-    return rc;
-}
-
 static void cpu_destroy(lda_backend *b)
 {
     cpu_state *st = b->impl;
@@ -256,8 +244,9 @@ static int cpu_count_histograms(lda_backend *b, lda_count_hist *h, lda_error *er
 
 static const lda_backend_ops cpu_ops = {
     lda_backend_start_in_steps, lda_backend_iterate_in_steps, cpu_evaluate, cpu_fetch, cpu_fetch_theta_rows,
-    cpu_fetch_counts, cpu_set_phi, cpu_score, cpu_priors_changed, cpu_count_histograms, cpu_destroy,
+    cpu_fetch_counts, cpu_set_phi, lda_backend_score_from_terms, cpu_priors_changed, cpu_count_histograms, cpu_destroy,
     cpu_become_shard, cpu_set_z, cpu_draw_step, cpu_counts_summed, cpu_update_step, cpu_eval_terms,
+    NULL, /* its steps are done when they return */
 };
 
 lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)

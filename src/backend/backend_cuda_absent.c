@@ -2,6 +2,7 @@
  * cuda/: no devices, and a clear error if the CUDA backend is asked for by name. */
 #include <stdio.h>
 
+#include "backend/allreduce.h"
 #include "backend/backend.h"
 
 int lda_cuda_device_count(char *why, size_t why_size)
@@ -15,5 +16,22 @@ lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *para
     (void)L;
     (void)params;
     lda_error_input(err, "--device cuda: this ldagpu was built without CUDA (rebuild with nvcc on the PATH)");
+    return NULL;
+}
+
+int lda_cuda_gpu_limits(int device, lda_gpu_limits *out, lda_error *err)
+{
+    (void)device;
+    (void)out;
+    lda_error_input(err, "this ldagpu was built without CUDA");
+    return -1;
+}
+
+lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams, lda_error *err)
+{
+    (void)ranks;
+    (void)devices;
+    (void)streams;
+    lda_error_input(err, "this ldagpu was built without CUDA");
     return NULL;
 }

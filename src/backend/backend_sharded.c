@@ -71,6 +71,15 @@ static int sum_counts(lda_backend *b, lda_error *err)
     return 0;
 }
 
+/* Every shard's queued work done (backend.h: finish). */
+static int finish_all(sharded *sh, lda_error *err)
+{
+    for (uint32_t g = 0; g < sh->count; g++)
+        if (sh->parts[g]->ops->finish && sh->parts[g]->ops->finish(sh->parts[g], err))
+            return -1;
+    return 0;
+}
+
 static int sharded_set_z(lda_backend *b, const uint32_t *z, lda_error *err)
 {
     sharded *sh = state(b);
@@ -79,7 +88,7 @@ static int sharded_set_z(lda_backend *b, const uint32_t *z, lda_error *err)
         if (p->ops->set_z(p, z ? z + b->layout->warp_offset[sh->shards[g].first_warp] : NULL, err))
             return -1;
     }
-    return sum_counts(b, err);
+    return sum_counts(b, err) || finish_all(sh, err) ? -1 : 0;
 }
 
 static int sharded_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
@@ -88,7 +97,7 @@ static int sharded_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, 
     for (uint32_t g = 0; g < sh->count; g++)
         if (sh->parts[g]->ops->draw_step(sh->parts[g], iteration, part, err))
             return -1;
-    return sum_counts(b, err);
+    return sum_counts(b, err) || finish_all(sh, err) ? -1 : 0;
 }
 
 static int sharded_update_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
@@ -97,7 +106,7 @@ static int sharded_update_step(lda_backend *b, uint32_t iteration, uint32_t part
     for (uint32_t g = 0; g < sh->count; g++)
         if (sh->parts[g]->ops->update_step(sh->parts[g], iteration, part, err))
             return -1;
-    return 0;
+    return finish_all(sh, err);
 }
 
 /* Each shard's terms at its warps' places in the whole layout's arrays; the words' from the
@@ -120,46 +129,6 @@ static int sharded_eval_terms(lda_backend *b, const lda_layout *scored, double *
             return -1;
     }
     return 0;
-}
-
-static int sharded_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
-{
-    const lda_layout *L = b->layout;
-    const uint32_t K = b->params.num_topics;
-    double *pred = lda_malloc_array(L->num_warps + 1, sizeof *pred, "log-likelihood", err);
-    double *docs = lda_malloc_array(L->num_warps + 1, sizeof *docs, "log-likelihood", err);
-    double *words = lda_malloc_array(lda_phi_chunks(L->vocab_size) + 1, sizeof *words, "log-likelihood", err);
-    uint32_t *n_k = lda_malloc_array(K, sizeof *n_k, "topic counts", err);
-    int rc = -1;
-    if (pred && docs && words && n_k && !sharded_eval_terms(b, NULL, pred, docs, words, err) &&
-        !b->ops->fetch_counts(b, NULL, NULL, n_k, err)) {
-        out->loglik_pred = lda_loglik_pred_from_terms(pred, L->num_warps, L->num_tokens);
-        out->loglik_joint = lda_loglik_joint_from_terms(docs, L->num_warps, words, L->vocab_size, n_k, K, &b->priors,
-                                                        L->num_tokens);
-        rc = 0;
-    }
-    free(pred);
-    free(docs);
-    free(words);
-    free(n_k);
-    return rc;
-}
-
-static int sharded_score(lda_backend *b, const lda_layout *scored, double *sum_loglik, lda_error *err)
-{
-    if (scored->num_slots != b->layout->num_slots) {
-        lda_error_fail(err, "internal error: scoring a layout of %zu slots against %zu", scored->num_slots,
-                       b->layout->num_slots);
-        return -1;
-    }
-    double *warps = lda_malloc_array(scored->num_warps + 1, sizeof *warps, "log-likelihood", err);
-    int rc = !warps || sharded_eval_terms(b, scored, warps, NULL, NULL, err) ? -1 : 0;
-    if (!rc) /* as the CPU backend's score, from the same terms */
-        *sum_loglik = scored->num_tokens ? lda_loglik_pred_from_terms(warps, scored->num_warps, scored->num_tokens) *
-                                               (double)scored->num_tokens
-                                         : 0.0;
-    free(warps);
-    return rc;
 }
 
 /* θ, n[m,k] and z of the whole layout are the shards' one after the other (shards.h). */
@@ -264,11 +233,12 @@ static void sharded_destroy(lda_backend *b)
 }
 
 static const lda_backend_ops sharded_ops = {
-    lda_backend_start_in_steps, lda_backend_iterate_in_steps, sharded_evaluate, sharded_fetch,
-    sharded_fetch_theta_rows, sharded_fetch_counts, sharded_set_phi, sharded_score, sharded_priors_changed,
+    lda_backend_start_in_steps, lda_backend_iterate_in_steps, lda_backend_evaluate_from_terms, sharded_fetch,
+    sharded_fetch_theta_rows, sharded_fetch_counts, sharded_set_phi, lda_backend_score_from_terms, sharded_priors_changed,
     sharded_count_histograms, sharded_destroy,
     NULL, /* a sharded backend is not itself a shard */
     sharded_set_z, sharded_draw_step, NULL, sharded_update_step, sharded_eval_terms,
+    NULL, /* its steps wait for the shards' */
 };
 
 /* The shards with warps (at least one: the whole, empty layout when none has any). */
@@ -317,14 +287,43 @@ static int shard_layouts(lda_backend *b, lda_error *err)
     return 0;
 }
 
+/* The shards' device: --device auto resolved once, for all of them; with --gpus, one GPU each. */
+static int shard_device(lda_params *one, uint32_t shards, lda_error *err)
+{
+    char why[256];
+    if (one->device == LDA_DEVICE_AUTO)
+        one->device = lda_cuda_device_count(why, sizeof why) > 0 ? LDA_DEVICE_CUDA : LDA_DEVICE_CPU;
+    return one->shard_devices ? lda_backend_check_gpus(shards, err) : 0;
+}
+
+/* The z kernel of the whole layout, for every shard: the automatic choice between kernels weighs
+ * the layout's fill of the GPU (zplan.c), and a shard's layout, a part of it, could tip it the
+ * other way; the kernels agree in distribution but not bit for bit. */
+static int whole_layout_plan(const lda_layout *L, lda_params *one, lda_zplan *plan, lda_error *err)
+{
+    if (one->device != LDA_DEVICE_CUDA)
+        return 0;
+    lda_gpu_limits gpu;
+    if (lda_cuda_gpu_limits(one->shard_devices ? 0 : one->cuda_device, &gpu, err) ||
+        lda_zplan_make(one, L, &gpu, plan, err))
+        return -1;
+    if (one->split == LDA_SPLIT_AUTO && plan->kernel == LDA_ZKERNEL_STAGED)
+        one->split = LDA_SPLIT_STAGED;
+    else if (one->split == LDA_SPLIT_AUTO && plan->kernel == LDA_ZKERNEL_SPLIT)
+        one->split = plan->warps_per_group;
+    return 0;
+}
+
 static int create_parts(lda_backend *b, const lda_params *params, lda_error *err)
 {
     sharded *sh = state(b);
-    lda_params one = *params;
-    one.shards = 1;
-    if (shard_layouts(b, err))
+    lda_params one = *params; /* shards > 1 stays: the CUDA backend plans a shard's memory */
+    if (shard_layouts(b, err) || shard_device(&one, sh->count, err) ||
+        whole_layout_plan(b->layout, &one, &b->zplan, err))
         return -1;
     for (uint32_t g = 0; g < sh->count; g++) {
+        if (one.shard_devices)
+            one.cuda_device = (int)g;
         lda_backend *p = sh->parts[g] = lda_backend_create_one(sh->layouts[g], &one, err);
         if (!p)
             return -1;
@@ -338,9 +337,12 @@ static int create_parts(lda_backend *b, const lda_params *params, lda_error *err
     }
     if (sh->counts[0].on_device) {
         int devices[LDA_MAX_SHARDS];
-        for (uint32_t g = 0; g < sh->count && g < LDA_MAX_SHARDS; g++)
-            devices[g] = (int)g;
-        sh->sum = lda_allreduce_nccl_create(sh->count, devices, err);
+        void *streams[LDA_MAX_SHARDS];
+        for (uint32_t g = 0; g < sh->count; g++) {
+            devices[g] = sh->counts[g].device;
+            streams[g] = sh->counts[g].stream;
+        }
+        sh->sum = lda_allreduce_device_create(sh->count, devices, streams, err);
     } else {
         sh->sum = lda_allreduce_host_create(sh->count, err);
     }
@@ -371,12 +373,14 @@ lda_backend *lda_sharded_backend_create(const lda_layout *L, const lda_params *p
     }
     const lda_backend *first = sh->parts[0];
     b->params.device = first->params.device;
-    b->zplan = first->zplan;
+    if (b->params.device != LDA_DEVICE_CUDA)
+        b->zplan = first->zplan;
     int used = snprintf(b->description, sizeof b->description, "%u shards (", params->shards);
     for (uint32_t g = 0; g < sh->count && used > 0 && (size_t)used < sizeof b->description; g++)
         used += snprintf(b->description + used, sizeof b->description - (size_t)used, "%s%llu", g ? ", " : "",
                          (unsigned long long)sh->shards[g].tokens);
     if (used > 0 && (size_t)used < sizeof b->description)
-        snprintf(b->description + used, sizeof b->description - (size_t)used, " tokens) of %.200s", first->description);
+        snprintf(b->description + used, sizeof b->description - (size_t)used, " tokens; counts summed by %s) of %.200s",
+                 sh->sum->how, first->description);
     return b;
 }

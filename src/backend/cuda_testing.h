@@ -41,6 +41,12 @@ int lda_cuda_philox(uint64_t seed, const lda_u32x4 *counters, lda_u32x4 *out, si
  * precision, gamma.h), variate i from stream (LDA_RNG_TEST, 0, i). */
 int lda_cuda_log_gamma(double shape, uint64_t seed, size_t n, double *out, lda_error *err);
 
+/* The device all-reduce (allreduce.h) of `ranks` arrays of `count` integers, rank g's copied
+ * from in[g] to CUDA device devices[g] (a stream of its own), summed in place there, and copied
+ * back to out[g]. *used_nccl: whether NCCL summed them (else the peer copies). */
+int lda_cuda_allreduce(uint32_t ranks, const int *devices, const uint32_t *const *in, uint32_t *const *out,
+                       size_t count, int *used_nccl, lda_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
+#include "backend/backend.h"
 #include "cli/corpus_option_rows.h"
 #include "model/settings.h"
 #include "train/trainer.h"
@@ -273,7 +274,8 @@ static int resolve_shards(train_ctx *ctx, lda_error *err)
             return -1;
         }
         p->device = LDA_DEVICE_CUDA;
-        return 0;
+        p->shard_devices = p->shards > 1;
+        return p->shard_devices ? lda_backend_check_gpus(p->shards, err) : 0;
     }
     const char *env = getenv("LDAGPU_SHARDS");
     return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;

@@ -99,6 +99,7 @@ void lda_params_default(lda_params *p)
     p->sampler = LDA_SAMPLER_BUTTERFLY;
     p->threads = 0;
     p->shards = 1;
+    p->cuda_device = -1;
     p->eval_every = 10;
     p->refresh = 1;
     p->piece_length = LDA_PIECE_LENGTH_AUTO;

@@ -74,6 +74,9 @@ typedef struct {
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t shards;       /* backends the documents are split over (--gpus; backend/shards.h); 0 or 1:
                               one. Not recorded: any count trains the same model */
+    int shard_devices;     /* 1: shard g runs on CUDA device g (--gpus); 0: every shard on the one device
+                              (LDAGPU_SHARDS, the test switch) */
+    int cuda_device;       /* the CUDA device a backend runs on; -1: the current one */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;

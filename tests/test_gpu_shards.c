@@ -1,0 +1,174 @@
+/* test_gpu_shards.c — a CUDA run split over shards (backend_sharded.c with the CUDA backend's
+ * steps, backend_cuda_shard.cu) trains the model one GPU trains, byte for byte: on one GPU
+ * through the test switch LDAGPU_SHARDS (every shard on the one device, counts summed by peer
+ * copies), and with --gpus 2 on two GPUs (NCCL). The device all-reduce sums exactly. The CPU's
+ * shards are tested in test_shards.c. Every test skips without the GPUs it needs. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/rng.h"
+#include "helpers.h"
+
+#ifdef LDA_HAVE_CUDA
+#include "backend/cuda_testing.h"
+
+static int gpus_here(void)
+{
+    char why[256];
+    return lda_cuda_device_count(why, sizeof why);
+}
+
+static void require_gpus(int n)
+{
+    if (gpus_here() < n)
+        cr_skip_test("fewer than %d GPU%s here (%d)", n, n == 1 ? "" : "s", gpus_here());
+}
+
+/* The device all-reduce of `ranks` arrays of random integers (their sums wrap modulo 2^32)
+ * gives every rank the host's sum. */
+static void allreduce_sums_exactly(uint32_t ranks, const int *devices, int expect_nccl)
+{
+    enum { COUNT = 100003 };
+    uint32_t *in[4], *out[4], *sum = calloc(COUNT, sizeof *sum);
+    for (uint32_t g = 0; g < ranks; g++) {
+        in[g] = malloc(COUNT * sizeof **in);
+        out[g] = malloc(COUNT * sizeof **out);
+        for (size_t i = 0; i < COUNT; i++) {
+            in[g][i] = lda_rng_once(11, LDA_RNG_TEST, g, i);
+            sum[i] += in[g][i];
+        }
+    }
+    lda_error err = {0};
+    int used_nccl = -1;
+    cr_assert_eq(lda_cuda_allreduce(ranks, devices, (const uint32_t *const *)in, out, COUNT, &used_nccl, &err), 0,
+                 "%s", err.msg);
+    if (expect_nccl >= 0)
+        cr_assert_eq(used_nccl, expect_nccl, "NCCL used: %d, expected %d", used_nccl, expect_nccl);
+    for (uint32_t g = 0; g < ranks; g++) {
+        cr_assert_arr_eq(out[g], sum, COUNT * sizeof *sum, "rank %u's sum differs", g);
+        free(in[g]);
+        free(out[g]);
+    }
+    free(sum);
+}
+
+Test(gpu_shards, allreduce_on_one_device)
+{
+    require_gpus(1);
+    const int one[1] = {0}, shared[3] = {0, 0, 0};
+    allreduce_sums_exactly(1, one, -1);    /* NCCL with one rank where it is built in */
+    allreduce_sums_exactly(3, shared, 0);  /* one device thrice: NCCL refuses that, peer copies */
+}
+
+Test(gpu_shards, allreduce_on_two_devices)
+{
+    require_gpus(2);
+    const int two[2] = {0, 1};
+    allreduce_sums_exactly(2, two, -1);
+}
+
+/* 1, 2 and 3 shards, each a CUDA backend on the one GPU: the same model files and log figures,
+ * held-out score included. Pieces of 40 tokens make documents that straddle the shards. */
+static void shards_on_one_gpu(const char *options)
+{
+    require_gpus(1);
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], other[4096];
+    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    for (uint32_t n = 1; n <= 3; n++) {
+        snprintf(args, sizeof args,
+                 "train '%s' -n 4 -e 2 -s 7 %s --piece-length 40 --optimize-interval 2 --optimize-burn-in 1 "
+                 "--holdout 0.05 --device cuda -q -o '%s/m%u'",
+                 c, options, dir, n);
+        char shards[16];
+        snprintf(shards, sizeof shards, "%u", n);
+        cr_assert_eq(setenv("LDAGPU_SHARDS", shards, 1), 0);
+        int rc = test_run_ldagpu(args, &out);
+        unsetenv("LDAGPU_SHARDS");
+        cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", n, args, rc, out);
+        free(out);
+    }
+    snprintf(one, sizeof one, "%s/m1", dir);
+    for (uint32_t n = 2; n <= 3; n++) {
+        snprintf(other, sizeof other, "%s/m%u", dir, n);
+        test_assert_same_models(one, other);
+    }
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(gpu_shards, one_gpu_uncollapsed, .timeout = 120) { shards_on_one_gpu("-K 32 --model uncollapsed --refresh 2"); }
+Test(gpu_shards, one_gpu_mean_for_mode, .timeout = 120) { shards_on_one_gpu("-K 32 --model mean-for-mode"); }
+Test(gpu_shards, one_gpu_theta_collapsed, .timeout = 120)
+{
+    shards_on_one_gpu("-K 32 --model theta-collapsed --refresh 2");
+}
+Test(gpu_shards, one_gpu_collapsed, .timeout = 120) { shards_on_one_gpu("-K 32 --model collapsed --refresh 3"); }
+Test(gpu_shards, one_gpu_phi_mean_double, .timeout = 120)
+{
+    shards_on_one_gpu("-K 32 --model phi-mean --precision double");
+}
+Test(gpu_shards, one_gpu_sparse, .timeout = 120)
+{
+    shards_on_one_gpu("-K 100 --model collapsed --sampler sparse --refresh 2");
+}
+/* K = 2048: the evaluation's one-warp-a-token kernel, and the split kernel. */
+Test(gpu_shards, one_gpu_large_k, .timeout = 120) { shards_on_one_gpu("-K 2048 --model uncollapsed"); }
+
+/* --gpus 2 trains the model one GPU trains, byte for byte. */
+static void two_gpus_equal_one(const char *model)
+{
+    require_gpus(2);
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], two[4096];
+    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    for (int gpus = 1; gpus <= 2; gpus++) {
+        snprintf(args, sizeof args,
+                 "train '%s' -K 32 -n 4 -e 2 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 "
+                 "--optimize-burn-in 1 --holdout 0.05 --gpus %d -o '%s/g%d'",
+                 c, model, gpus, dir, gpus);
+        int rc = test_run_ldagpu(args, &out);
+        cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
+        if (gpus == 2)
+            cr_assert(strstr(out, "2 shards (") && strstr(out, "summed by NCCL"), "not split over NCCL: %s", out);
+        free(out);
+    }
+    snprintf(one, sizeof one, "%s/g1", dir);
+    snprintf(two, sizeof two, "%s/g2", dir);
+    test_assert_same_models(one, two);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(gpu_shards, two_gpus_equal_one_uncollapsed) { two_gpus_equal_one("--model uncollapsed"); }
+Test(gpu_shards, two_gpus_equal_one_mean_for_mode) { two_gpus_equal_one("--model mean-for-mode"); }
+Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--model theta-collapsed"); }
+Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed"); }
+Test(gpu_shards, two_gpus_equal_one_sparse) { two_gpus_equal_one("--model collapsed --sampler sparse"); }
+
+/* More GPUs than the machine has: one line, exit 2, before anything is read. */
+Test(gpu_shards, more_gpus_than_there_are)
+{
+    require_gpus(1);
+    char *dir = test_tmpdir(), *c = NULL, args[8192], expect[128];
+    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    const int n = gpus_here() + 1;
+    snprintf(args, sizeof args, "train '%s' -K 8 -n 1 --gpus %d -o '%s/m'", c, n, dir);
+    snprintf(expect, sizeof expect, "--gpus %d: this machine has %d CUDA device", n, gpus_here());
+    test_expect_failure(args, 2, expect);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+#else
+
+Test(gpu_shards, skipped_without_cuda)
+{
+    cr_skip_test("built without CUDA (make CUDA=0, or no nvcc): GPU tests not compiled");
+}
+
+#endif
