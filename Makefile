@@ -8,7 +8,7 @@
 #   make install    ldagpu, its man page ldagpu(1) and bash completion under $(DESTDIR)$(PREFIX)
 #   make uninstall  removes them
 #
-# Variables: CUDA=0|1, CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc, FUZZ_SECONDS=60; PREFIX=/usr/local,
+# Variables: CUDA=0|1, MPI=0|1 (default: whether Open MPI's mpicc is found), CUDA_ARCH=sm_90, NVCC=nvcc, CC=cc, FUZZ_SECONDS=60; PREFIX=/usr/local,
 # DESTDIR (staging root for packagers), BINDIR, MANDIR, BASHCOMPDIR.
 
 CC        ?= cc
@@ -49,6 +49,14 @@ else
   LIB_OBJ += $(BUILD)/src/backend/backend_cuda_absent.o
 endif
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
+
+# MPI: `mpirun -np N ldagpu train ...` runs one process a GPU (util/ranks.h); built in where Open
+# MPI's mpicc is found. MPI=0 leaves it out (the sanitizer and fuzzing builds do).
+MPI ?= $(if $(shell mpicc --showme:compile 2>/dev/null),1,0)
+ifeq ($(MPI),1)
+  CFLAGS += -DLDA_HAVE_MPI $(shell mpicc --showme:compile)
+  LDLIBS += $(shell mpicc --showme:link)
+endif
 
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
@@ -97,7 +105,7 @@ test: $(BUILD)/test_ldagpu ldagpu
 # Sanitizer build: its own folder, CPU backend only (the CUDA runtime and ASan disagree on
 # the address space), tests run with leak checking on.
 asan:
-	$(MAKE) BUILD=build/asan CUDA=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	$(MAKE) BUILD=build/asan CUDA=0 MPI=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	    build/asan/ldagpu build/asan/test_ldagpu
 	LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 build/asan/test_ldagpu $(TEST_ARGS)
@@ -123,7 +131,7 @@ fuzz-targets: $(FUZZ_BINS)
 
 fuzz:
 	@command -v clang >/dev/null || scripts/install-deps.sh --fuzz
-	$(MAKE) BUILD=build/fuzz CUDA=0 CC=clang OPTFLAGS="$(FUZZ_FLAGS)" fuzz-targets
+	$(MAKE) BUILD=build/fuzz CUDA=0 MPI=0 CC=clang OPTFLAGS="$(FUZZ_FLAGS)" fuzz-targets
 	@for t in $(FUZZ_TARGETS); do \
 	    mkdir -p build/fuzz/found/$$t; \
 	    echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \

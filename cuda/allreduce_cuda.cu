@@ -3,9 +3,11 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/allreduce.h"
 #include "check.cuh"
+#include "util/ranks.h"
 
 #ifdef LDA_HAVE_NCCL
 #include <nccl.h>
@@ -19,6 +21,8 @@ struct device_ranks {
 #endif
     uint32_t *acc, *incoming; // the copy path's buffers on rank 0's device
     size_t capacity;
+    uint32_t *host;           // across processes without NCCL: the sum staged on the host
+    size_t host_capacity;
 };
 
 __global__ void add_u32_kernel(uint32_t *acc, const uint32_t *v, size_t count)
@@ -65,6 +69,22 @@ static int copy_sum(lda_allreduce *ar, uint32_t *const *send, uint32_t *const *r
             d->acc, d->incoming, count);
         LAUNCH_TRY();
     }
+    if (ar->across_processes) { // this process's sum, summed over the processes by MPI
+        if (count > d->host_capacity) {
+            free(d->host);
+            d->host_capacity = 0;
+            if (!(d->host = (uint32_t *)malloc(bytes))) {
+                lda_error_fail(err, "out of memory (%zu bytes for the counts' sum)", bytes);
+                return -1;
+            }
+            d->host_capacity = count;
+        }
+        CUDA_TRY(cudaMemcpyAsync(d->host, d->acc, bytes, cudaMemcpyDeviceToHost, st));
+        CUDA_TRY(cudaStreamSynchronize(st));
+        if (lda_ranks_sum_u32(d->host, count, err))
+            return -1;
+        CUDA_TRY(cudaMemcpyAsync(d->acc, d->host, bytes, cudaMemcpyHostToDevice, st));
+    }
     for (uint32_t g = 0; g < ar->ranks; g++)
         CUDA_TRY(cudaMemcpyPeerAsync(recv[g], d->devices[g], d->acc, home, bytes, st));
     CUDA_TRY(cudaStreamSynchronize(st));
@@ -98,13 +118,39 @@ fail:
     return -1;
 }
 
-static int distinct(const int *devices, uint32_t ranks)
+// No two ranks on one device (NCCL refuses that): within this process, and across the processes
+// of an MPI run, compared by machine and device.
+static int distinct(const int *devices, uint32_t ranks, int across_processes, int *out, lda_error *err)
 {
+    *out = 1;
     for (uint32_t g = 0; g < ranks; g++)
         for (uint32_t h = 0; h < g; h++)
             if (devices[g] == devices[h])
-                return 0;
-    return 1;
+                *out = 0;
+    if (!across_processes)
+        return 0;
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    uint64_t key = 1469598103934665603ull; // FNV-1a of the host name, then the device
+    for (const char *c = host; *c; c++)
+        key = (key ^ (unsigned char)*c) * 1099511628211ull;
+    key = (key << 8) ^ (uint64_t)devices[0];
+    const int size = lda_ranks_size();
+    uint64_t *keys = (uint64_t *)malloc(size * sizeof *keys);
+    if (!keys) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    if (lda_ranks_gather_u64(key, keys, err)) {
+        free(keys);
+        return -1;
+    }
+    for (int r = 0; r < size; r++)
+        for (int q = 0; q < r; q++)
+            if (keys[r] == keys[q])
+                *out = 0;
+    free(keys);
+    return 0;
 }
 
 static int nccl_init(lda_allreduce *ar, device_ranks *d, lda_error *err)
@@ -115,11 +161,22 @@ static int nccl_init(lda_allreduce *ar, device_ranks *d, lda_error *err)
         lda_error_fail(err, "out of memory");
         return -1;
     }
-    NCCL_TRY(ncclCommInitAll(d->comms, (int)ar->ranks, d->devices));
+    if (ar->across_processes) { // one rank a process: a communicator over the processes, its id through MPI
+        ncclUniqueId id;
+        if (lda_ranks_rank() == 0)
+            NCCL_TRY(ncclGetUniqueId(&id));
+        if (lda_ranks_bcast(&id, sizeof id, err))
+            goto fail_quiet;
+        CUDA_TRY(cudaSetDevice(d->devices[0]));
+        NCCL_TRY(ncclCommInitRank(&d->comms[0], lda_ranks_size(), id, lda_ranks_rank()));
+    } else {
+        NCCL_TRY(ncclCommInitAll(d->comms, (int)ar->ranks, d->devices));
+    }
     ar->sum_u32 = nccl_sum;
     ar->how = "NCCL";
     return 0;
 fail:
+fail_quiet:
     free(d->comms);
     d->comms = NULL;
     return -1;
@@ -143,13 +200,14 @@ static void device_destroy(lda_allreduce *ar)
         }
         free(d->devices);
         free(d->streams);
+        free(d->host);
         free(d);
     }
     free(ar);
 }
 
 extern "C" lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams,
-                                                      lda_error *err)
+                                                      int across_processes, lda_error *err)
 {
     lda_allreduce *ar = (lda_allreduce *)calloc(1, sizeof *ar);
     device_ranks *d = (device_ranks *)calloc(1, sizeof *d);
@@ -170,16 +228,18 @@ extern "C" lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int 
         return NULL;
     }
     ar->ranks = ranks;
+    ar->across_processes = across_processes;
     ar->impl = d;
     ar->destroy = device_destroy;
     ar->sum_u32 = copy_sum;
-    ar->how = "peer copies";
+    ar->how = across_processes ? "MPI (host copies)" : "peer copies";
     for (uint32_t g = 0; g < ranks; g++) {
         d->devices[g] = devices[g];
         d->streams[g] = (cudaStream_t)streams[g];
     }
 #ifdef LDA_HAVE_NCCL
-    if (distinct(devices, ranks) && nccl_init(ar, d, err)) {
+    int apart = 0;
+    if (distinct(devices, ranks, across_processes, &apart, err) || (apart && nccl_init(ar, d, err))) {
         device_destroy(ar);
         return NULL;
     }

@@ -180,7 +180,7 @@ extern "C" int lda_cuda_allreduce(uint32_t ranks, const int *devices, const uint
         CUDA_TRY(cudaStreamCreate(&streams[g]));
         CUDA_TRY(upload(&arrays[g], in[g], count));
     }
-    if (!(ar = lda_allreduce_device_create(ranks, devices, (void *const *)streams, err)) ||
+    if (!(ar = lda_allreduce_device_create(ranks, devices, (void *const *)streams, 0, err)) ||
         ar->sum_u32(ar, arrays, arrays, count, err))
         goto done;
     *used_nccl = strcmp(ar->how, "NCCL") == 0;

@@ -156,7 +156,7 @@ Test(shards, split_documents_join_like_the_whole_layout)
         totals[g] = malloc(rows * K * 4 + 4);
         lda_shard_doc_sums(S[g], K, rows_g, rows, sums[g]);
     }
-    lda_allreduce *ar = lda_allreduce_host_create(n, &err);
+    lda_allreduce *ar = lda_allreduce_host_create(n, 0, &err);
     cr_assert(ar, "%s", err.msg);
     cr_assert_eq(ar->sum_u32(ar, sums, totals, rows * K, &err), 0);
     for (uint32_t g = 0; g < n; g++) {
@@ -178,7 +178,7 @@ Test(allreduce, one_rank_is_the_identity_several_the_exact_sum)
     lda_error err = {0};
     uint32_t *send[RANKS], *recv[RANKS], expect[N];
     for (uint32_t ranks = 1; ranks <= RANKS; ranks++) {
-        lda_allreduce *ar = lda_allreduce_host_create(ranks, &err);
+        lda_allreduce *ar = lda_allreduce_host_create(ranks, 0, &err);
         cr_assert(ar, "%s", err.msg);
         for (int in_place = 0; in_place < 2; in_place++) {
             memset(expect, 0, sizeof expect);
@@ -205,7 +205,7 @@ Test(allreduce, one_rank_is_the_identity_several_the_exact_sum)
         }
         lda_allreduce_destroy(ar);
     }
-    cr_assert_null(lda_allreduce_host_create(0, &err));
+    cr_assert_null(lda_allreduce_host_create(0, 0, &err));
 }
 
 /* ---- the sharded backend against one backend, in process ---- */
@@ -434,4 +434,101 @@ Test(shards, devices_needed_is_the_fewest_that_fit)
     cr_assert_eq(lda_run_devices_needed(L, &p, 1, 1000, shard_state_bytes, &needed, &err), 0);
     cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
     lda_layout_free(L);
+}
+
+/* ---- under mpirun: one process a shard (util/ranks.h; backend_sharded.c over ranks) ---- */
+
+/* Runs `mpirun -np N ldagpu ARGS`; skips the test where there is no mpirun or this ldagpu was
+ * built without MPI. */
+static void mpirun_ldagpu(uint32_t processes, const char *args)
+{
+    int status = 0;
+    free(test_shell("command -v mpirun >/dev/null", &status));
+    if (status != 0)
+        cr_skip_test("no mpirun here");
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np %u '%s' %s 2>&1",
+             processes, getenv("LDAGPU_BIN"), args);
+    char *out = test_shell(cmd, &status);
+    if (status != 0 && strstr(out, "built without MPI")) {
+        free(out);
+        cr_skip_test("this ldagpu was built without MPI");
+    }
+    cr_assert_eq(status, 0, "mpirun -np %u ldagpu %s: exit %d: %s", processes, args, status, out);
+    if (strstr(args, " -q") == NULL)
+        cr_assert(strstr(out, " MPI processes ("), "the run did not say it was split over processes: %s", out);
+    free(out);
+}
+
+/* 2 and 3 processes train the model one process trains: model files and log figures, learned
+ * priors and held-out figures included; and a run resumed under mpirun goes on with the same bytes. */
+static void processes_equal_one(const char *model)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[8192], one[4096], other[4096];
+    const char *common = "-K 10 -n 3 -e 1 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 "
+                         "--optimize-burn-in 1 --holdout 0.05 -j 1 --device cpu";
+    snprintf(args, sizeof args, "train '%s' %s %s -q -o '%s/m1'", c, common, model, dir);
+    train_on(1, args);
+    for (uint32_t n = 2; n <= 3; n++) {
+        snprintf(args, sizeof args, "train '%s' %s %s -o '%s/m%u'", c, common, model, dir, n);
+        mpirun_ldagpu(n, args);
+        snprintf(one, sizeof one, "%s/m1", dir);
+        snprintf(other, sizeof other, "%s/m%u", dir, n);
+        test_assert_same_models(one, other);
+    }
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(mpi, processes_equal_one_uncollapsed, .timeout = 120) { processes_equal_one("--model uncollapsed"); }
+Test(mpi, processes_equal_one_collapsed_sparse, .timeout = 120)
+{
+    processes_equal_one("--model collapsed --sampler sparse");
+}
+
+Test(mpi, resumed_under_mpirun, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[8192], a[4096], b[4096];
+    const char *common = "-K 10 -s 3 --model theta-collapsed --piece-length 40 -e 3 -j 1 --device cpu -q";
+    snprintf(args, sizeof args, "train '%s' -n 6 %s -o '%s/full'", c, common, dir);
+    train_on(1, args);
+    snprintf(args, sizeof args, "train '%s' -n 3 %s -o '%s/part'", c, common, dir);
+    train_on(1, args);
+    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -q -j 1 --device cpu", dir);
+    mpirun_ldagpu(2, args);
+    snprintf(a, sizeof a, "%s/full", dir);
+    snprintf(b, sizeof b, "%s/part", dir);
+    test_assert_same_models(a, b);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+/* Under mpirun only train runs, and --gpus is refused: one line from each process, exit 2. */
+Test(mpi, only_train_and_no_gpus_option)
+{
+    int status = 0;
+    free(test_shell("command -v mpirun >/dev/null", &status));
+    if (status != 0)
+        cr_skip_test("no mpirun here");
+    char *dir = test_tmpdir(), *c = corpus_path(), cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 '%s' train '%s' "
+             "--gpus 2 -o '%s/m' 2>&1",
+             getenv("LDAGPU_BIN"), c, dir);
+    char *out = test_shell(cmd, &status);
+    if (strstr(out, "built without MPI")) {
+        free(out);
+        cr_skip_test("this ldagpu was built without MPI");
+    }
+    cr_assert_neq(status, 0, "%s", out);
+    cr_assert(strstr(out, "ldagpu train (rank 0 of 2): under mpirun each process trains one shard on a GPU of its "
+                          "own: leave out --gpus"),
+              "%s", out);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
 }

@@ -5,6 +5,11 @@
  * totals. Implementations:
  *  - host: the ranks' arrays are host memory; summed element by element, rank 0 first. CPU
  *    shards use it.
+ * Across the processes of an MPI run (util/ranks.h; one rank a process) the sum takes in every
+ * process's ranks: by MPI_Allreduce for host arrays; for device arrays by NCCL, bootstrapped
+ * through MPI (ncclCommInitRank, its id broadcast from rank 0), where every process has a
+ * device of its own, or else (processes sharing a GPU, which NCCL refuses) through host copies
+ * and MPI_Allreduce.
  *  - device (cuda/allreduce_cuda.cu): the arrays are device memory, each rank's on its CUDA
  *    device, its work queued on its stream. Through NCCL (one communicator a device;
  *    ncclAllReduce of ncclUint32 with ncclSum, the ranks in one group, each on its own stream,
@@ -27,7 +32,8 @@ extern "C" {
 
 typedef struct lda_allreduce lda_allreduce;
 struct lda_allreduce {
-    uint32_t ranks;
+    uint32_t ranks;           /* this process's */
+    int across_processes;     /* each process's ranks summed over every process of an MPI run too */
     const char *how; /* "host sums", "NCCL", "peer copies": said with the run's description */
     /* recv[g][i] = Σ over ranks h of send[h][i], for every rank g and i < count; recv[g] may be
      * send[g] (in place). */
@@ -36,9 +42,10 @@ struct lda_allreduce {
     void *impl;
 };
 
-lda_allreduce *lda_allreduce_host_create(uint32_t ranks, lda_error *err);
+lda_allreduce *lda_allreduce_host_create(uint32_t ranks, int across_processes, lda_error *err);
 /* Rank g on CUDA device devices[g], streams[g] its cudaStream_t. Refuses in a build without CUDA. */
-lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams, lda_error *err);
+lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams,
+                                           int across_processes, lda_error *err);
 void lda_allreduce_destroy(lda_allreduce *ar);
 
 #ifdef __cplusplus

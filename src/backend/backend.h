@@ -113,6 +113,8 @@ struct lda_backend {
     lda_zplan zplan;          /* how z is drawn, and why (printed by train and bench) */
     lda_priors priors;        /* α per topic and β the backend samples with (core/priors.h) */
     lda_count_hist *hist;     /* with params.optimize_interval: the histograms learning reads */
+    int following;            /* a process other than rank 0 of an MPI run: it does not train, its backend
+                                 follows rank 0's (lda_backend_follow) */
     void *impl;
 };
 
@@ -147,6 +149,10 @@ int lda_backend_learn_priors(lda_backend *b, uint32_t iteration, lda_error *err)
  * learned when due, then update_step. */
 int lda_backend_start_in_steps(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err);
 int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err);
+
+/* On an MPI rank other than 0 (b->following): runs b's part of every operation rank 0's backend
+ * makes, until rank 0's is destroyed (backend_sharded.c). */
+int lda_backend_follow(lda_backend *b, lda_error *err);
 
 /* Each backend's constructor. With params->shards > 1, lda_backend_create makes the sharded
  * backend (backend_sharded.c) over shards of params->device's backend. */

@@ -27,9 +27,11 @@ int lda_cuda_gpu_limits(int device, lda_gpu_limits *out, lda_error *err)
     return -1;
 }
 
-lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams, lda_error *err)
+lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, void *const *streams,
+                                           int across_processes, lda_error *err)
 {
     (void)ranks;
+    (void)across_processes;
     (void)devices;
     (void)streams;
     lda_error_input(err, "this ldagpu was built without CUDA");

@@ -13,6 +13,7 @@
 #include "cli/corpus_option_rows.h"
 #include "model/settings.h"
 #include "train/trainer.h"
+#include "util/ranks.h"
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
@@ -262,12 +263,24 @@ static void install_stop_handlers(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-/* --gpus N runs on CUDA. LDAGPU_SHARDS=N (a test switch, not an option: DEVELOPERS.md) splits
- * the run the same way on whatever device it trains on, so that the CPU, where shards make
- * nothing faster, can prove that they change nothing. */
+/* --gpus N runs on CUDA. Under mpirun each process is one shard (on its own GPU where there
+ * are GPUs). LDAGPU_SHARDS=N (a test switch, not an option: DEVELOPERS.md) splits the run the
+ * same way on whatever device it trains on, so that the CPU, where shards make nothing faster,
+ * can prove that they change nothing. */
 static int resolve_shards(train_ctx *ctx, lda_error *err)
 {
     lda_params *p = &ctx->o.settings.params;
+    const char *env = getenv("LDAGPU_SHARDS");
+    if (lda_ranks_size() > 1) {
+        if (ctx->given[OPT_GPUS] || (env && *env)) {
+            lda_error_input(err, "under mpirun each process trains one shard on a GPU of its own: leave out %s",
+                            ctx->given[OPT_GPUS] ? "--gpus" : "LDAGPU_SHARDS");
+            return -1;
+        }
+        p->shards = (uint32_t)lda_ranks_size();
+        p->over_ranks = 1;
+        return 0;
+    }
     if (ctx->given[OPT_GPUS]) {
         if (p->device == LDA_DEVICE_CPU) {
             lda_error_input(err, "--gpus %u: not with --device cpu", p->shards);
@@ -277,7 +290,6 @@ static int resolve_shards(train_ctx *ctx, lda_error *err)
         p->shard_devices = p->shards > 1;
         return p->shard_devices ? lda_backend_check_gpus(p->shards, err) : 0;
     }
-    const char *env = getenv("LDAGPU_SHARDS");
     return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;
 }
 

@@ -2,8 +2,10 @@
  * options. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "util/ranks.h"
 
 #define LDAGPU_VERSION "0.2.0"
 
@@ -36,7 +38,42 @@ static void print_help(FILE *out)
     fprintf(out, "\nexample:\n  ldagpu train corpus.txt -K 1024 -o model && ldagpu topics model --top 20\n");
 }
 
+/* Under mpirun every process runs `ldagpu train` with the same arguments; rank 0 trains and
+ * writes the model, the others follow it (backend_sharded.c) and are silent but for a failure. */
+static int start_ranks(int *argc, char ***argv)
+{
+    lda_error err = {0};
+    if (lda_ranks_start(argc, argv, &err))
+        return lda_report("", &err);
+    if (lda_ranks_size() == 1)
+        return 0;
+    if (*argc < 2 || strcmp((*argv)[1], "train") != 0) {
+        lda_error_input(&err, "under mpirun, only 'ldagpu train' runs (one process a GPU)");
+        return lda_report(*argc > 1 ? (*argv)[1] : "", &err);
+    }
+    if (lda_ranks_rank() != 0) {
+        const int saved = dup(STDERR_FILENO);
+        FILE *failures = saved >= 0 ? fdopen(saved, "w") : NULL;
+        if (failures && freopen("/dev/null", "w", stderr))
+            lda_report_to(failures);
+    }
+    return 0;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    int rc = start_ranks(&argc, &argv);
+    if (rc == 0)
+        rc = run(argc, argv);
+    if (rc != 0)
+        lda_ranks_abort(rc); /* the other processes would wait for this one */
+    lda_ranks_stop();
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         print_help(stderr);

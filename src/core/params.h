@@ -77,6 +77,7 @@ typedef struct {
     int shard_devices;     /* 1: shard g runs on CUDA device g (--gpus); 0: every shard on the one device
                               (LDAGPU_SHARDS, the test switch) */
     int cuda_device;       /* the CUDA device a backend runs on; -1: the current one */
+    int over_ranks;        /* shard g is MPI process g's (mpirun; util/ranks.h), shards the processes */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
 } lda_params;

@@ -319,6 +319,9 @@ static int start_completion(run *r, lda_error *err)
         return 0;
     }
     lda_params p = r->b->params; /* same device, K, alpha (resolved), precision, sampler, threads */
+    p.shards = 1;                /* the held-out documents are few: this process's device alone */
+    p.over_ranks = 0;
+    p.shard_devices = 0;
     if (lda_completion_init(&r->completion, r->heldout, &p, err))
         return -1;
     r->has_completion = 1;
@@ -441,6 +444,10 @@ int lda_train(const lda_train_options *o, lda_error *err)
         lda_run_check_memory(r.L, &params, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
+    if (r.b->following) { /* an MPI rank other than 0: its shard, as rank 0's training asks */
+        rc = lda_backend_follow(r.b, err);
+        goto out;
+    }
     if (o->resume)
         fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
                         "precision %s, seed %llu\n",
