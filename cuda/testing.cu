@@ -8,6 +8,7 @@
 #include "check.cuh"
 #include "core/gamma.h"
 #include "device_state.cuh"
+#include "sparse_table.cuh"
 #include "zsample.cuh"
 
 template <typename T> static cudaError_t upload(T **dst, const T *src, size_t count)
@@ -100,6 +101,44 @@ fail:
     cudaFree(ph);
     cudaFree(z);
     cudaFree(scratch);
+    return rc;
+}
+
+extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha,
+                                      const uint32_t *n_wk, const uint32_t *n_k, double beta, float *phi, void *table,
+                                      lda_error *err)
+{
+    const size_t entries = (size_t)V * K,
+                 table_bytes = (size_t)V * lda_sparse_blocks(K) * (precision == LDA_PRECISION_DOUBLE ? 8 : 4);
+    device_state s; // the φ update reads the state's counts, φ, α and tables, nothing else
+    memset(&s, 0, sizeof s);
+    s.V = V;
+    s.K = K;
+    s.beta = beta;
+    s.sparse.V = V;
+    s.sparse.precision = precision;
+    s.sparse.tables_with_phi = table != NULL;
+    int rc = -1;
+    CUDA_TRY(upload(&s.alpha_float, alpha, K));
+    CUDA_TRY(upload(&s.phi, n_wk ? (const float *)NULL : phi, entries));
+    CUDA_TRY(upload(&s.n_wk, n_wk, n_wk ? entries : 0));
+    CUDA_TRY(upload(&s.n_k, n_k, n_k ? K : 0));
+    CUDA_TRY(cudaMalloc(&s.sparse.table, table_bytes + 16));
+    if (n_wk ? cuda_update_phi(s, LDA_UPDATE_MEAN, 0, 0, err)
+             : sparse_tables_build(s.sparse, sparse_phi_as_is{s.phi}, s.alpha_float, K, 0, err))
+        goto fail;
+    CUDA_TRY(cudaDeviceSynchronize());
+    if (n_wk)
+        CUDA_TRY(cudaMemcpy(phi, s.phi, entries * sizeof *phi, cudaMemcpyDeviceToHost));
+    if (table)
+        CUDA_TRY(cudaMemcpy(table, s.sparse.table, table_bytes, cudaMemcpyDeviceToHost));
+    rc = 0;
+fail:
+    cudaFree(s.alpha_float);
+    cudaFree(s.phi);
+    cudaFree(s.n_wk);
+    cudaFree(s.n_k);
+    cudaFree(s.sparse.table);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "zsample_butterfly.cuh"
 #include "zsample_butterfly_stored.cuh"
 #include "zsample_naive.cuh"
+#include "sparse_table.cuh"
 #include "zsample_sparse.cuh"
 #include "zsample_transpose.cuh"
 
@@ -100,13 +101,15 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
     out->slot_doc_len = slot_doc_len;
     out->V = L->vocab_size;
+    out->precision = plan.precision;
+    out->tables_with_phi = plan.tables_with_phi;
     return 0;
 fail:
     return -1;
 }
 
-// The word tables from φ and α as they are now (φ changes after every --refresh part),
-// then the draw.
+// The word tables from φ and α as they are now, unless the φ update built them with φ
+// (tables_with_phi), then the draw.
 template <typename REAL>
 static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
                          cudaStream_t stream, lda_error *err)
@@ -116,9 +119,8 @@ static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsa
         lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
         return -1;
     }
-    sparse_table_kernel<REAL><<<(t.V + threads - 1) / threads, threads, 0, stream>>>(a.phi, a.alpha, t.V, a.K,
-                                                                                     (REAL *)t.table);
-    LAUNCH_TRY();
+    if (!t.tables_with_phi && sparse_tables_build(t, sparse_phi_as_is{a.phi}, a.alpha, a.K, stream, err))
+        return -1;
     {
         const size_t lanes = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP * LDA_WARP; // a warp a slot
         zsample_sparse_kernel<REAL><<<(unsigned)((lanes + threads - 1) / threads), threads, 0, stream>>>(a, t);

@@ -1,7 +1,7 @@
 // zsample_sparse.cuh — the sparse z draw (--sampler sparse, θ collapsed) on the GPU: the
-// split of core/sparse_draw.h (the CPU's draw, its reference), one warp a document. Before
-// it, a kernel builds every word's table of block-end prefix sums of α_k φ[w,k] (a thread a
-// word, with the CPU's additions, so the tables are the CPU's to the bit).
+// split of core/sparse_draw.h (the CPU's draw, its reference), one warp a document. It
+// searches every word's table of block-end prefix sums of α_k φ[w,k], built before it
+// (sparse_table.cuh: the CPU's additions, so the tables are the CPU's to the bit).
 //
 // A document keeps its list of topics in global memory (zsample_sparse_tables: a slot's
 // capacity, lda_sparse_list_capacity, is bounded by its tokens, so the lists grow with the
@@ -14,14 +14,6 @@
 #include "warp.cuh"
 #include "zsample.cuh"
 
-__device__ __forceinline__ void sparse_table_row(const float *alpha, const float *ph, uint32_t K, float *out)
-{
-    lda_sparse_table_row_float(alpha, ph, K, out);
-}
-__device__ __forceinline__ void sparse_table_row(const float *alpha, const float *ph, uint32_t K, double *out)
-{
-    lda_sparse_table_row_double(alpha, ph, K, out);
-}
 __device__ __forceinline__ float below_real(float x)
 {
     return lda_below_float(x);
@@ -29,15 +21,6 @@ __device__ __forceinline__ float below_real(float x)
 __device__ __forceinline__ double below_real(double x)
 {
     return lda_below_double(x);
-}
-
-template <typename REAL>
-__global__ void sparse_table_kernel(const float *__restrict__ phi, const float *__restrict__ alpha, uint32_t V,
-                                    uint32_t K, REAL *__restrict__ table)
-{
-    const size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (w < V)
-        sparse_table_row(alpha, phi + w * K, K, table + w * lda_sparse_blocks(K));
 }
 
 // The inclusive prefix sum of v over the warp's lanes (Hillis–Steele with up-shuffles: the

@@ -17,6 +17,7 @@
 #include "backend/layout.h"
 #include "backend/sampler_cpu.h"
 #include "backend/sampler_sparse.h"
+#include "backend/updates_cpu.h"
 #include "core/rng.h"
 #include "corpus/corpus_read.h"
 #include "helpers.h"
@@ -907,6 +908,75 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
 }
 
 static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
+
+/* The word tables (cuda/sparse_table.cuh) are the CPU's byte for byte: the kernel keeps the
+ * CPU's additions in their order (no reassociation, no fused multiply-add), on integer φ and on
+ * real φ, in both precisions; 200 words make whole and partial warps and two blocks. From the
+ * counts (the collapsed model's φ update, the mean and the tables in one pass), φ is the CPU's
+ * mean byte for byte, as is the mean's own kernel's, and the tables are the CPU's of that φ. */
+static const uint32_t table_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096, 10000};
+
+static void tables_equal_the_cpu(uint32_t K, lda_precision precision, lda_pool *pool)
+{
+    const uint32_t V = 200;
+    const size_t bytes = lda_word_prior_prefix_bytes(V, K, precision);
+    float *phi = malloc((size_t)V * K * sizeof *phi), *phi_gpu = malloc((size_t)V * K * sizeof *phi),
+          *alpha = malloc(K * sizeof *alpha);
+    uint32_t *n_wk = malloc((size_t)V * K * sizeof *n_wk), *n_k = calloc(K, sizeof *n_k);
+    void *cpu = malloc(bytes), *gpu = malloc(bytes);
+    lda_error err = {0};
+    const char *name = lda_choice_name(lda_precision_choices, precision);
+    for (int integer = 1; integer >= 0; integer--) {
+        for (uint32_t k = 0; k < K; k++)
+            alpha[k] = integer ? (float)(1 + k % 3) : 0.01f + (float)(lda_rng_once(7, LDA_RNG_TEST, K, k) % 97) / 50.0f;
+        for (size_t i = 0; i < (size_t)V * K; i++) {
+            uint32_t bits = lda_rng_once(5, LDA_RNG_TEST, K, i);
+            phi[i] = integer ? (float)(bits % 5) : (float)(bits >> 8) * 0x1p-30f;
+        }
+        lda_zdraw in = {.alpha = alpha, .phi = phi, .K = K, .precision = precision};
+        lda_cpu_word_prior_prefix(pool, V, &in, cpu);
+        memset(gpu, 0xa5, bytes);
+        cr_assert_eq(lda_cuda_sparse_tables(V, K, precision, alpha, NULL, NULL, 0.0, phi, gpu, &err), 0, "%s", err.msg);
+        cr_assert_eq(memcmp(cpu, gpu, bytes), 0, "K=%u %s, %s φ: the GPU's tables differ from the CPU's", K, name,
+                     integer ? "integer" : "real");
+    }
+    for (size_t i = 0; i < (size_t)V * K; i++) {
+        n_wk[i] = lda_rng_once(8, LDA_RNG_TEST, K, i) % 4 == 0 ? lda_rng_once(9, LDA_RNG_TEST, K, i) % 50 : 0;
+        n_k[i % K] += n_wk[i];
+    }
+    const double beta = 0.01;
+    cr_assert_eq(lda_cpu_update_phi(pool, V, n_wk, n_k, K, beta, LDA_UPDATE_MEAN, 0, 0, phi, &err), 0, "%s", err.msg);
+    lda_zdraw in = {.alpha = alpha, .phi = phi, .K = K, .precision = precision};
+    lda_cpu_word_prior_prefix(pool, V, &in, cpu);
+    memset(gpu, 0xa5, bytes);
+    cr_assert_eq(lda_cuda_sparse_tables(V, K, precision, alpha, n_wk, n_k, beta, phi_gpu, gpu, &err), 0, "%s", err.msg);
+    cr_assert_eq(memcmp(phi, phi_gpu, (size_t)V * K * sizeof *phi), 0, "K=%u %s: the fused pass's φ is not the CPU's mean",
+                 K, name);
+    cr_assert_eq(memcmp(cpu, gpu, bytes), 0, "K=%u %s: the fused pass's tables differ from the CPU's", K, name);
+    memset(phi_gpu, 0xa5, (size_t)V * K * sizeof *phi_gpu);
+    cr_assert_eq(lda_cuda_sparse_tables(V, K, precision, alpha, n_wk, n_k, beta, phi_gpu, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(memcmp(phi, phi_gpu, (size_t)V * K * sizeof *phi), 0, "K=%u: the mean's kernel's φ is not the CPU's", K);
+    free(phi);
+    free(phi_gpu);
+    free(alpha);
+    free(n_wk);
+    free(n_k);
+    free(cpu);
+    free(gpu);
+}
+
+Test(gpu, sparse_tables_equal_the_cpu)
+{
+    require_gpu();
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    for (size_t i = 0; i < sizeof table_K / sizeof table_K[0]; i++) {
+        tables_equal_the_cpu(table_K[i], LDA_PRECISION_FLOAT, pool);
+        tables_equal_the_cpu(table_K[i], LDA_PRECISION_DOUBLE, pool);
+    }
+    lda_pool_destroy(pool);
+}
 
 Test(gpu, sparse_exact_on_integer_weights, .timeout = 300)
 {

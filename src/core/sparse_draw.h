@@ -1,7 +1,8 @@
 /* sparse_draw.h — the sparse z draw of one document (--sampler sparse): the CPU's
- * (backend/sampler_sparse.c), and the definition the GPU's kernel (cuda/zsample_sparse.cuh,
- * a warp a document) follows: its word tables are built by this code, its draws are these
- * wherever the sums are exact (integer weights). (Run a document a thread on the GPU, this
+ * (backend/sampler_sparse.c), and the definition the GPU's kernels follow: its word tables
+ * (cuda/sparse_table.cuh) are lda_sparse_table_row's additions in the same order, to the bit;
+ * its draws (cuda/zsample_sparse.cuh, a warp a document) are these wherever the sums are exact
+ * (integer weights). (Run a document a thread on the GPU, this
  * code took 22.9 ms an iteration on wiki43k at K = 1024 on the H100; the warp kernel 3.4.)
  *
  * With θ collapsed a token of word w in document m has weights (n[m,k] + α_k) φ[w,k], which
