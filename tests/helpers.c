@@ -477,3 +477,22 @@ void test_assert_same_models(const char *a, const char *b)
     cr_assert(test_same_bytes(pa, pb), "the log's figures differ between %s and %s", a, b);
 }
 
+
+char *test_mpirun_ldagpu(unsigned processes, const char *args)
+{
+    int status = 0;
+    free(test_shell("command -v mpirun >/dev/null", &status));
+    if (status != 0)
+        cr_skip_test("no mpirun here");
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np %u '%s' %s 2>&1",
+             processes, getenv("LDAGPU_BIN"), args);
+    char *out = test_shell(cmd, &status);
+    if (status != 0 && strstr(out, "built without MPI")) {
+        free(out);
+        cr_skip_test("this ldagpu was built without MPI");
+    }
+    cr_assert_eq(status, 0, "mpirun -np %u ldagpu %s: exit %d: %s", processes, args, status, out);
+    return out;
+}

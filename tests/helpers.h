@@ -85,6 +85,10 @@ int test_run_python(const char *python, const char *script, const char *args, ch
 
 /* 1 when both files exist and have identical bytes. */
 int test_same_bytes(const char *a, const char *b);
+
+/* `mpirun -np N ldagpu ARGS` (the binary of LDAGPU_BIN), asserted to succeed; its output. Skips the
+ * test where there is no mpirun or this ldagpu was built without MPI. */
+char *test_mpirun_ldagpu(unsigned processes, const char *args);
 /* Two model folders hold the same model: phi, theta, z, topic_tokens (.npy), topics.txt and a
  * learned alpha.npy byte for byte, and their log.csv the same figures (not the same times). */
 void test_assert_same_models(const char *a, const char *b);

@@ -149,6 +149,41 @@ Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--mod
 Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed"); }
 Test(gpu_shards, two_gpus_equal_one_sparse) { two_gpus_equal_one("--model collapsed --sampler sparse"); }
 
+/* mpirun -np 2 trains the model one GPU trains, byte for byte: on one GPU the two processes share
+ * it (counts summed through host copies and MPI), on two each has its own (NCCL over MPI). */
+static void processes_equal_one_gpu(const char *model)
+{
+    require_gpus(1);
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], two[4096];
+    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    const char *common = "-K 32 -n 4 -e 2 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 "
+                         "--optimize-burn-in 1 --holdout 0.05 --device cuda";
+    snprintf(args, sizeof args, "train '%s' %s %s -q -o '%s/g1'", c, common, model, dir);
+    int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
+    free(out);
+    snprintf(args, sizeof args, "train '%s' %s %s -o '%s/g2'", c, common, model, dir);
+    out = test_mpirun_ldagpu(2, args);
+    cr_assert(strstr(out, "2 MPI processes ("), "not split over processes: %s", out);
+    cr_assert(strstr(out, gpus_here() >= 2 ? "summed by NCCL" : "summed by MPI (host copies)"), "%s", out);
+    free(out);
+    snprintf(one, sizeof one, "%s/g1", dir);
+    snprintf(two, sizeof two, "%s/g2", dir);
+    test_assert_same_models(one, two);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(gpu_shards, mpirun_equals_one_gpu_uncollapsed, .timeout = 120)
+{
+    processes_equal_one_gpu("--model uncollapsed");
+}
+Test(gpu_shards, mpirun_equals_one_gpu_collapsed_sparse, .timeout = 120)
+{
+    processes_equal_one_gpu("--model collapsed --sampler sparse");
+}
+
 /* More GPUs than the machine has: one line, exit 2, before anything is read. */
 Test(gpu_shards, more_gpus_than_there_are)
 {

@@ -438,24 +438,9 @@ Test(shards, devices_needed_is_the_fewest_that_fit)
 
 /* ---- under mpirun: one process a shard (util/ranks.h; backend_sharded.c over ranks) ---- */
 
-/* Runs `mpirun -np N ldagpu ARGS`; skips the test where there is no mpirun or this ldagpu was
- * built without MPI. */
 static void mpirun_ldagpu(uint32_t processes, const char *args)
 {
-    int status = 0;
-    free(test_shell("command -v mpirun >/dev/null", &status));
-    if (status != 0)
-        cr_skip_test("no mpirun here");
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np %u '%s' %s 2>&1",
-             processes, getenv("LDAGPU_BIN"), args);
-    char *out = test_shell(cmd, &status);
-    if (status != 0 && strstr(out, "built without MPI")) {
-        free(out);
-        cr_skip_test("this ldagpu was built without MPI");
-    }
-    cr_assert_eq(status, 0, "mpirun -np %u ldagpu %s: exit %d: %s", processes, args, status, out);
+    char *out = test_mpirun_ldagpu(processes, args);
     if (strstr(args, " -q") == NULL)
         cr_assert(strstr(out, " MPI processes ("), "the run did not say it was split over processes: %s", out);
     free(out);

@@ -17,6 +17,10 @@
 
 #include "core/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Whether mpirun (or another MPI launcher) started this process as one of several. */
 int lda_ranks_launched(void);
 /* MPI started, for a launched process (a no-op otherwise, and in a build without MPI, which
@@ -43,5 +47,9 @@ int lda_ranks_sum_u32(uint32_t *data, size_t count, lda_error *err);
 int lda_ranks_sum_f64_to_root(double *data, size_t count, lda_error *err);
 /* out[r] = value of rank r, on every rank (size entries). */
 int lda_ranks_gather_u64(uint64_t value, uint64_t *out, lda_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
