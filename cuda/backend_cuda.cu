@@ -458,6 +458,31 @@ static const lda_backend_ops cuda_ops = {
     cuda_become_shard, cuda_set_z, cuda_draw_step, cuda_counts_summed, cuda_update_step, cuda_eval_terms, cuda_finish,
 };
 
+extern "C" uint64_t lda_cuda_state_bytes(const lda_layout *L, const lda_params *p)
+{
+    lda_gpu_limits limits;
+    lda_zplan plan;
+    lda_error ignored;
+    if (lda_cuda_gpu_limits(p->cuda_device, &limits, &ignored) || lda_zplan_make(p, L, &limits, &plan, &ignored))
+        return UINT64_MAX;
+    return bytes_needed(L, p, &plan);
+}
+
+extern "C" int lda_cuda_free_bytes(int device, uint64_t *out, lda_error *err)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    int current = 0;
+    CUDA_TRY(cudaGetDevice(&current));
+    if (device >= 0)
+        CUDA_TRY(cudaSetDevice(device));
+    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    CUDA_TRY(cudaSetDevice(current));
+    *out = free_bytes;
+    return 0;
+fail:
+    return -1;
+}
+
 // The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.
 static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, const cudaDeviceProp &prop,
                       lda_error *err)
@@ -472,12 +497,16 @@ static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan 
     {
         const size_t need = bytes_needed(L, p, plan);
         if (need + (64u << 20) > free_bytes) {
+            char advice[512] = "";
+            if (p->shards <= 1) // a shard's advice comes from the sharded backend, which has the whole layout
+                lda_gpu_memory_advice(L, p, free_bytes > (64u << 20) ? free_bytes - (64u << 20) : 0, 2, advice,
+                                      sizeof advice);
             lda_error_fail(err,
                            "not enough GPU memory on %s: this run needs %.2f GiB (K=%u, %zu documents, V=%u, "
-                           "sampler %s, %s), %.2f GiB are free",
+                           "sampler %s, %s), %.2f GiB are free%s",
                            prop.name, need / 1073741824.0, p->num_topics, L->num_docs, L->vocab_size,
                            lda_choice_name(lda_sampler_choices, p->sampler),
-                           lda_choice_name(lda_precision_choices, p->precision), free_bytes / 1073741824.0);
+                           lda_choice_name(lda_precision_choices, p->precision), free_bytes / 1073741824.0, advice);
             return -1;
         }
     }

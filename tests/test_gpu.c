@@ -768,6 +768,11 @@ Test(gpu, too_little_memory_is_a_clear_error)
     cr_assert_null(b, "a run needing %zu documents x 512 KiB was accepted", docs);
     cr_assert_eq(err.status, LDA_EXIT_FAILURE, "%s", err.msg);
     cr_assert(strstr(err.msg, "not enough GPU memory") && strstr(err.msg, "GiB"), "%s", err.msg);
+    /* twice the memory in θ and n[m,k]: three GPUs at least, and the message says why */
+    cr_assert(strstr(err.msg, "; split over ") && strstr(err.msg, " GPUs like this one it would need at most"),
+              "%s", err.msg);
+    cr_assert(!strstr(err.msg, "split over 2 GPUs"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "most of it is the dense D x K arrays"), "%s", err.msg);
     lda_layout_free(L);
     corpus_free(c);
 }

@@ -423,15 +423,15 @@ Test(shards, devices_needed_is_the_fewest_that_fit)
     lda_error err = {0};
     const uint64_t whole = shard_state_bytes(L, &p);
     uint32_t needed;
-    cr_assert_eq(lda_run_devices_needed(L, &p, 1, whole, shard_state_bytes, &needed, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_shards_needed(L, &p, 1, whole, shard_state_bytes, &needed, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(needed, 1);
-    cr_assert_eq(lda_run_devices_needed(L, &p, 1, whole / 3, shard_state_bytes, &needed, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_shards_needed(L, &p, 1, whole / 3, shard_state_bytes, &needed, NULL, &err), 0, "%s", err.msg);
     cr_assert_geq(needed, 3, "a third of the bytes (V × K counts in every shard) needs more than 3: %u", needed);
     cr_assert_lt(needed, LDA_MAX_SHARDS);
     uint32_t again;
-    cr_assert_eq(lda_run_devices_needed(L, &p, needed - 1, whole / 3, shard_state_bytes, &again, &err), 0);
+    cr_assert_eq(lda_shards_needed(L, &p, needed - 1, whole / 3, shard_state_bytes, &again, NULL, &err), 0);
     cr_assert_eq(again, needed, "%u devices do not fit, %u do", needed - 1, needed);
-    cr_assert_eq(lda_run_devices_needed(L, &p, 1, 1000, shard_state_bytes, &needed, &err), 0);
+    cr_assert_eq(lda_shards_needed(L, &p, 1, 1000, shard_state_bytes, &needed, NULL, &err), 0);
     cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
     lda_layout_free(L);
 }

@@ -122,6 +122,17 @@ struct lda_backend {
  * priors are params' symmetric α (resolved) and β. */
 lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err);
 void lda_backend_destroy(lda_backend *b);
+/* The bytes of device memory the CUDA backend plans for layout L (on params.cuda_device's kind
+ * of GPU; a shard's own counts included where params.shards > 1); UINT64_MAX without CUDA. */
+uint64_t lda_cuda_state_bytes(const lda_layout *L, const lda_params *p);
+/* The free memory of CUDA device `device` (-1: the current one). */
+int lda_cuda_free_bytes(int device, uint64_t *out, lda_error *err);
+/* The end of a "not enough GPU memory" message for a run of the whole layout `whole`: the fewest
+ * GPUs with per_device bytes each (at least `from`) that would hold it split (--gpus N, or
+ * mpirun -np N), or that no number would; and, where they are most of it, that the dense D × K
+ * arrays (θ and n[m,k]) are what runs out. */
+void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_t per_device, uint32_t from,
+                           char *out, size_t size);
 /* --gpus N: refuses (bad input, one line) where this machine has fewer than N CUDA devices. */
 int lda_backend_check_gpus(uint32_t gpus, lda_error *err);
 /* The same on one device whatever params->shards says (each shard of a sharded backend). */

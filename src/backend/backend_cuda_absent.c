@@ -1,5 +1,6 @@
 /* backend_cuda_absent.c — what a CPU-only build (make CUDA=0, or no nvcc) links instead of
  * cuda/: no devices, and a clear error if the CUDA backend is asked for by name. */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "backend/allreduce.h"
@@ -36,4 +37,19 @@ lda_allreduce *lda_allreduce_device_create(uint32_t ranks, const int *devices, v
     (void)streams;
     lda_error_input(err, "this ldagpu was built without CUDA");
     return NULL;
+}
+
+uint64_t lda_cuda_state_bytes(const lda_layout *L, const lda_params *p)
+{
+    (void)L;
+    (void)p;
+    return UINT64_MAX;
+}
+
+int lda_cuda_free_bytes(int device, uint64_t *out, lda_error *err)
+{
+    (void)device;
+    *out = 0;
+    lda_error_input(err, "this ldagpu was built without CUDA");
+    return -1;
 }

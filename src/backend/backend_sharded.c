@@ -666,12 +666,40 @@ static int whole_layout_plan(const lda_layout *L, lda_params *one, lda_zplan *pl
     return 0;
 }
 
+/* Each GPU of its own holds its shard (a shard of the test switch's, on one GPU, is checked as it
+ * is made): else one line, with how many GPUs would hold the run. */
+static int shards_fit(lda_backend *b, const lda_params *one, lda_error *err)
+{
+    sharded *sh = state(b);
+    if (one->device != LDA_DEVICE_CUDA || !(one->shard_devices || one->over_ranks))
+        return 0;
+    for (uint32_t g = sh->lo; g < sh->hi; g++) {
+        lda_params at = *one;
+        if (at.shard_devices)
+            at.cuda_device = (int)g;
+        uint64_t free_bytes = 0;
+        const uint64_t need = lda_cuda_state_bytes(sh->layouts[g], &at), slack = 64u << 20;
+        if (lda_cuda_free_bytes(at.cuda_device, &free_bytes, err))
+            return -1;
+        if (need != UINT64_MAX && need + slack > free_bytes) {
+            char advice[512];
+            lda_gpu_memory_advice(b->layout, &at, free_bytes > slack ? free_bytes - slack : 0, sh->count + 1, advice,
+                                  sizeof advice);
+            lda_error_fail(err, "not enough GPU memory for %u shards: shard %u (%llu tokens) needs %.2f GiB on GPU %d, "
+                           "%.2f GiB are free%s", sh->count, g, (unsigned long long)sh->shards[g].tokens,
+                           need / 1073741824.0, at.cuda_device, free_bytes / 1073741824.0, advice);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int create_parts(lda_backend *b, const lda_params *params, lda_error *err)
 {
     sharded *sh = state(b);
     lda_params one = *params; /* shards > 1 stays: the CUDA backend plans a shard's memory */
     if (shard_layouts(b, err) || shard_device(&one, sh->count, err) ||
-        whole_layout_plan(b->layout, &one, &b->zplan, err))
+        whole_layout_plan(b->layout, &one, &b->zplan, err) || shards_fit(b, &one, err))
         return -1;
     for (uint32_t g = sh->lo; g < sh->hi; g++) {
         if (one.shard_devices)

@@ -29,6 +29,7 @@
 
 #include "backend/layout.h"
 #include "core/error.h"
+#include "core/params.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,15 @@ lda_layout *lda_layout_warps(const lda_layout *L, size_t first, size_t end, lda_
  * exchange; rows not its documents' are zero), and the totals back into every piece's row. */
 void lda_shard_doc_sums(const lda_layout *S, uint32_t K, const uint32_t *n, size_t rows, uint32_t *sums);
 void lda_shard_doc_spread(const lda_layout *S, uint32_t K, uint32_t *n, const uint32_t *totals);
+
+/* Per device: with the documents split over N devices, each holds one shard's backend. The
+ * fewest shards, from `from` up to LDA_MAX_SHARDS, whose every shard needs at most per_device
+ * bytes by bytes_of (one device's backend for a shard's layout: the CUDA backend's plan), and
+ * the largest shard's bytes then (largest_bytes may be NULL); *needed 0 when not even
+ * LDA_MAX_SHARDS do. So a run too large for N devices is refused naming how many would hold it. */
+typedef uint64_t (*lda_device_bytes_fn)(const lda_layout *shard, const lda_params *p);
+int lda_shards_needed(const lda_layout *L, const lda_params *p, uint32_t from, uint64_t per_device,
+                      lda_device_bytes_fn bytes_of, uint32_t *needed, uint64_t *largest_bytes, lda_error *err);
 
 #ifdef __cplusplus
 }

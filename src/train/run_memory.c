@@ -29,41 +29,6 @@ uint64_t lda_run_cpu_state_bytes(const lda_layout *L, const lda_params *p, int s
     return b;
 }
 
-/* The largest shard of L split `count` ways, by bytes_of. */
-static int largest_shard_bytes(const lda_layout *L, const lda_params *p, uint32_t count, lda_device_bytes_fn bytes_of,
-                               uint64_t *out, lda_error *err)
-{
-    lda_shard shards[LDA_MAX_SHARDS];
-    if (lda_shard_plan(L, count, shards, err))
-        return -1;
-    *out = 0;
-    for (uint32_t g = 0; g < count; g++) {
-        lda_layout *S = lda_layout_warps(L, shards[g].first_warp, shards[g].end_warp, err);
-        if (!S)
-            return -1;
-        const uint64_t bytes = bytes_of(S, p);
-        *out = bytes > *out ? bytes : *out;
-        lda_layout_free(S);
-    }
-    return 0;
-}
-
-int lda_run_devices_needed(const lda_layout *L, const lda_params *p, uint32_t from, uint64_t per_device,
-                           lda_device_bytes_fn bytes_of, uint32_t *needed, lda_error *err)
-{
-    *needed = 0;
-    for (uint32_t n = from ? from : 1; n <= LDA_MAX_SHARDS; n++) {
-        uint64_t largest;
-        if (largest_shard_bytes(L, p, n, bytes_of, &largest, err))
-            return -1;
-        if (largest <= per_device) {
-            *needed = n;
-            return 0;
-        }
-    }
-    return 0;
-}
-
 uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu, uint64_t num_input_docs,
                             const lda_doc_topics *doc_topics, int holdout)
 {

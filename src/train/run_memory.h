@@ -23,15 +23,6 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
  * allocates; a shard's also its own word-topic counts and its copy of its layout). */
 uint64_t lda_run_cpu_state_bytes(const lda_layout *L, const lda_params *p, int shard);
 
-/* Per device: with the documents split over N devices (backend/shards.h), each holds one
- * shard's backend. The fewest shards, from `from` up to LDA_MAX_SHARDS, whose every shard
- * needs at most per_device bytes by bytes_of (one device's backend for a shard's layout: the
- * CUDA backend's plan); 0 when not even LDA_MAX_SHARDS do. So a run too large for N devices is
- * refused naming how many would hold it. */
-typedef uint64_t (*lda_device_bytes_fn)(const lda_layout *shard, const lda_params *p);
-int lda_run_devices_needed(const lda_layout *L, const lda_params *p, uint32_t from, uint64_t per_device,
-                           lda_device_bytes_fn bytes_of, uint32_t *needed, lda_error *err);
-
 /* Refuses (status 1) a run whose lda_run_host_bytes exceed the memory available (memory.h). */
 int lda_run_check_memory(const lda_layout *L, const lda_params *p, uint64_t num_input_docs,
                          const lda_doc_topics *doc_topics, int holdout, lda_error *err);
