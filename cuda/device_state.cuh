@@ -74,9 +74,10 @@ struct device_state {
     cudaEvent_t ev_start, ev_updated;
     cudaEvent_t *ev_parts; // each of the --refresh parts' z draw begins and ends (2R events)
     uint32_t refresh;
-    // The staged z kernel may keep the counts current itself and, with mean-for-mode, form θ
-    // from them too (the plan's fused_counts, fused_theta_mean): θ is then computed only when
-    // asked for, and theta_stale says it is due.
+    // θ is computed only when asked for (theta_stale says it is due) where nothing reads it while
+    // training: the staged z kernel keeps the counts current itself and, with mean-for-mode,
+    // forms θ from them too (the plan's fused_counts, fused_theta_mean); the θ-collapsed models
+    // draw from the counts.
     bool theta_stale;
 };
 

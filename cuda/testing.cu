@@ -117,7 +117,6 @@ extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision prec
     s.beta = beta;
     s.sparse.V = V;
     s.sparse.precision = precision;
-    s.sparse.tables_with_phi = table != NULL;
     int rc = -1;
     CUDA_TRY(upload(&s.alpha_float, alpha, K));
     CUDA_TRY(upload(&s.phi, n_wk ? (const float *)NULL : phi, entries));
@@ -125,7 +124,7 @@ extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision prec
     CUDA_TRY(upload(&s.n_k, n_k, n_k ? K : 0));
     CUDA_TRY(cudaMalloc(&s.sparse.table, table_bytes + 16));
     if (n_wk ? cuda_update_phi(s, LDA_UPDATE_MEAN, 0, 0, err)
-             : sparse_tables_build(s.sparse, sparse_phi_as_is{s.phi}, s.alpha_float, K, 0, err))
+             : sparse_tables_build(s.sparse, s.phi, s.alpha_float, K, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     if (n_wk)

@@ -8,7 +8,6 @@
 #include "core/gamma.h"
 #include "core/rng.h"
 #include "device_state.cuh"
-#include "sparse_table.cuh"
 #include "warp.cuh"
 
 
@@ -323,7 +322,7 @@ __global__ void phi_normalise_kernel(float *phi, uint32_t V, uint32_t K, const d
 }
 
 // φ's mean (n[w,k] + β) / (n[k] + V β), in the CPU's operations (updates_cpu.c): rounded
-// separately, never fused, so the sparse tables' pass forms the same φ as this kernel.
+// separately, never fused into an FMA, so the GPU's φ is the CPU's to the bit.
 __device__ __forceinline__ double phi_mean_denominator(uint32_t n_k, uint32_t V, double beta)
 {
     return __dadd_rn((double)n_k, __dmul_rn((double)V, beta));
@@ -341,36 +340,11 @@ __global__ void phi_mean_kernel(const uint32_t *n_wk, const uint32_t *n_k, uint3
         phi[i] = phi_mean_entry(n_wk[i], phi_mean_denominator(n_k[i % K], V, beta), beta);
 }
 
-// The mean as the sparse tables' source (sparse_table.cuh): each entry formed once, written
-// to φ and handed to the table, so the pass reads the counts and writes φ, nothing more.
-struct sparse_phi_mean {
-    const uint32_t *n_wk, *n_k;
-    float *phi;
-    uint32_t V;
-    double beta;
-    __device__ __forceinline__ double topic(uint32_t k) const
-    {
-        return phi_mean_denominator(n_k[k], V, beta);
-    }
-    __device__ __forceinline__ float phi_at(size_t i, double denominator) const
-    {
-        const float v = phi_mean_entry(n_wk[i], denominator, beta);
-        phi[i] = v;
-        return v;
-    }
-};
-
-// With a sparse plan that builds its tables with φ (zplan.h: tables_with_phi), the mean and
-// the tables are one pass; a drawn φ is normalised, then read once more for the tables.
 int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration, lda_error *err)
 {
     const double beta = s.beta;
     const unsigned elementwise_grid = 132 * 8;
-    const bool tables = s.sparse.tables_with_phi;
     if (update == LDA_UPDATE_MEAN) {
-        if (tables)
-            return sparse_tables_build(s.sparse, sparse_phi_mean{s.n_wk, s.n_k, s.phi, s.V, beta}, s.alpha_float, s.K,
-                                       s.stream, err);
         phi_mean_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.n_wk, s.n_k, s.V, s.K, beta, s.phi);
         LAUNCH_TRY();
         return 0;
@@ -382,8 +356,6 @@ int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uin
     LAUNCH_TRY();
     phi_normalise_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.phi, s.V, s.K, s.phi_scale);
     LAUNCH_TRY();
-    if (tables)
-        return sparse_tables_build(s.sparse, sparse_phi_as_is{s.phi}, s.alpha_float, s.K, s.stream, err);
     return 0;
 fail:
     return -1;

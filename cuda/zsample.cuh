@@ -71,8 +71,7 @@ struct zsample_fused {
 
 // The sparse draw's tables (zsample_sparse.cuh), carved from the plan's scratch as
 // lda_sparse_scratch_plan (backend/sampler_sparse.h) lays it out; the caller has written the
-// list offsets. The word tables (sparse_table.cuh) are built by the φ update where the plan
-// says so (tables_with_phi: cuda_update_phi), else by the launcher before each draw.
+// list offsets. The word tables (sparse_table.cuh) are built by the launcher before each draw.
 struct zsample_sparse_tables {
     void *table;                   // V × lda_sparse_blocks(K) REALs
     const uint64_t *list_offset;   // num_slots + 1
@@ -80,7 +79,6 @@ struct zsample_sparse_tables {
     const uint32_t *slot_doc_len;  // a slot shorter than its document is a piece: its row lists its topics
     uint32_t V;
     lda_precision precision;       // the table's REAL
-    int tables_with_phi;           // the plan's: every φ update builds the tables (zplan.h)
 };
 
 // The tables of a sparse plan over `scratch` (its plan.scratch_bytes, on the device): writes

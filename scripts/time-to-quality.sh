@@ -32,10 +32,10 @@ run() { # K NAME ARGS...
     tail -n 1 "$out/K$K-$name.log" >&2
 }
 for K in ${KS:-1024 256}; do
-    for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
+    for model in uncollapsed mean-for-mode theta-collapsed collapsed phi-mean; do
         run "$K" "$model" --model "$model"
         [ "$refresh" -gt 1 ] && run "$K" "$model-r$refresh" --model "$model" --refresh "$refresh"
-        case $model in *collapsed) [ "${SPARSE:-1}" = 0 ] || run "$K" "$model-sparse" --model "$model" --sampler sparse ;; esac
+        case $model in theta-collapsed | collapsed) [ "${SPARSE:-1}" = 0 ] || run "$K" "$model-sparse" --model "$model" --sampler sparse ;; esac
     done
 done
 if command -v gnuplot >/dev/null 2>&1; then

@@ -170,31 +170,3 @@ Test(zplan, draw_only_keeps_the_kernel)
     lda_zplan_draw_only(&z);
     cr_assert(z.kernel == LDA_ZKERNEL_STAGED && !z.fused_counts && !z.fused_theta_mean);
 }
-
-/* The sparse plan's word tables are built by the φ update (in its pass: the collapsed model's
- * mean) wherever φ is updated, so the launch must not build them again; with φ frozen (infer:
- * φ set, never updated) and in the harness's draw-only plan, no φ update runs: the launch must. */
-Test(zplan, sparse_tables_with_phi_unless_phi_is_frozen)
-{
-    static uint32_t slot_len[64], slot_doc_len[64];
-    lda_layout L = layout_of(2);
-    L.vocab_size = 10;
-    L.slot_len = slot_len;
-    L.slot_doc_len = slot_doc_len;
-    for (size_t s = 0; s < 64; s++)
-        slot_len[s] = slot_doc_len[s] = 5;
-    lda_params p = params(LDA_MODEL_COLLAPSED, 1024);
-    p.sampler = LDA_SAMPLER_SPARSE;
-    lda_zplan z = plan_on(&p, &L);
-    cr_assert_eq(z.kernel, LDA_ZKERNEL_SPARSE, "%s", z.why);
-    cr_assert(z.tables_with_phi, "a collapsed run's φ mean builds the tables");
-    lda_zplan_draw_only(&z);
-    cr_assert_not(z.tables_with_phi, "the draw-only plan builds its own tables");
-    p = params(LDA_MODEL_THETA_COLLAPSED, 1024);
-    p.sampler = LDA_SAMPLER_SPARSE;
-    cr_assert(plan_on(&p, &L).tables_with_phi, "a drawn φ's update builds them too");
-    p.freeze_phi = 1;
-    cr_assert_not(plan_on(&p, &L).tables_with_phi, "a frozen φ is never updated");
-    p = params(LDA_MODEL_COLLAPSED, 1024);
-    cr_assert_not(plan_on(&p, &L).tables_with_phi, "no tables without the sparse sampler");
-}

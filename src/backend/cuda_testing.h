@@ -30,9 +30,8 @@ int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sample
 
 /* The sparse draw's word tables (cuda/sparse_table.cuh) of V words at K topics, `table`
  * holding V × lda_sparse_blocks(K) reals of `precision`. n_wk NULL: from phi (V × K) and
- * alpha (K), as the draw's launch builds them. n_wk set: phi (written) is the mean of the
- * counts n_wk (V × K) and n_k (K) with beta, as the collapsed model's φ update forms it: with
- * the tables in the same pass, or, table NULL, alone (the mean's own kernel). */
+ * alpha (K), as the draw's launch builds them. n_wk set (table then NULL): phi (written) is the
+ * mean of the counts n_wk (V × K) and n_k (K) with beta, as the collapsed model's φ update forms it. */
 int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha, const uint32_t *n_wk,
                            const uint32_t *n_k, double beta, float *phi, void *table, lda_error *err);
 

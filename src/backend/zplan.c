@@ -119,7 +119,6 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
      * either (the priors are learned just before the update that ends an iteration), so that
      * update may build them on its way (the collapsed model's mean reads the counts once for
      * both); a frozen φ (infer) is set, not updated, so the launch builds them. */
-    z->tables_with_phi = !p->freeze_phi;
     snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics, then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)", LDA_SPARSE_BLOCK, sc.total_bytes >> 20);
 }
@@ -219,5 +218,4 @@ void lda_zplan_draw_only(lda_zplan *z)
 {
     z->fused_counts = 0;
     z->fused_theta_mean = 0;
-    z->tables_with_phi = 0;
 }

@@ -75,9 +75,6 @@ typedef struct {
     int fused_counts;          /* the kernel keeps n[m,k], n[w,k], n[k] current (no count kernel) */
     int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
-    int tables_with_phi;       /* sparse: every φ update builds the word tables in its pass (φ not
-                                  frozen: each change of φ or α is followed by one), so the draw's
-                                  launch does not; else the launch builds them from φ and α */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
     char why[256];             /* one line: the kernel and the reason it was chosen */
