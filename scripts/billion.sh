@@ -95,7 +95,10 @@ while [ ! -s "$work/train.pid" ] && kill -0 "$runner" 2> /dev/null; do sleep 0.0
 pid=$(cat "$work/train.pid" 2> /dev/null || echo "$runner")
 stopped=0
 while kill -0 "$pid" 2> /dev/null; do
-    [ -n "$timer" ] || sed -n 's/^VmHWM: *\([0-9]*\).*/\1/p' "/proc/$pid/status" > "$out/rss-hwm.txt" 2> /dev/null || :
+    if [ -z "$timer" ]; then
+        hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status" 2> /dev/null) || :
+        [ -z "$hwm" ] || echo "$hwm" > "$out/rss-hwm.txt"
+    fi
     if [ "$stopped" = 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then
         echo "billion: TRAIN_LIMIT ($limit s) reached: SIGTERM sent" >&2
         kill -TERM "$pid" 2> /dev/null || :
@@ -140,7 +143,7 @@ rss_kib=
 if [ -n "$timer" ]; then rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out/train.time")
 elif [ -s "$out/rss-hwm.txt" ]; then rss_kib=$(cat "$out/rss-hwm.txt"); fi
 rss=
-[ -z "$rss_kib" ] || rss="$((rss_kib / 1024)) MiB"
+[ -z "$rss_kib" ] || rss="$((rss_kib / 1024)) MiB ($([ -n "$timer" ] && echo "/usr/bin/time -v" || echo "VmHWM every 0.2 s"))"
 rec="$out/recovery.txt"
 {
     echo "| $tokens-token run | measured |"
