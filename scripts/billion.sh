@@ -65,9 +65,10 @@ if [ "$device" = cuda ] && command -v nvidia-smi > /dev/null; then
         if (need > t * 1048576) { printf "billion: %d tokens in %d documents need at least %.1f GiB at K = %d, the GPU has %.1f: raise MEAN_LENGTH or lower TOKENS\n", n, d, need / 2^30, k, t / 1024; exit 1 } }' >&2
 fi
 
-t0=$(now)
+start=$(now) t0=$(now)
 "$bin" generate -o "$corpus" --docs "$docs" --mean-length "$mean" --lengths lognormal --length-sigma "$sigma" \
-    --vocab-size "$V" -K "$K" -a "$alpha" -b "$beta" -s "$seed" -j "$jobs" 2> "$out/generate.log"
+    --vocab-size "$V" -K "$K" -a "$alpha" -b "$beta" -s "$seed" -j "$jobs" 2> "$out/generate.log" ||
+    { cat "$out/generate.log" >&2; exit 1; }
 gen_wall=$(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }')
 cat "$out/generate.log" >&2
 
@@ -148,7 +149,7 @@ rec="$out/recovery.txt"
 {
     echo "| $tokens-token run | measured |"
     echo "|---|---|"
-    echo "| machine | $(hostname), $(nproc) cores, ${gpu_name:-no GPU} |"
+    echo "| machine | $(uname -n), $(nproc) cores, ${gpu_name:-no GPU} |"
     echo "| corpus | $docs documents (log-normal lengths, mean $mean, σ $sigma), ${n_tokens:-?} tokens, V = $V, K = $K planted, α = $alpha, β = $beta, seed $seed |"
     echo "| generate (-j $jobs) | $gen_wall s wall, ${gen_rate:-?} M tokens/s (its own timing), $(du -h "$corpus" | cut -f1) |"
     echo "| corpus read (binary) | ${read_s:-$nm} s |"
@@ -169,6 +170,7 @@ rec="$out/recovery.txt"
     echo "| host peak RSS (train) | ${rss:-$nm} |"
     echo "| model saved (--doc-topics top:10) | ${saved:-$nm} |"
     echo "| train command, wall | $train_wall s |"
+    echo "| the script so far (generate, train, recovery), wall | $(echo "$start $(now)" | awk '{ printf "%.1f", $2 - $1 }') s |"
     echo "| planted topics recovered (nearest learned topic within $(value max_tv "$rec") in total variation) | $(value recovered "$rec") of $(value topics "$rec") ($(value recovered_fraction "$rec")); matched to $(value distinct_matches "$rec") distinct learned topics |"
     echo "| distance to the nearest learned topic | Hellinger mean $(value hellinger_mean "$rec"), median $(value hellinger_median "$rec"); total variation mean $(value tv_mean "$rec"), median $(value tv_median "$rec") |"
 } > "$out/summary.md"
