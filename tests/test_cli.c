@@ -181,3 +181,25 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
     free(dir);
     free(c);
 }
+
+/* train reports the phases before its first iteration (issue 14's 10^9-token run reads them:
+ * scripts/billion.sh): the read, then the set-up after it with the layout's share. */
+Test(cli, train_reports_read_and_set_up_times)
+{
+    char *dir = test_tmpdir(), *c = corpus_path(), args[2048], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -j 1 -o '%s/m' -q", c, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    const char *read = strstr(out, "ldagpu: read "), *setup = strstr(out, "ldagpu: set up in ");
+    cr_assert(read && setup && read < setup, "no read line before the set-up line: %s", out);
+    const char *read_time = strstr(read, " words in ");
+    double read_s = -1.0, setup_s = -1.0, layout_s = -1.0;
+    cr_assert(read_time && read_time < setup && sscanf(read_time, " words in %lf s", &read_s) == 1, "%s", out);
+    cr_assert_eq(sscanf(setup, "ldagpu: set up in %lf s (the layout built in %lf s", &setup_s, &layout_s), 2, "%s",
+                 out);
+    cr_assert(read_s >= 0.0 && layout_s >= 0.0 && layout_s <= setup_s, "read %g s, set up %g s, layout %g s", read_s,
+              setup_s, layout_s);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}

@@ -415,7 +415,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
     double t0 = lda_now_seconds();
     if (!(full = read_corpus(o, err)))
         goto out;
-    print_corpus_summary(o->corpus_path, full, lda_now_seconds() - t0);
+    const double read_end = lda_now_seconds();
+    print_corpus_summary(o->corpus_path, full, read_end - t0);
     r.corpus_checksum = lda_corpus_checksum(full);
     if (o->resume && check_resumed_corpus(&r, full, err))
         goto out;
@@ -440,8 +441,11 @@ int lda_train(const lda_train_options *o, lda_error *err)
                                           sizeof why);
     if (o->settings.doc_topics.form == LDA_DOC_TOPICS_AUTO && r.doc_topics.form != LDA_DOC_TOPICS_DENSE)
         fprintf(stderr, "ldagpu: --doc-topics auto: %s\n", why);
-    if (!(r.L = lda_layout_build(r.c, params.piece_length, err)) ||
-        lda_run_check_memory(r.L, &params, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
+    const double layout_start = lda_now_seconds();
+    if (!(r.L = lda_layout_build(r.c, params.piece_length, err)))
+        goto out;
+    const double layout_seconds = lda_now_seconds() - layout_start;
+    if (lda_run_check_memory(r.L, &params, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
     if (r.b->following) { /* an MPI rank other than 0: its shard, as rank 0's training asks */
@@ -476,7 +480,12 @@ int lda_train(const lda_train_options *o, lda_error *err)
         free(a);
         free(b);
     }
-    if (lda_checkpoint_clear(o->output_dir, keep, err) || start_state(&r, err) || run_iterations(&r, err))
+    if (lda_checkpoint_clear(o->output_dir, keep, err) || start_state(&r, err))
+        goto out;
+    /* Between the read and the first iteration: at 10^9 tokens this is tens of seconds (issue 14). */
+    fprintf(stderr, "ldagpu: set up in %.2f s (the layout built in %.2f s; the rest the backend's state and its "
+                    "start)\n", lda_now_seconds() - read_end, layout_seconds);
+    if (run_iterations(&r, err))
         goto out;
     if (stop_requested(&r) && save_checkpoint(&r, err))
         goto out;

@@ -1,0 +1,178 @@
+#!/bin/sh
+# The 10^9-token run of issue 14 on one GPU: generate a corpus from K planted topics in the binary
+# form, train K topics on it with --doc-topics top:10, and report what was measured: generation
+# (s, tokens/s), the corpus read and the set-up, ms an iteration and tokens/s, the device memory
+# planned and the peak nvidia-smi saw, the host's peak RSS, the model written, and the planted
+# topics recovered (scripts/planted-recovery.py). Prints a markdown table, also OUTDIR/summary.md.
+#
+# usage: scripts/billion.sh OUTDIR
+# env:  TOKENS (1000000000), K (1024, planted and trained), ITERS (100), DEVICE (cuda), JOBS (nproc),
+#       LDAGPU (./ldagpu), MODEL (phi-mean), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
+#       ALPHA (3.2/K), BETA (0.01), SEED (1), EVAL_EVERY (10), TRAIN_LIMIT (seconds, 300: the
+#       train command gets SIGTERM then, stops after its iteration and writes the model),
+#       WORK (where the corpus and model go, ${TMPDIR:-/tmp}/ldagpu-billion: local disk, ~10 GB;
+#       removed at the end unless KEEP=1), PYTHON (python3, with NumPy).
+# OUTDIR gets only small files: the logs, log.csv, the samples and summary.md.
+#
+# Generated and trained with the same α and β. α = 3.2/K (Σα = 3.2) puts 90% of a document in
+# about 6 topics at any K (the largest ~40%), so the CPU test at K = 32 is the run's regime;
+# 0.05 at K = 1024 would spread it over 84 topics, which no real corpus does. MODEL phi-mean
+# (README, "Which to choose"): at TOKENS=2000000 K=32, 100 iterations, the planted topics
+# recovered (TV <= 0.15) were phi-mean 27 of 32, mean-for-mode 22, uncollapsed 0 (its drawn φ
+# still 0.27 away in median: drawing φ over 50,000 words at β = 0.01 is noisy and slow to mix).
+# The misses are Gibbs's local optima (two planted topics in one learned, one split in two):
+# 300 iterations did not undo them.
+#
+# Device memory, from cuda/backend_cuda.cu's bytes_needed, K = 1024, V = 50,000, θ given (pieces of
+# 512): 12 bytes a token position (words, z, z_prev), 8K + 36 bytes a slot (θ and n[m,k]: 8K;
+# slot arrays, eval partials), 8K bytes a cut document (its counts at a pass's start and change),
+# 8VK for φ and n[w,k]. The slots are what runs out: 8 KiB a document, so D, not N, decides.
+# - Mean length 100 (PubMed abstracts; `generate`'s default): D = 10^7 documents, 1.7% of them
+#   cut (log-normal, σ = 1: P(length > 512) = 1.7%), ~10.2 M slots: 84 GB of θ and n[m,k] + 12 GB of positions > 80 GB.
+#   The largest that fits at that length is ~8.5 x 10^8 tokens (95 bytes a token).
+# - Mean length 300 (the NYTimes UCI corpus: 332): D = 3.33 M. Measured at 10^8 tokens on the
+#   development machine, x 10: 4.09 M slots (497 k documents cut into 1.25 M pieces), padding 0.0%.
+#   12.0 GB positions + 33.6 GB θ, n[m,k] + 4.1 GB cut counts + 0.4 GB φ, n[w,k] + 0.2 GB small
+#   = 50 GB (46.7 GiB): fits one H100 with 30 GB to spare. So MEAN_LENGTH defaults to 300.
+# Host (train/run_memory.c and the corpus): 4 GB corpus + 4 GB layout + 8.4 GB z and φ fetched and
+# in input order to save + 0.3 GB top:10 ≈ 17 GB of 128 GiB. Disk: 4 GB corpus, 4.2 GB model.
+# Time (extrapolated from 10^8 tokens on 2 shared cores): the read 1.7 s and the layout 2.2 s
+# (one thread) per 10^8 tokens, so ~17 s and ~22 s at 10^9; generate at K = 1024 made 3.0 M
+# tokens/s on 2 cores (θ_d's K Gamma variates a document cost as much as ~300 tokens).
+set -eu
+out=${1:?usage: scripts/billion.sh OUTDIR}
+bin=${LDAGPU:-./ldagpu}
+tokens=${TOKENS:-1000000000} K=${K:-1024} iters=${ITERS:-100} device=${DEVICE:-cuda}
+jobs=${JOBS:-$(nproc)} model=${MODEL:-phi-mean} mean=${MEAN_LENGTH:-300} sigma=${LENGTH_SIGMA:-1}
+V=${VOCAB:-50000} beta=${BETA:-0.01} seed=${SEED:-1} limit=${TRAIN_LIMIT:-300}
+alpha=${ALPHA:-$(awk -v k="$K" 'BEGIN { printf "%.6g", 3.2 / k }')}
+work=${WORK:-${TMPDIR:-/tmp}/ldagpu-billion} py=${PYTHON:-python3}
+docs=$((tokens / mean))
+mkdir -p "$out" "$work"
+corpus="$work/corpus.ldab"
+now() { date +%s.%N; }
+# value KEY FILE: the value of a key=value line
+value() { sed -n "s/^$1=//p" "$2"; }
+rm -rf "$work/model" "$corpus" "$corpus.phi.npy" "$work/train.pid"
+
+# Refused before generating when even the documents' θ and n[m,k] alone exceed the GPU (a lower
+# bound: pieces of long documents add slots); the backend's own check is exact, but after minutes.
+gpu_total=
+if [ "$device" = cuda ] && command -v nvidia-smi > /dev/null; then
+    gpu_total=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+    awk -v n="$tokens" -v d="$docs" -v k="$K" -v v="$V" -v t="$gpu_total" 'BEGIN {
+        need = 12 * n + d * (8 * k + 36) + 8 * v * k
+        if (need > t * 1048576) { printf "billion: %d tokens in %d documents need at least %.1f GiB at K = %d, the GPU has %.1f: raise MEAN_LENGTH or lower TOKENS\n", n, d, need / 2^30, k, t / 1024; exit 1 } }' >&2
+fi
+
+start=$(now) t0=$(now)
+"$bin" generate -o "$corpus" --docs "$docs" --mean-length "$mean" --lengths lognormal --length-sigma "$sigma" \
+    --vocab-size "$V" -K "$K" -a "$alpha" -b "$beta" -s "$seed" -j "$jobs" 2> "$out/generate.log" ||
+    { cat "$out/generate.log" >&2; exit 1; }
+gen_wall=$(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }')
+cat "$out/generate.log" >&2
+
+# Peak device memory: nvidia-smi's own loop every 0.2 s (memory.used, the whole GPU).
+smi=
+if [ "$device" = cuda ] && command -v nvidia-smi > /dev/null; then
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1 > "$out/gpu-before.txt"
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 > "$out/gpu-memory.txt" &
+    smi=$!
+fi
+# Peak host RSS: /usr/bin/time -v where present, else VmHWM read every 0.2 s (misses at most the
+# last 0.2 s of growth). exec keeps the pid, so the SIGTERM at TRAIN_LIMIT reaches ldagpu itself,
+# which then stops after its iteration, writes the model and exits 143.
+timer=
+[ -x /usr/bin/time ] && timer=1
+if [ -n "$timer" ]; then set -- /usr/bin/time -v -o "$out/train.time"; else set --; fi
+t0=$(now)
+deadline=$(($(date +%s) + limit))
+# shellcheck disable=SC2016
+"$@" sh -c 'echo $$ > "$0"; exec "$@"' "$work/train.pid" "$bin" train "$corpus" -K "$K" -n "$iters" \
+    --model "$model" --device "$device" -j "$jobs" --alpha "$alpha" --beta "$beta" -s "$seed" \
+    -e "${EVAL_EVERY:-10}" --doc-topics top:10 -o "$work/model" 2> "$out/train.log" &
+runner=$!
+while [ ! -s "$work/train.pid" ] && kill -0 "$runner" 2> /dev/null; do sleep 0.05; done
+pid=$(cat "$work/train.pid" 2> /dev/null || echo "$runner")
+stopped=0
+while kill -0 "$pid" 2> /dev/null; do
+    if [ -z "$timer" ]; then
+        hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status" 2> /dev/null) || :
+        [ -z "$hwm" ] || echo "$hwm" > "$out/rss-hwm.txt"
+    fi
+    if [ "$stopped" = 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then
+        echo "billion: TRAIN_LIMIT ($limit s) reached: SIGTERM sent" >&2
+        kill -TERM "$pid" 2> /dev/null || :
+        stopped=1
+    fi
+    sleep 0.2
+done
+train_rc=0
+wait "$runner" || train_rc=$?
+train_wall=$(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }')
+[ -z "$smi" ] || kill "$smi" 2> /dev/null || :
+cat "$out/train.log" >&2
+if [ "$train_rc" != 0 ] && ! { [ "$stopped" = 1 ] && [ "$train_rc" = 143 ]; }; then
+    echo "billion: train failed (status $train_rc); see $out/train.log" >&2
+    exit 1
+fi
+cp "$work/model/log.csv" "$work/model/model.conf" "$out/"
+
+"$py" "$(dirname "$0")/planted-recovery.py" "$corpus.phi.npy" "$work/model/phi.npy" > "$out/recovery.txt"
+
+# ---- the summary: every figure from a file above; "not measured" where there is none ----
+nm="not measured"
+gen_line=$(grep 'ldagpu generate: wrote' "$out/generate.log")
+n_tokens=$(echo "$gen_line" | sed -n 's/.*documents, \([0-9]*\) tokens.*/\1/p')
+gen_rate=$(echo "$gen_line" | sed -n 's/.*(\([0-9.e+]*\) M tokens\/s).*/\1/p')
+read_s=$(sed -n 's/^ldagpu: read .* in \([0-9.]*\) s$/\1/p' "$out/train.log")
+setup=$(sed -n 's/^ldagpu: set up in \([0-9.]*\) s (the layout built in \([0-9.]*\) s.*/\1 s (layout \2 s)/p' "$out/train.log")
+layout=$(sed -n 's/^ldagpu: layout: //p' "$out/train.log")
+state=$(sed -n 's/.*, \([0-9.]* GiB of state\).*/\1/p' "$out/train.log")
+gpu_name=$(sed -n 's/.* on CUDA: \([^(]*[^ (]\) *(.*/\1/p' "$out/train.log")
+run=$(sed -n 's/^ldagpu: \([0-9]*\) iterations in .* (\([0-9.]*\) s per iteration, \([0-9.]*\) M tokens\/s)$/\1 \2 \3/p' "$out/train.log")
+saved=$(sed -n 's/^ldagpu: θ as \(.*\) built in \([0-9.]*\) s; the model written in \([0-9.]*\) s$/θ as \1 built in \2 s; the model written in \3 s/p' "$out/train.log")
+# median, min and max of the iterations' seconds, z and update (log.csv; iteration 0 is the start)
+its=$(awk -F, 'NR > 1 && $1 > 0 { print $2, $5, $6 }' "$out/log.csv" | sort -n |
+      awk '{ s[NR] = $1; z[NR] = $2; u[NR] = $3 } END { if (NR) { m = int((NR + 1) / 2)
+          printf "%.1f ms median (min %.1f, max %.1f); z %.1f ms, updates %.1f ms in the median iteration", 1000 * s[m], 1000 * s[1], 1000 * s[NR], 1000 * z[m], 1000 * u[m] } }')
+ll=$(awk -F, 'NR > 1 && $7 != "" { i = $1; p = $7 } END { if (i != "") printf "%s at iteration %s", p, i }' "$out/log.csv")
+gpu_peak=
+[ ! -s "$out/gpu-memory.txt" ] ||
+    gpu_peak="$(sort -n "$out/gpu-memory.txt" | tail -1) MiB (before the run: $(cat "$out/gpu-before.txt") MiB, total $gpu_total MiB)"
+rss_kib=
+if [ -n "$timer" ]; then rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out/train.time")
+elif [ -s "$out/rss-hwm.txt" ]; then rss_kib=$(cat "$out/rss-hwm.txt"); fi
+rss=
+[ -z "$rss_kib" ] || rss="$((rss_kib / 1024)) MiB ($([ -n "$timer" ] && echo "/usr/bin/time -v" || echo "VmHWM every 0.2 s"))"
+rec="$out/recovery.txt"
+{
+    echo "| $tokens-token run | measured |"
+    echo "|---|---|"
+    echo "| machine | $(uname -n), $(nproc) cores, ${gpu_name:-no GPU} |"
+    echo "| corpus | $docs documents (log-normal lengths, mean $mean, σ $sigma), ${n_tokens:-?} tokens, V = $V, K = $K planted, α = $alpha, β = $beta, seed $seed |"
+    echo "| generate (-j $jobs) | $gen_wall s wall, ${gen_rate:-?} M tokens/s (its own timing), $(du -h "$corpus" | cut -f1) |"
+    echo "| corpus read (binary) | ${read_s:-$nm} s |"
+    echo "| set-up after the read | ${setup:-$nm} |"
+    echo "| layout | ${layout:-$nm} |"
+    if [ -n "$run" ]; then
+        # shellcheck disable=SC2086 # three numbers, split on purpose
+        set -- $run
+        [ "$stopped" = 0 ] || limited=" (stopped at TRAIN_LIMIT, $limit s)"
+        echo "| iterations ($model, $device) | $1 of $iters${limited:-}: $2 s an iteration on average, $3 M tokens/s |"
+    else
+        echo "| iterations | $nm |"
+    fi
+    echo "| per iteration (log.csv) | ${its:-$nm} |"
+    echo "| predictive log-likelihood a token (log.csv, last evaluated) | ${ll:-$nm} |"
+    echo "| device memory planned (the CUDA backend's state) | ${state:-none reported} |"
+    echo "| device memory peak (nvidia-smi memory.used, every 0.2 s) | ${gpu_peak:-$nm} |"
+    echo "| host peak RSS (train) | ${rss:-$nm} |"
+    echo "| model saved (--doc-topics top:10) | ${saved:-$nm} |"
+    echo "| train command, wall | $train_wall s |"
+    echo "| the script so far (generate, train, recovery), wall | $(echo "$start $(now)" | awk '{ printf "%.1f", $2 - $1 }') s |"
+    echo "| planted topics recovered (nearest learned topic within $(value max_tv "$rec") in total variation) | $(value recovered "$rec") of $(value topics "$rec") ($(value recovered_fraction "$rec")); matched to $(value distinct_matches "$rec") distinct learned topics |"
+    echo "| distance to the nearest learned topic | Hellinger mean $(value hellinger_mean "$rec"), median $(value hellinger_median "$rec"); total variation mean $(value tv_mean "$rec"), median $(value tv_median "$rec") |"
+} > "$out/summary.md"
+cat "$out/summary.md"
+[ "${KEEP:-0}" = 1 ] || rm -rf "$work/model" "$corpus" "$corpus.phi.npy" "$work/train.pid"
