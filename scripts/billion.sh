@@ -7,7 +7,7 @@
 #
 # usage: scripts/billion.sh OUTDIR
 # env:  TOKENS (1000000000), K (1024, planted and trained), ITERS (100), DEVICE (cuda), JOBS (nproc),
-#       LDAGPU (./ldagpu), MODEL (phi-mean), SAMPLER (butterfly), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
+#       LDAGPU (./ldagpu), MODEL (phi-mean), SAMPLER (butterfly), TRAIN_ARGS (more train options), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
 #       ALPHA (3.2/K), BETA (0.01), SEED (1), EVAL_EVERY (10), TRAIN_LIMIT (seconds, 300: the
 #       train command gets SIGTERM then, stops after its iteration and writes the model),
 #       WORK (where the corpus and model go, ${TMPDIR:-/tmp}/ldagpu-billion: local disk, ~10 GB;
@@ -90,7 +90,7 @@ deadline=$(($(date +%s) + limit))
 # shellcheck disable=SC2016
 "$@" sh -c 'echo $$ > "$0"; exec "$@"' "$work/train.pid" "$bin" train "$corpus" -K "$K" -n "$iters" \
     --model "$model" --sampler "${SAMPLER:-butterfly}" --device "$device" -j "$jobs" --alpha "$alpha" --beta "$beta" -s "$seed" \
-    -e "${EVAL_EVERY:-10}" --doc-topics top:10 -o "$work/model" 2> "$out/train.log" &
+    -e "${EVAL_EVERY:-10}" --doc-topics top:10 ${TRAIN_ARGS:-} -o "$work/model" 2> "$out/train.log" &
 runner=$!
 while [ ! -s "$work/train.pid" ] && kill -0 "$runner" 2> /dev/null; do sleep 0.05; done
 pid=$(cat "$work/train.pid" 2> /dev/null || echo "$runner")
