@@ -18,9 +18,9 @@ plot_metric() { # K COLUMN FILE-PREFIX
     K=$1 col=$2 prefix=$3
     list=""
     colour=0
-    for model in uncollapsed mean-for-mode theta-collapsed collapsed; do
+    for model in uncollapsed mean-for-mode theta-collapsed collapsed phi-mean; do
         colour=$((colour + 1))
-        for f in "$out/K$K-$model.csv" "$out/K$K-$model"-r*.csv "$out/K$K-$model-sparse.csv"; do
+        for f in "$out/K$K-$model.csv" "$out/K$K-$model"-r[0-9]*.csv "$out/K$K-$model-sparse.csv"; do
             [ -f "$f" ] || continue
             name=$(basename "$f" .csv)
             name=${name#K$K-}
