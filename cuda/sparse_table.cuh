@@ -10,7 +10,9 @@
 // runs its own word's additions over the tile in order. (One thread a word reading its own row
 // took φ's lines 32 apart.) Measured on the H100 against that kernel, in one run: wiki43k at
 // K = 10,000, collapsed, 9.52 ms an iteration against 9.66 (z with the tables: 5.29 against
-// 5.41 ms); at K = 1024, 3.12 against 3.23 ms.
+// 5.41 ms); at K = 1024, 3.12 against 3.23 ms. A two-level table (the CPU's too: the blocks'
+// sums formed side by side, then added in order; a warp a word) was tried and measured no
+// faster: 7.46 ms an iteration against 7.31 at K = 10,000, 3.29 against 3.14 at 1024.
 #ifndef LDA_SPARSE_TABLE_CUH
 #define LDA_SPARSE_TABLE_CUH
 
