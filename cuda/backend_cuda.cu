@@ -65,6 +65,16 @@ fail:
     return -1;
 }
 
+// The θ-collapsed models keep no θ (cuda_theta_rows): the rows read at a time, about 32 MiB
+// of them, whole warps.
+static size_t theta_chunk_slots(size_t num_slots, uint32_t K)
+{
+    size_t slots = ((size_t)32 << 20) / ((size_t)K * sizeof(float)) / 32 * 32;
+    if (slots < 32)
+        slots = 32;
+    return slots < num_slots ? slots : (num_slots + 31) / 32 * 32;
+}
+
 // Bytes of device memory a run needs, array by array; printed when it does not fit.
 static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_zplan *plan)
 {
@@ -76,7 +86,8 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
     b += (L->num_cut_docs + 1) * sizeof(size_t) + L->num_pieces * sizeof(uint32_t); // cut documents' pieces
     b += 2 * L->num_cut_docs * K * sizeof(uint32_t);                        // their counts at a pass's start, change
     b += (L->num_pieces / LDA_JOIN_CHUNK + L->num_cut_docs + 1) * sizeof(cut_chunk); // join chunks (at most)
-    b += L->num_slots * K * (sizeof(float) + sizeof(uint32_t));             // θ, n[m,k]
+    b += L->num_slots * K * sizeof(uint32_t);                                // n[m,k]
+    b += (p->theta_collapsed ? theta_chunk_slots(L->num_slots, (uint32_t)K) : L->num_slots) * K * sizeof(float); // θ
     b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
     b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
     b += K * (sizeof(float) + 2 * sizeof(double));                          // the priors
@@ -93,7 +104,7 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
 static void free_state(device_state &s)
 {
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
-                    s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.phi,
+                    s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.theta_chunk, s.phi,
                     s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials,
                     s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
                     s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
@@ -170,7 +181,12 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
         CUDA_TRY(e);
     }
     CUDA_TRY(alloc_copy(&s.slot_token_base, L->slot_token_base, L->num_slots));
-    CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
+    if (p->theta_collapsed) { // θ formed from the counts when read (cuda_theta_rows)
+        s.theta_chunk_slots = theta_chunk_slots(L->num_slots, (uint32_t)K);
+        CUDA_TRY(alloc_copy(&s.theta_chunk, (const float *)NULL, s.theta_chunk_slots * K));
+    } else {
+        CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
+    }
     CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
@@ -214,16 +230,17 @@ int cuda_backend_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
 }
 
 // θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
-// that nothing reads while training is left for ensure_theta: the mean that the z kernel forms
-// itself (fused_theta_mean), and the θ-collapsed models' (their draws read n[m,k] + α; at K =
-// 10,000 on wiki43k the mean of every document's row took 2.3 ms of a 9.5 ms iteration).
+// that the z kernel forms itself (fused_theta_mean) is left for ensure_theta; the θ-collapsed
+// models keep no θ at all (their draws read n[m,k] + α; θ is formed from the counts when read,
+// cuda_theta_rows: at K = 10,000 on wiki43k the mean of every row took 2.3 ms of a 9.5 ms
+// iteration, and θ was half of the state's D × K arrays).
 int cuda_backend_update_model(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_params *p = &b->params;
-    if (b->zplan.fused_theta_mean || p->theta_collapsed)
+    if (b->zplan.fused_theta_mean)
         s.theta_stale = true;
-    else if (cuda_update_theta(s, lda_theta_update(p), p->seed, iteration, err))
+    else if (!p->theta_collapsed && cuda_update_theta(s, lda_theta_update(p), p->seed, iteration, err))
         return -1;
     return cuda_backend_update_phi(b, lda_phi_stream(iteration, p->refresh - 1, p->refresh), err);
 }
@@ -344,21 +361,21 @@ static int cuda_evaluate(lda_backend *b, lda_eval *out, lda_error *err)
     return cuda_enter(b, err) || lda_backend_evaluate_from_terms(b, out, err) ? -1 : 0;
 }
 
-static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err)
+// θ's rows to the host, as many at a time as the state gives them (cuda_theta_rows).
+static int theta_to_host(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err)
 {
-    if (cuda_enter(b, err))
-        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
-    const size_t K = s.K;
-    if (theta && cuda_backend_ensure_theta(b, err))
+    const size_t K = s.K, step = cuda_theta_rows_at_once(s);
+    if (cuda_backend_ensure_theta(b, err))
         return -1;
-    if (theta)
-        CUDA_TRY(cudaMemcpyAsync(theta, s.theta, s.num_slots * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
-    if (phi)
-        CUDA_TRY(cudaMemcpyAsync(phi, s.phi, (size_t)s.V * K * sizeof *phi, cudaMemcpyDeviceToHost, s.stream));
-    if (z)
-        CUDA_TRY(cudaMemcpyAsync(z, s.z, s.num_positions * sizeof *z, cudaMemcpyDeviceToHost, s.stream));
-    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    for (size_t done = 0; done < count; done += step) {
+        const size_t n = count - done < step ? count - done : step;
+        const float *rows = NULL;
+        if (cuda_theta_rows(s, first + done, n, &rows, err))
+            return -1;
+        CUDA_TRY(cudaMemcpyAsync(theta + done * K, rows, n * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
+        CUDA_TRY(cudaStreamSynchronize(s.stream)); // the chunk is reused by the next rows
+    }
     return 0;
 fail:
     return -1;
@@ -368,15 +385,26 @@ static int cuda_fetch_theta_rows(lda_backend *b, size_t first, size_t count, flo
 {
     if (cuda_enter(b, err))
         return -1;
-    device_state &s = ((cuda_impl *)b->impl)->s;
-    const size_t K = s.K;
+    const device_state &s = ((cuda_impl *)b->impl)->s;
     if (first > s.num_slots || count > s.num_slots - first) {
         lda_error_fail(err, "internal error: θ rows %zu..+%zu of %zu", first, count, s.num_slots);
         return -1;
     }
-    if (cuda_backend_ensure_theta(b, err))
+    return theta_to_host(b, first, count, theta, err);
+}
+
+static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda_error *err)
+{
+    if (cuda_enter(b, err))
         return -1;
-    CUDA_TRY(cudaMemcpyAsync(theta, s.theta + first * K, count * K * sizeof *theta, cudaMemcpyDeviceToHost, s.stream));
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const size_t K = s.K;
+    if (theta && theta_to_host(b, 0, s.num_slots, theta, err))
+        return -1;
+    if (phi)
+        CUDA_TRY(cudaMemcpyAsync(phi, s.phi, (size_t)s.V * K * sizeof *phi, cudaMemcpyDeviceToHost, s.stream));
+    if (z)
+        CUDA_TRY(cudaMemcpyAsync(z, s.z, s.num_positions * sizeof *z, cudaMemcpyDeviceToHost, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
     return 0;
 fail:

@@ -38,7 +38,9 @@ struct device_state {
     size_t num_cut_chunks;
     uint64_t *slot_token_base;
     // model state
-    float *theta; // num_slots × K
+    float *theta; // num_slots × K; NULL for the θ-collapsed models (cuda_theta_rows)
+    float *theta_chunk;       // θ-collapsed: room for theta_chunk_slots rows of θ, formed when read
+    size_t theta_chunk_slots; // a multiple of 32
     float *phi;   // V × K
     uint32_t *z;  // num_positions
     uint32_t *z_prev; // z before the current draw, for the incremental count update
@@ -76,8 +78,7 @@ struct device_state {
     uint32_t refresh;
     // θ is computed only when asked for (theta_stale says it is due) where nothing reads it while
     // training: the staged z kernel keeps the counts current itself and, with mean-for-mode,
-    // forms θ from them too (the plan's fused_counts, fused_theta_mean); the θ-collapsed models
-    // draw from the counts.
+    // forms θ from them too (the plan's fused_counts, fused_theta_mean).
     bool theta_stale;
 };
 
@@ -99,6 +100,12 @@ cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count);
 int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *err);
 int cuda_update_theta(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration,
                       lda_error *err);
+// Rows first .. first + count - 1 of θ on the device: s.theta's, or, for the θ-collapsed models,
+// which keep no θ (their draws read n[m,k] + α; θ is the mean of the counts), formed into
+// s.theta_chunk (count at most theta_chunk_slots). Either way the values of the mean update.
+int cuda_theta_rows(const device_state &s, size_t first, size_t count, const float **rows, lda_error *err);
+// The slots a call of cuda_theta_rows may ask for at once.
+size_t cuda_theta_rows_at_once(const device_state &s);
 int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
 

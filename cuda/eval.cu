@@ -95,10 +95,11 @@ __global__ void __launch_bounds__(LDA_ZPLAN_WARPS_PER_BLOCK * 32, 2) loglik_butt
         partial[gw] = acc;
 }
 
-// The butterfly kernel's partials: split of them a layout warp, added in order.
+// The butterfly kernel's partials for `warps` layout warps (the arrays and θ's rows from the
+// first of them on): split of them a warp, added in order.
 static int butterfly_terms(const device_state &s, const uint32_t *words, const size_t *warp_offset,
-                           const uint32_t *warp_len, const uint32_t *slot_len, size_t smem, double *per_warp,
-                           lda_error *err)
+                           const uint32_t *warp_len, const uint32_t *slot_len, const float *theta, size_t warps,
+                           size_t smem, double *per_warp, lda_error *err)
 {
     zsample_args a;
     memset(&a, 0, sizeof a);
@@ -106,25 +107,25 @@ static int butterfly_terms(const device_state &s, const uint32_t *words, const s
     a.warp_offset = warp_offset;
     a.warp_len = warp_len;
     a.slot_len = slot_len;
-    a.theta = s.theta;
+    a.theta = theta;
     a.phi = s.phi;
     a.K = s.K;
-    a.num_slots = s.num_slots;
-    a.num_warps = s.num_warps;
+    a.num_slots = warps * 32;
+    a.num_warps = warps;
     a.split = LDA_ZPLAN_DEFAULT_SPLIT;
-    const size_t warps = s.num_warps * a.split;
-    double *host = (double *)malloc(warps * sizeof *host);
+    const size_t launched = warps * a.split;
+    double *host = (double *)malloc(launched * sizeof *host);
     if (!host) {
         lda_error_fail(err, "out of memory");
         return -1;
     }
-    CUDA_TRY(cudaMemsetAsync(s.partials, 0, warps * sizeof(double), s.stream));
-    loglik_butterfly_kernel<<<(unsigned)((warps + LDA_ZPLAN_WARPS_PER_BLOCK - 1) / LDA_ZPLAN_WARPS_PER_BLOCK),
+    CUDA_TRY(cudaMemsetAsync(s.partials, 0, launched * sizeof(double), s.stream));
+    loglik_butterfly_kernel<<<(unsigned)((launched + LDA_ZPLAN_WARPS_PER_BLOCK - 1) / LDA_ZPLAN_WARPS_PER_BLOCK),
                               LDA_ZPLAN_WARPS_PER_BLOCK * 32, smem, s.stream>>>(a, s.partials);
     LAUNCH_TRY();
-    if (copy_partials(s, warps, host, err))
+    if (copy_partials(s, launched, host, err))
         goto fail;
-    for (size_t q = 0; q < s.num_warps; q++) {
+    for (size_t q = 0; q < warps; q++) {
         per_warp[q] = 0.0;
         for (uint32_t j = 0; j < a.split; j++)
             per_warp[q] += host[q * a.split + j];
@@ -136,21 +137,37 @@ fail:
     return -1;
 }
 
+// The terms of `warps` layout warps, from the first of them on (large K: one warp a token,
+// lanes across topics; a block a layout warp).
+static int per_token_terms(const device_state &s, const uint32_t *words, const size_t *warp_offset,
+                           const uint32_t *slot_len, const float *theta, size_t warps, double *per_warp,
+                           lda_error *err)
+{
+    loglik_pred_kernel<<<(unsigned)warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, theta, s.phi, s.K,
+                                                                     s.partials);
+    LAUNCH_TRY();
+    return copy_partials(s, warps, per_warp, err);
+fail:
+    return -1;
+}
+
+// A run of warps at a time: as many as θ's rows the state can give at once (cuda_theta_rows).
 int cuda_loglik_terms(const device_state &s, const uint32_t *words, const size_t *warp_offset,
                       const uint32_t *warp_len, const uint32_t *slot_len, double *per_warp, lda_error *err)
 {
     const size_t smem = lda_butterfly_smem_bytes(s.K, LDA_ZPLAN_WARPS_PER_BLOCK, 0, sizeof(double));
-    if (s.num_warps == 0)
-        return 0;
-    if (smem <= 48 * 1024)
-        return butterfly_terms(s, words, warp_offset, warp_len, slot_len, smem, per_warp, err);
-    // large K: one warp a token, lanes across topics; a block a layout warp
-    loglik_pred_kernel<<<(unsigned)s.num_warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, s.theta,
-                                                                           s.phi, s.K, s.partials);
-    LAUNCH_TRY();
-    return copy_partials(s, s.num_warps, per_warp, err);
-fail:
-    return -1;
+    const size_t step = cuda_theta_rows_at_once(s) / 32 ? cuda_theta_rows_at_once(s) / 32 : 1;
+    for (size_t q0 = 0; q0 < s.num_warps; q0 += step) {
+        const size_t warps = s.num_warps - q0 < step ? s.num_warps - q0 : step;
+        const float *theta = NULL;
+        if (cuda_theta_rows(s, q0 * 32, warps * 32, &theta, err) ||
+            (smem <= 48 * 1024 ? butterfly_terms(s, words, warp_offset + q0, warp_len + q0, slot_len + q0 * 32, theta,
+                                                 warps, smem, per_warp + q0, err)
+                               : per_token_terms(s, words, warp_offset + q0, slot_len + q0 * 32, theta, warps,
+                                                 per_warp + q0, err)))
+            return -1;
+    }
+    return 0;
 }
 
 // The joint log-likelihood's terms (eval_cpu.h): a block a layout warp, over its slots' counts

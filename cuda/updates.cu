@@ -253,16 +253,45 @@ __global__ void theta_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, con
         row[k] = __expf(row[k] - warp_top) * scale;
 }
 
-int cuda_update_theta(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration, lda_error *err)
+// θ of slots first .. first + count - 1 into rows (count × K).
+static int theta_of_slots(const device_state &s, size_t first, size_t count, lda_update update, uint64_t seed,
+                          uint32_t iteration, float *rows, lda_error *err)
 {
-    const unsigned threads = 256, blocks = (unsigned)((s.num_slots * 32 + threads - 1) / threads);
-    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_doc_len, s.num_slots, s.K, s.alpha,
-                                                   s.alpha_sum,
-                                                   update == LDA_UPDATE_MEAN, seed, iteration, s.theta);
+    if (count == 0)
+        return 0;
+    const unsigned threads = 256, blocks = (unsigned)((count * 32 + threads - 1) / threads);
+    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk + first * s.K, s.slot_doc + first, s.slot_doc_len + first,
+                                                   count, s.K, s.alpha, s.alpha_sum, update == LDA_UPDATE_MEAN, seed,
+                                                   iteration, rows);
     LAUNCH_TRY();
     return 0;
 fail:
     return -1;
+}
+
+int cuda_update_theta(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration, lda_error *err)
+{
+    return theta_of_slots(s, 0, s.num_slots, update, seed, iteration, s.theta, err);
+}
+
+size_t cuda_theta_rows_at_once(const device_state &s)
+{
+    return s.theta ? s.num_slots : s.theta_chunk_slots;
+}
+
+int cuda_theta_rows(const device_state &s, size_t first, size_t count, const float **rows, lda_error *err)
+{
+    if (s.theta) {
+        *rows = s.theta + first * s.K;
+        return 0;
+    }
+    if (count > s.theta_chunk_slots) {
+        lda_error_fail(err, "internal error: %zu rows of θ asked for at once, room for %zu", count,
+                       s.theta_chunk_slots);
+        return -1;
+    }
+    *rows = s.theta_chunk;
+    return theta_of_slots(s, first, count, LDA_UPDATE_MEAN, 0, 0, s.theta_chunk, err);
 }
 
 // φ draw, pass 1: block = a chunk of LDA_PHI_CHUNK words; each thread owns topics k, k+256, ...
