@@ -364,24 +364,34 @@ Test(shards_cli, same_model_files_phi_mean_double)
 }
 Test(shards_cli, same_model_files_sparse_sampler) { cli_shards_equal_one("--model theta-collapsed --sampler sparse"); }
 
-/* 6 iterations on 1 shard == 3 on 2 shards, resumed for 3 on 3 shards. */
-Test(shards_cli, resumed_with_another_shard_count)
+/* 6 iterations in one run == 3 iterations split `part_count` ways, resumed for 3 by `resume`
+ * (count ways: shards or processes). */
+typedef void (*launch_fn)(uint32_t count, const char *args);
+
+static void resumed_equals_whole(const char *common, const char *resume_options, uint32_t part_count,
+                                 launch_fn resume, uint32_t resume_count)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192], a[4096], b[4096];
-    const char *common = "-K 10 -s 3 --model theta-collapsed --piece-length 40 --refresh 2 --optimize-interval 2 "
-                         "--optimize-burn-in 1 -e 3 -j 2 --device cpu -q";
     snprintf(args, sizeof args, "train '%s' -n 6 %s -o '%s/full'", c, common, dir);
     train_on(1, args);
     snprintf(args, sizeof args, "train '%s' -n 3 %s -o '%s/part'", c, common, dir);
-    train_on(2, args);
-    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -q -j 2 --device cpu", dir);
-    train_on(3, args);
+    train_on(part_count, args);
+    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -q %s", dir, resume_options);
+    resume(resume_count, args);
     snprintf(a, sizeof a, "%s/full", dir);
     snprintf(b, sizeof b, "%s/part", dir);
     test_assert_same_models(a, b);
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+/* 6 iterations on 1 shard == 3 on 2 shards, resumed for 3 on 3 shards. */
+Test(shards_cli, resumed_with_another_shard_count)
+{
+    resumed_equals_whole("-K 10 -s 3 --model theta-collapsed --piece-length 40 --refresh 2 --optimize-interval 2 "
+                         "--optimize-burn-in 1 -e 3 -j 2 --device cpu -q",
+                         "-j 2 --device cpu", 2, train_on, 3);
 }
 
 Test(shards_cli, gpus_refused_on_the_cpu_and_out_of_range)
@@ -475,20 +485,8 @@ Test(mpi, processes_equal_one_collapsed_sparse, .timeout = 120)
 
 Test(mpi, resumed_under_mpirun, .timeout = 120)
 {
-    char *dir = test_tmpdir(), *c = corpus_path(), args[8192], a[4096], b[4096];
-    const char *common = "-K 10 -s 3 --model theta-collapsed --piece-length 40 -e 3 -j 1 --device cpu -q";
-    snprintf(args, sizeof args, "train '%s' -n 6 %s -o '%s/full'", c, common, dir);
-    train_on(1, args);
-    snprintf(args, sizeof args, "train '%s' -n 3 %s -o '%s/part'", c, common, dir);
-    train_on(1, args);
-    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -q -j 1 --device cpu", dir);
-    mpirun_ldagpu(2, args);
-    snprintf(a, sizeof a, "%s/full", dir);
-    snprintf(b, sizeof b, "%s/part", dir);
-    test_assert_same_models(a, b);
-    test_rmdir(dir);
-    free(dir);
-    free(c);
+    resumed_equals_whole("-K 10 -s 3 --model theta-collapsed --piece-length 40 -e 3 -j 1 --device cpu -q",
+                         "-j 1 --device cpu", 1, mpirun_ldagpu, 2);
 }
 
 /* Under mpirun only train runs, and --gpus is refused: one line from each process, exit 2. */
