@@ -105,7 +105,7 @@ static void free_state(device_state &s)
 {
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
                     s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.theta_chunk, s.phi,
-                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.partials,
+                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.phi_mean_scale, s.partials,
                     s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
                     s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
                     s.own_wk != s.n_wk ? s.own_wk : NULL, s.own_k != s.n_k ? s.own_k : NULL};
@@ -198,6 +198,7 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     s.own_k = s.n_k;
     CUDA_TRY(alloc_copy(&s.phi_partial, (const double *)NULL, lda_phi_chunks(s.V) * K));
     CUDA_TRY(alloc_copy(&s.phi_scale, (const double *)NULL, K));
+    CUDA_TRY(alloc_copy(&s.phi_mean_scale, (const float *)NULL, K));
     CUDA_TRY(alloc_copy(&s.alpha_float, (const float *)NULL, K));
     CUDA_TRY(alloc_copy(&s.alpha, (const double *)NULL, K));
     CUDA_TRY(alloc_copy(&s.lgamma_alpha, (const double *)NULL, K));
@@ -226,7 +227,23 @@ int cuda_backend_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
     const lda_params *p = &b->params;
     if (p->freeze_phi)
         return 0;
+    if (b->zplan.phi_from_counts) {
+        s.phi_stale = true;
+        return cuda_update_phi_mean_scale(s, err);
+    }
     return cuda_update_phi(s, lda_phi_update(p), p->seed, phi_stream, err);
+}
+
+// φ for those who read it (evaluation, fetch) where the draw forms it from the counts.
+int cuda_backend_ensure_phi(lda_backend *b, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (!s.phi_stale)
+        return 0;
+    if (cuda_update_phi(s, LDA_UPDATE_MEAN, b->params.seed, 0, err))
+        return -1;
+    s.phi_stale = false;
+    return 0;
 }
 
 // θ and φ as at the end of `iteration` (params.h, lda_phi_stream). θ as a mean of the counts
@@ -304,7 +321,13 @@ int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_
     const zsample_fused f = {plan.fused_counts ? s.own_wk : NULL, plan.fused_counts ? s.own_k : NULL, s.slot_doc_len,
                              b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
                              plan.fused_theta_mean};
-    return zsample_launch(plan, a, f, s.sparse, s.stream, err);
+    zsample_sparse_tables sparse = s.sparse;
+    if (plan.phi_from_counts) { // φ[w,k] from n[w,k] and the scales (core/phi_mean.h)
+        sparse.n_wk = s.n_wk;
+        sparse.phi_scale = s.phi_mean_scale;
+        sparse.beta = (float)s.beta;
+    }
+    return zsample_launch(plan, a, f, sparse, s.stream, err);
 }
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
@@ -401,6 +424,8 @@ static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda
     const size_t K = s.K;
     if (theta && theta_to_host(b, 0, s.num_slots, theta, err))
         return -1;
+    if (phi && cuda_backend_ensure_phi(b, err))
+        return -1;
     if (phi)
         CUDA_TRY(cudaMemcpyAsync(phi, s.phi, (size_t)s.V * K * sizeof *phi, cudaMemcpyDeviceToHost, s.stream));
     if (z)
@@ -434,8 +459,13 @@ static int cuda_set_phi(lda_backend *b, const float *phi, lda_error *err)
     if (cuda_enter(b, err))
         return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
+    if (b->zplan.phi_from_counts) { // its draws would not read the φ given
+        lda_error_fail(err, "internal error: φ set for a draw that forms φ from the counts");
+        return -1;
+    }
     CUDA_TRY(cudaMemcpyAsync(s.phi, phi, (size_t)s.V * s.K * sizeof *phi, cudaMemcpyHostToDevice, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
+    s.phi_stale = false;
     return 0;
 fail:
     return -1;

@@ -24,6 +24,7 @@ int cuda_backend_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err)
 int cuda_backend_update_model(lda_backend *b, uint32_t iteration, lda_error *err);
 // θ made current where the z kernel left it to be formed when read.
 int cuda_backend_ensure_theta(lda_backend *b, lda_error *err);
+int cuda_backend_ensure_phi(lda_backend *b, lda_error *err);
 
 // The shard steps (backend_cuda_shard.cu); backend.h says what each does.
 int cuda_become_shard(lda_backend *b, size_t doc_rows, lda_shard_counts *out, lda_error *err);

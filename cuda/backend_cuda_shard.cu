@@ -173,7 +173,7 @@ int cuda_eval_terms(lda_backend *b, const lda_layout *scored, double *pred_warps
         return -1;
     const device_state &s = state(b);
     if (pred_warps) {
-        if (cuda_backend_ensure_theta(b, err))
+        if (cuda_backend_ensure_theta(b, err) || cuda_backend_ensure_phi(b, err))
             return -1;
         if (scored ? scored_terms(b, scored, pred_warps, err)
                    : cuda_loglik_terms(s, s.words, s.warp_offset, s.warp_len, s.slot_len, pred_warps, err))

@@ -58,6 +58,7 @@ struct device_state {
     zsample_sparse_tables sparse; // the sparse plan's, carved from scratch (zsample.cuh)
     double *phi_partial;   // phi_chunks × K column sums of the Gamma variates
     double *phi_scale;     // K
+    float *phi_mean_scale; // K: φ's mean's s_k (core/phi_mean.h)
     // the priors (core/priors.h), copied from the backend's at every change
     float *alpha_float;    // K: the θ-collapsed weights n[m,k] + α_k
     double *alpha, *lgamma_alpha; // K
@@ -80,6 +81,9 @@ struct device_state {
     // training: the staged z kernel keeps the counts current itself and, with mean-for-mode,
     // forms θ from them too (the plan's fused_counts, fused_theta_mean).
     bool theta_stale;
+    // The same for φ where the sparse draw forms it from the counts (the plan's
+    // phi_from_counts): only the scales are updated, and φ is written when something reads it.
+    bool phi_stale;
 };
 
 
@@ -108,6 +112,8 @@ int cuda_theta_rows(const device_state &s, size_t first, size_t count, const flo
 size_t cuda_theta_rows_at_once(const device_state &s);
 int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration,
                     lda_error *err);
+// φ's mean's scales alone, for a draw that forms φ from the counts.
+int cuda_update_phi_mean_scale(const device_state &s, lda_error *err);
 
 // The log-likelihoods' terms (eval_cpu.h), into host arrays: per warp, Σ log Σ_k θφ over the
 // tokens of a layout with this state's slots (device arrays: this state's own, or another's);

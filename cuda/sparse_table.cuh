@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "check.cuh"
+#include "core/phi_mean.h"
 #include "core/sparse_draw.h"
 #include "warp.cuh"
 #include "zsample.cuh"
@@ -42,10 +43,31 @@ __device__ __forceinline__ double sparse_add(double a, double b)
     return lda_sparse_add_double(a, b);
 }
 
+// φ[w,k] for the sparse draw: read, or formed from the counts (FROM_COUNTS: t.n_wk's, with the
+// scale s_k given), the same bits as the φ the mean's kernel writes.
+template <bool FROM_COUNTS> struct phi_source {
+    const float *__restrict__ phi;
+    const uint32_t *__restrict__ n_wk;
+    const float *__restrict__ scale;
+    float beta;
+    __device__ __forceinline__ float row_at(size_t row, uint32_t k, float scale_k) const
+    {
+        return FROM_COUNTS ? lda_phi_mean_value(n_wk[row + k], beta, scale_k) : phi[row + k];
+    }
+    __device__ __forceinline__ float scale_of(uint32_t k) const
+    {
+        return FROM_COUNTS ? scale[k] : 0.0f;
+    }
+    __device__ __forceinline__ float at(size_t row, uint32_t k) const
+    {
+        return row_at(row, k, scale_of(k));
+    }
+};
+
 // Warp g builds the tables of words 32g .. 32g + 31; lane i's word is 32g + i.
-template <typename REAL>
+template <typename REAL, bool FROM_COUNTS>
 __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
-    sparse_table_kernel(const float *__restrict__ phi, const float *__restrict__ alpha, uint32_t V, uint32_t K,
+    sparse_table_kernel(const phi_source<FROM_COUNTS> phi, const float *__restrict__ alpha, uint32_t V, uint32_t K,
                         REAL *__restrict__ table)
 {
     __shared__ float tiles[SPARSE_TABLE_WARPS][LDA_WARP][LDA_WARP + 1]; // +1: a lane's row, conflict-free
@@ -64,10 +86,11 @@ __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
         const uint32_t k = k0 + lane;
         if (k < K) { // lanes over the topics: row i of the tile is one line of word w0 + i
             alpha_tile[lane] = alpha[k];
+            const float scale_k = phi.scale_of(k);
 #pragma unroll
             for (uint32_t i = 0; i < LDA_WARP; i++)
                 if (w0 + i < V)
-                    tile[i][lane] = phi[(w0 + i) * K + k];
+                    tile[i][lane] = phi.row_at((w0 + i) * K, k, scale_k);
         }
         __syncwarp();
         if (mine) { // lane over its word: the CPU's additions, in its order
@@ -85,7 +108,20 @@ __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
     }
 }
 
-// Every word's table into t.table (its precision), from φ and α; -1 with err on a launch failure.
+template <bool FROM_COUNTS>
+static inline void sparse_tables_launch(const zsample_sparse_tables &t, const phi_source<FROM_COUNTS> &phi,
+                                        const float *alpha, uint32_t K, unsigned blocks, cudaStream_t stream)
+{
+    if (t.precision == LDA_PRECISION_DOUBLE)
+        sparse_table_kernel<double, FROM_COUNTS>
+            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (double *)t.table);
+    else
+        sparse_table_kernel<float, FROM_COUNTS>
+            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (float *)t.table);
+}
+
+// Every word's table into t.table (its precision), from α and φ (read, or formed from t.n_wk);
+// -1 with err on a launch failure.
 static inline int sparse_tables_build(const zsample_sparse_tables &t, const float *phi, const float *alpha, uint32_t K,
                                       cudaStream_t stream, lda_error *err)
 {
@@ -93,12 +129,10 @@ static inline int sparse_tables_build(const zsample_sparse_tables &t, const floa
     const unsigned blocks = (unsigned)((warps + SPARSE_TABLE_WARPS - 1) / SPARSE_TABLE_WARPS);
     if (blocks == 0)
         return 0;
-    if (t.precision == LDA_PRECISION_DOUBLE)
-        sparse_table_kernel<double>
-            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (double *)t.table);
+    if (t.n_wk)
+        sparse_tables_launch(t, phi_source<true>{NULL, t.n_wk, t.phi_scale, t.beta}, alpha, K, blocks, stream);
     else
-        sparse_table_kernel<float>
-            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (float *)t.table);
+        sparse_tables_launch(t, phi_source<false>{phi, NULL, NULL, 0.0f}, alpha, K, blocks, stream);
     LAUNCH_TRY();
     return 0;
 fail:

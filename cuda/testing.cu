@@ -19,8 +19,35 @@ template <typename T> static cudaError_t upload(T **dst, const T *src, size_t co
     return e;
 }
 
-extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
-                                       uint32_t *z_inout, lda_error *err)
+// φ's mean formed from these counts by the sparse draw (the plan's phi_from_counts).
+struct phi_counts {
+    const uint32_t *n_wk, *n_k;
+    double beta;
+};
+
+// The scales of φ's mean of n_k on the device, into *scale (K floats, allocated).
+static int upload_phi_scale(const uint32_t *n_k, uint32_t V, uint32_t K, double beta, float **scale, lda_error *err)
+{
+    device_state s; // the scales' kernel reads n_k, V, K and β alone
+    memset(&s, 0, sizeof s);
+    s.V = V;
+    s.K = K;
+    s.beta = beta;
+    int rc = -1;
+    CUDA_TRY(upload(&s.n_k, n_k, K));
+    CUDA_TRY(upload(scale, (const float *)NULL, K));
+    s.phi_mean_scale = *scale;
+    if (cuda_update_phi_mean_scale(s, err))
+        goto fail;
+    CUDA_TRY(cudaDeviceSynchronize());
+    rc = 0;
+fail:
+    cudaFree(s.n_k);
+    return rc;
+}
+
+static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
+                    const phi_counts *counts, uint32_t *z_inout, lda_error *err)
 {
     const uint32_t K = in->K;
     const bool collapsed = in->n_mk != NULL;
@@ -42,7 +69,8 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     zsample_sparse_tables sparse;
     size_t *warp_offset = NULL;
     uint64_t *base = NULL;
-    float *th = NULL, *ph = NULL, *alpha = NULL;
+    float *th = NULL, *ph = NULL, *alpha = NULL, *scale = NULL;
+    uint32_t *n_wk = NULL;
     void *scratch = NULL;
     int rc = -1;
     CUDA_TRY(upload(&words, L->words, L->num_positions));
@@ -57,11 +85,19 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
     }
     else
         CUDA_TRY(upload(&th, in->theta, L->num_slots * K));
-    CUDA_TRY(upload(&ph, in->phi, (size_t)L->vocab_size * K));
+    CUDA_TRY(upload(&ph, counts ? (const float *)NULL : in->phi, (size_t)L->vocab_size * K));
     CUDA_TRY(upload(&z, (const uint32_t *)z_inout, L->num_positions));
     CUDA_TRY(cudaMalloc(&scratch, plan.scratch_bytes));
     if (zsample_sparse_prepare(plan, L, scratch, slot_doc_len, &sparse, err))
         goto fail;
+    if (counts) {
+        CUDA_TRY(upload(&n_wk, counts->n_wk, (size_t)L->vocab_size * K));
+        if (upload_phi_scale(counts->n_k, L->vocab_size, K, counts->beta, &scale, err))
+            goto fail;
+        sparse.n_wk = n_wk;
+        sparse.phi_scale = scale;
+        sparse.beta = (float)counts->beta;
+    }
     a.words = words;
     a.warp_offset = warp_offset;
     a.warp_len = warp_len;
@@ -89,6 +125,8 @@ extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in,
         CUDA_TRY(cudaMemcpy(in->n_mk, n_mk, L->num_slots * K * sizeof *n_mk, cudaMemcpyDeviceToHost));
     rc = 0;
 fail:
+    cudaFree(n_wk);
+    cudaFree(scale);
     cudaFree(words);
     cudaFree(warp_offset);
     cudaFree(warp_len);
@@ -102,6 +140,19 @@ fail:
     cudaFree(z);
     cudaFree(scratch);
     return rc;
+}
+
+extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
+                                       uint32_t *z_inout, lda_error *err)
+{
+    return sample_z(L, in, sampler, split, NULL, z_inout, err);
+}
+
+extern "C" int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
+                                                    const uint32_t *n_k, double beta, uint32_t *z_inout, lda_error *err)
+{
+    const phi_counts counts = {n_wk, n_k, beta};
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, z_inout, err);
 }
 
 extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha,
@@ -123,8 +174,15 @@ extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision prec
     CUDA_TRY(upload(&s.n_wk, n_wk, n_wk ? entries : 0));
     CUDA_TRY(upload(&s.n_k, n_k, n_k ? K : 0));
     CUDA_TRY(cudaMalloc(&s.sparse.table, table_bytes + 16));
-    if (n_wk ? cuda_update_phi(s, LDA_UPDATE_MEAN, 0, 0, err)
-             : sparse_tables_build(s.sparse, s.phi, s.alpha_float, K, 0, err))
+    if (n_wk) { // φ's mean written, and the tables formed from the counts as the collapsed draw's are
+        CUDA_TRY(upload(&s.phi_mean_scale, (const float *)NULL, K));
+        s.sparse.n_wk = s.n_wk;
+        s.sparse.phi_scale = s.phi_mean_scale;
+        s.sparse.beta = (float)beta;
+        if (cuda_update_phi(s, LDA_UPDATE_MEAN, 0, 0, err))
+            goto fail;
+    }
+    if (table && sparse_tables_build(s.sparse, s.phi, s.alpha_float, K, 0, err))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     if (n_wk)
@@ -137,6 +195,7 @@ fail:
     cudaFree(s.phi);
     cudaFree(s.n_wk);
     cudaFree(s.n_k);
+    cudaFree(s.phi_mean_scale);
     cudaFree(s.sparse.table);
     return rc;
 }

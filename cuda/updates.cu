@@ -6,6 +6,7 @@
 
 #include "check.cuh"
 #include "core/gamma.h"
+#include "core/phi_mean.h"
 #include "core/rng.h"
 #include "device_state.cuh"
 #include "warp.cuh"
@@ -352,21 +353,28 @@ __global__ void phi_normalise_kernel(float *phi, uint32_t V, uint32_t K, const d
 
 // φ's mean (n[w,k] + β) / (n[k] + V β), in the CPU's operations (updates_cpu.c): rounded
 // separately, never fused into an FMA, so the GPU's φ is the CPU's to the bit.
-__device__ __forceinline__ double phi_mean_denominator(uint32_t n_k, uint32_t V, double beta)
+// φ's mean (core/phi_mean.h): the scales s_k, then every entry from its count.
+__global__ void phi_mean_scale_kernel(const uint32_t *n_k, uint32_t V, uint32_t K, double beta, float *scale)
 {
-    return __dadd_rn((double)n_k, __dmul_rn((double)V, beta));
-}
-__device__ __forceinline__ float phi_mean_entry(uint32_t n_wk, double denominator, double beta)
-{
-    return (float)__ddiv_rn(__dadd_rn((double)n_wk, beta), denominator);
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < K)
+        scale[k] = lda_phi_mean_scale(n_k[k], V, beta);
 }
 
-__global__ void phi_mean_kernel(const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double beta,
-                                float *phi)
+__global__ void phi_mean_kernel(const uint32_t *n_wk, const float *scale, uint32_t V, uint32_t K, float beta, float *phi)
 {
     const uint32_t n = V * K;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        phi[i] = phi_mean_entry(n_wk[i], phi_mean_denominator(n_k[i % K], V, beta), beta);
+        phi[i] = lda_phi_mean_value(n_wk[i], beta, scale[i % K]);
+}
+
+int cuda_update_phi_mean_scale(const device_state &s, lda_error *err)
+{
+    phi_mean_scale_kernel<<<(s.K + 255) / 256, 256, 0, s.stream>>>(s.n_k, s.V, s.K, s.beta, s.phi_mean_scale);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
 }
 
 int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uint32_t iteration, lda_error *err)
@@ -374,7 +382,9 @@ int cuda_update_phi(const device_state &s, lda_update update, uint64_t seed, uin
     const double beta = s.beta;
     const unsigned elementwise_grid = 132 * 8;
     if (update == LDA_UPDATE_MEAN) {
-        phi_mean_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.n_wk, s.n_k, s.V, s.K, beta, s.phi);
+        if (cuda_update_phi_mean_scale(s, err))
+            return -1;
+        phi_mean_kernel<<<elementwise_grid, 256, 0, s.stream>>>(s.n_wk, s.phi_mean_scale, s.V, s.K, (float)beta, s.phi);
         LAUNCH_TRY();
         return 0;
     }

@@ -123,8 +123,14 @@ static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsa
     if (sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err))
         return -1;
     {
-        const size_t lanes = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP * LDA_WARP; // a warp a slot
-        zsample_sparse_kernel<REAL><<<(unsigned)((lanes + threads - 1) / threads), threads, 0, stream>>>(a, t);
+        const size_t slots = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP; // a warp a slot
+        const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
+        if (blocks == 0)
+            return 0;
+        if (t.n_wk)
+            zsample_sparse_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+        else
+            zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
     }
     LAUNCH_TRY();
     return 0;

@@ -79,6 +79,11 @@ struct zsample_sparse_tables {
     const uint32_t *slot_doc_len;  // a slot shorter than its document is a piece: its row lists its topics
     uint32_t V;
     lda_precision precision;       // the table's REAL
+    // The plan's phi_from_counts: φ[w,k] formed from n[w,k] as read (core/phi_mean.h), not
+    // read from a.phi. NULL n_wk: φ read.
+    const uint32_t *n_wk;          // V × K
+    const float *phi_scale;        // K: s_k
+    float beta;
 };
 
 // The tables of a sparse plan over `scratch` (its plan.scratch_bytes, on the device): writes

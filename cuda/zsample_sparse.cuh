@@ -11,6 +11,7 @@
 
 #include "core/sparse_draw.h"
 #include "real.cuh"
+#include "sparse_table.cuh" // sparse_mul, sparse_add: the CPU's rounding
 #include "warp.cuh"
 #include "zsample.cuh"
 
@@ -38,20 +39,18 @@ template <typename REAL> __device__ __forceinline__ REAL warp_inclusive_sum(REAL
 // One warp a document: warp w of a launch draws slot (w % 32) of the part's (w / 32)-th
 // document group, its lanes sharing the work of each token. Its list is the row's non-zero
 // topics, increasing (the CPU's list: a whole document's row is the tally of its z); each
-// token's document part is a warp prefix sum over the list, 32 topics at a time, and the
-// word part a ballot over the block ends, then a prefix sum of the 16 topics of the block.
+// token's document part is each lane's sum over its own entries, a prefix sum over the lanes
+// and, for a draw there, a prefix sum over the chosen lane's entries; the word part a ballot
+// over the block ends, then a prefix sum of the 16 topics of the block.
 // The sums are associated differently from the CPU's left-to-right ones, so the topics are
 // the CPU's exactly where the sums are exact (integer weights), as for the other kernels;
 // lane 0 alone writes the counts, z and the list, each token's writes ordered before the
 // next token's reads by __syncwarp.
-template <typename REAL> __global__ void zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t)
+template <typename REAL, bool FROM_COUNTS>
+__device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zsample_sparse_tables &t,
+                                                 const phi_source<FROM_COUNTS> &phi, size_t q, uint32_t r,
+                                                 uint32_t lane)
 {
-    const size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / LDA_WARP;
-    const uint32_t lane = threadIdx.x % LDA_WARP;
-    const size_t q = (warp / LDA_WARP) * a.part_count + a.part;
-    if (q >= a.num_warps)
-        return;
-    const uint32_t r = (uint32_t)(warp % LDA_WARP);
     const size_t s = q * LDA_WARP + r;
     const uint32_t len = a.slot_len[s], K = a.K, blocks = lda_sparse_blocks(K);
     if (len == 0)
@@ -76,27 +75,42 @@ template <typename REAL> __global__ void zsample_sparse_kernel(const zsample_arg
         if (lane == 0)
             n[a.z[pos]]--;
         __syncwarp();
-        const float *ph = a.phi + (size_t)w * K;
+        const size_t row = (size_t)w * K; // φ[w, .]
         const REAL *block_end = table + (size_t)w * blocks;
-        REAL sparse = 0;
-        for (uint32_t j0 = 0; j0 < m; j0 += LDA_WARP) {
-            const uint32_t j = j0 + lane, k = j < m ? topics[j] : 0;
-            const REAL v = warp_inclusive_sum(j < m ? (REAL)n[k] * (REAL)ph[k] : (REAL)0, lane);
-            sparse += __shfl_sync(LDA_FULL_WARP, v, 31);
+        // The lanes' order (sparse_draw.h): each lane adds its own entries, j ≡ lane (mod 32),
+        // with no exchange inside the loop; one prefix sum over the lanes' totals follows.
+        REAL mine = 0;
+        for (uint32_t j = lane; j < m; j += LDA_WARP) {
+            const uint32_t k = topics[j];
+            mine = sparse_add(mine, sparse_mul((REAL)n[k], (REAL)phi.at(row, k)));
         }
+        const REAL upto = warp_inclusive_sum(mine, lane);
+        const REAL sparse = __shfl_sync(LDA_FULL_WARP, upto, 31);
         const REAL dense = block_end[blocks - 1];
         const uint32_t bits = lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, a.slot_token_base[s] + i);
         const REAL target = scaled_target(sparse + dense, uniform_from_bits<REAL>(bits));
         uint32_t topic = 0;
-        if (target < sparse) { // the same sums again, to the first beyond the target
-            REAL carry = 0;
-            for (uint32_t j0 = 0; j0 < m; j0 += LDA_WARP) {
-                const uint32_t j = j0 + lane, k = j < m ? topics[j] : 0;
-                const REAL v = carry + warp_inclusive_sum(j < m ? (REAL)n[k] * (REAL)ph[k] : (REAL)0, lane);
-                const uint32_t hit = __ballot_sync(LDA_FULL_WARP, j < m && target < v);
+        const REAL before = __shfl_up_sync(LDA_FULL_WARP, upto, 1);
+        if (target < sparse) {
+            // the first lane whose running sum passes the target (one with weight: a lane of
+            // none repeats the sum before it), then its entries' running sums from the sum
+            // before it; where rounding leaves them short of the target, its last weighted entry
+            const uint32_t lanes = __ballot_sync(LDA_FULL_WARP, mine > (REAL)0 && target < upto);
+            const uint32_t L = lanes ? (uint32_t)__ffs(lanes) - 1
+                                     : 31u - __clz(__ballot_sync(LDA_FULL_WARP, mine > (REAL)0));
+            REAL carry = L ? __shfl_sync(LDA_FULL_WARP, before, L) : (REAL)0;
+            bool found = false;
+            for (uint32_t j0 = L; j0 < m && !found; j0 += LDA_WARP * LDA_WARP) {
+                const uint32_t j = j0 + lane * LDA_WARP, k = j < m ? topics[j] : 0;
+                const REAL weight = j < m ? sparse_mul((REAL)n[k], (REAL)phi.at(row, k)) : (REAL)0;
+                const REAL v = carry + warp_inclusive_sum(weight, lane);
+                const uint32_t hit = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0 && target < v);
+                const uint32_t weighted = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0);
                 if (hit) {
                     topic = __shfl_sync(LDA_FULL_WARP, k, __ffs(hit) - 1);
-                    break;
+                    found = true;
+                } else if (weighted) {
+                    topic = __shfl_sync(LDA_FULL_WARP, k, 31 - __clz(weighted));
                 }
                 carry = __shfl_sync(LDA_FULL_WARP, v, 31);
             }
@@ -115,7 +129,7 @@ template <typename REAL> __global__ void zsample_sparse_kernel(const zsample_arg
             const uint32_t k0 = b * LDA_SPARSE_BLOCK, k = k0 + lane;
             const bool in_block = lane < LDA_SPARSE_BLOCK && k < K;
             const REAL v = (b ? block_end[b - 1] : (REAL)0) +
-                           warp_inclusive_sum(in_block ? (REAL)a.alpha[k] * (REAL)ph[k] : (REAL)0, lane);
+                           warp_inclusive_sum(in_block ? (REAL)a.alpha[k] * (REAL)phi.at(row, k) : (REAL)0, lane);
             const uint32_t hit = __ballot_sync(LDA_FULL_WARP, in_block && tw < v);
             const uint32_t last = (K - k0 < LDA_SPARSE_BLOCK ? K - k0 : LDA_SPARSE_BLOCK) - 1;
             topic = k0 + (hit ? (uint32_t)__ffs(hit) - 1 : last);
@@ -127,6 +141,23 @@ template <typename REAL> __global__ void zsample_sparse_kernel(const zsample_arg
         }
         m = __shfl_sync(LDA_FULL_WARP, m, 0);
         __syncwarp();
+    }
+}
+
+// Warp v of the part's draws (v < slots_in_part) draws slot (v % 32) of the part's (v / 32)-th
+// document group. The launch has a warp a slot, so each warp takes one turn; fewer warps
+// looping over the slots were tried (8 to 32 a multiprocessor, H100): slower on wiki43k at
+// every K, and on wikimix but at K >= 4096, so the launch keeps the warp a slot.
+template <typename REAL, bool FROM_COUNTS>
+__global__ void zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
+{
+    const phi_source<FROM_COUNTS> phi{a.phi, t.n_wk, t.phi_scale, t.beta};
+    const size_t warps = ((size_t)gridDim.x * blockDim.x) / LDA_WARP;
+    const uint32_t lane = threadIdx.x % LDA_WARP;
+    for (size_t v = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / LDA_WARP; v < slots_in_part; v += warps) {
+        const size_t q = (v / LDA_WARP) * a.part_count + a.part;
+        if (q < a.num_warps)
+            sparse_draw_slot<REAL, FROM_COUNTS>(a, t, phi, q, (uint32_t)(v % LDA_WARP), lane);
     }
 }
 

@@ -1,6 +1,7 @@
 /* test_e2e_cpu.c — planted topics recovered end to end by the CPU backend, and results
  * independent of the thread count. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "backend/layout.h"
+#include "core/phi_mean.h"
 #include "helpers.h"
 #include "planted.h"
 
@@ -45,8 +47,13 @@ Test(e2e_cpu, phi_mean_means_phi_and_draws_theta)
     cr_assert_eq(b->ops->fetch_counts(b, n_mk, n_wk, n_k, &err), 0, "%s", err.msg);
     const double beta = b->priors.beta, alpha = b->priors.alpha[0];
     for (uint32_t w = 0; w < V; w++)
-        for (uint32_t k = 0; k < K; k++)
-            cr_assert_eq(phi[w * K + k], (float)((n_wk[w * K + k] + beta) / (n_k[k] + V * beta)), "φ[%u,%u]", w, k);
+        for (uint32_t k = 0; k < K; k++) { /* the shared definition, within 1.5 ulp of the quotient */
+            const double exact = (n_wk[w * K + k] + beta) / (n_k[k] + V * beta);
+            cr_assert_eq(phi[w * K + k], lda_phi_mean_value(n_wk[w * K + k], (float)beta, lda_phi_mean_scale(n_k[k], V, beta)),
+                         "φ[%u,%u]", w, k);
+            cr_assert_leq(fabs(phi[w * K + k] - exact), 1.5 * FLT_EPSILON * exact, "φ[%u,%u] %.9g, mean %.9g", w, k,
+                          phi[w * K + k], exact);
+        }
     size_t drawn = 0;
     for (size_t s = 0; s < L->num_slots; s++)
         if (L->slot_len[s])

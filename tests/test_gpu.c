@@ -914,11 +914,84 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
 
 static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
 
+/* The collapsed model's sparse draw forms φ from the counts as it reads them (the plan's
+ * phi_from_counts, core/phi_mean.h): its topics and counts must be, bit for bit, those of the
+ * same draw reading the φ the mean's update writes (the CPU's), over three passes, with and
+ * without pieces, in both precisions. */
+static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision precision, uint32_t piece_length)
+{
+    const uint32_t V = 40;
+    const double beta = 0.05;
+    corpus *c = ragged_corpus(V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    float *phi = malloc((size_t)V * K * sizeof *phi), *alpha = malloc(K * sizeof *alpha);
+    uint32_t *n_wk = malloc((size_t)V * K * sizeof *n_wk), *n_k = calloc(K, sizeof *n_k);
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.01f + (float)(lda_rng_once(7, LDA_RNG_TEST, K, k) % 97) / 500.0f;
+    for (size_t i = 0; i < (size_t)V * K; i++) {
+        n_wk[i] = lda_rng_once(8, LDA_RNG_TEST, K, i) % 3 == 0 ? lda_rng_once(9, LDA_RNG_TEST, K, i) % 200 : 0;
+        n_k[i % K] += n_wk[i];
+    }
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    cr_assert_eq(lda_cpu_update_phi(pool, V, n_wk, n_k, K, beta, LDA_UPDATE_MEAN, 0, 0, phi, &err), 0, "%s", err.msg);
+    uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
+    uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)}, *z0 = calloc(L->num_positions, 4);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = lda_rng_once(6, LDA_RNG_TEST, K, L->slot_token_base[s] + i) % K;
+            z0[lda_layout_pos(L, s, i)] = k;
+            for (int d = 0; d < 2; d++) {
+                z[d][lda_layout_pos(L, s, i)] = k;
+                n[d][s * K + k]++;
+            }
+        }
+    for (int d = 0; d < 2; d++)
+        lda_layout_join_cut_counts(L, K, n[d], NULL);
+    for (uint32_t it = 1; it <= 3; it++) {
+        for (int d = 0; d < 2; d++) {
+            lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .K = K, .precision = precision, .seed = 41,
+                            .iteration = it};
+            int rc = d == 0 ? lda_cuda_sample_z_given(L, &in, LDA_SAMPLER_SPARSE, 0, z[0], &err)
+                            : lda_cuda_sample_z_sparse_from_counts(L, &in, n_wk, n_k, beta, z[1], &err);
+            cr_assert_eq(rc, 0, "%s", err.msg);
+        }
+        cr_assert_eq(memcmp(z[0], z[1], L->num_positions * 4), 0, "K=%u pass %u: the topics differ", K, it);
+        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "K=%u pass %u: the counts differ", K, it);
+        for (int d = 0; d < 2; d++) { /* the next pass starts from a recount, joined, as the backends do */
+            memset(n[d], 0, L->num_slots * K * 4);
+            for (size_t s = 0; s < L->num_slots; s++)
+                for (uint32_t i = 0; i < L->slot_len[s]; i++)
+                    n[d][s * K + z[d][lda_layout_pos(L, s, i)]]++;
+            lda_layout_join_cut_counts(L, K, n[d], NULL);
+        }
+    }
+    size_t changed = 0;
+    for (size_t i = 0; i < L->num_positions; i++)
+        changed += z[0][i] != z0[i];
+    if (K > 1)
+        cr_assert_gt(changed, c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+    lda_pool_destroy(pool);
+    for (int d = 0; d < 2; d++) {
+        free(n[d]);
+        free(z[d]);
+    }
+    free(z0);
+    free(phi);
+    free(alpha);
+    free(n_wk);
+    free(n_k);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
 /* The word tables (cuda/sparse_table.cuh) are the CPU's byte for byte: the kernel keeps the
  * CPU's additions in their order (no reassociation, no fused multiply-add), on integer φ and on
  * real φ, in both precisions; 200 words make whole and partial warps and two blocks. From the
- * counts (the collapsed model's φ update, the mean and the tables in one pass), φ is the CPU's
- * mean byte for byte, as is the mean's own kernel's, and the tables are the CPU's of that φ. */
+ * counts, the mean's kernel writes the CPU's φ byte for byte, and the tables formed from the
+ * counts (the collapsed model's) are the CPU's of that φ. */
 static const uint32_t table_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096, 10000};
 
 static void tables_equal_the_cpu(uint32_t K, lda_precision precision, lda_pool *pool)
@@ -952,8 +1025,13 @@ static void tables_equal_the_cpu(uint32_t K, lda_precision precision, lda_pool *
     const double beta = 0.01;
     cr_assert_eq(lda_cpu_update_phi(pool, V, n_wk, n_k, K, beta, LDA_UPDATE_MEAN, 0, 0, phi, &err), 0, "%s", err.msg);
     memset(phi_gpu, 0xa5, (size_t)V * K * sizeof *phi_gpu);
-    cr_assert_eq(lda_cuda_sparse_tables(V, K, precision, alpha, n_wk, n_k, beta, phi_gpu, NULL, &err), 0, "%s", err.msg);
+    memset(gpu, 0xa5, bytes);
+    cr_assert_eq(lda_cuda_sparse_tables(V, K, precision, alpha, n_wk, n_k, beta, phi_gpu, gpu, &err), 0, "%s", err.msg);
     cr_assert_eq(memcmp(phi, phi_gpu, (size_t)V * K * sizeof *phi), 0, "K=%u: the mean's kernel's φ is not the CPU's", K);
+    lda_zdraw mean = {.alpha = alpha, .phi = phi, .K = K, .precision = precision};
+    lda_cpu_word_prior_prefix(pool, V, &mean, cpu);
+    cr_assert_eq(memcmp(cpu, gpu, bytes), 0, "K=%u %s: the tables formed from the counts differ from the CPU's of its φ", K,
+                 name);
     free(phi);
     free(phi_gpu);
     free(alpha);
@@ -991,6 +1069,15 @@ Test(gpu, sparse_close_to_the_cpu_on_real_weights, .timeout = 300)
     for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
         sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 0, 16);
         sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 0, 0);
+    }
+}
+
+Test(gpu, sparse_phi_from_counts_equals_phi_written, .timeout = 300)
+{
+    require_gpu();
+    for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
+        sparse_from_counts_equals_phi_written(sparse_K[i], LDA_PRECISION_FLOAT, 16);
+        sparse_from_counts_equals_phi_written(sparse_K[i], LDA_PRECISION_DOUBLE, 0);
     }
 }
 

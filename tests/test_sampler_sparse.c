@@ -16,22 +16,30 @@
 #include "helpers.h"
 #include "planted.h"
 
-/* The split written out plainly for one token: the weights n[k] φ[k] of the topics with a
- * count, increasing, then α_k φ[k] of every topic, in one array, searched linearly. */
-static uint32_t reference_draw(const uint32_t *n, const float *phi, const float *alpha, uint32_t K,
-                               lda_precision precision, uint32_t bits, double *cum, uint32_t *topic_of)
+/* The split written out plainly for one token: the weights n[k] φ[k] of the listed topics
+ * (those with a count when the slot's draw began, and those drawn since), increasing, taken in
+ * the lanes' order (entry j in lane j mod 32, lane by lane), then α_k φ[k] of every topic,
+ * in one array, searched linearly. */
+static uint32_t reference_draw(const uint32_t *n, const uint8_t *listed, const float *phi, const float *alpha,
+                               uint32_t K, lda_precision precision, uint32_t bits, double *cum, uint32_t *topic_of)
 {
-    uint32_t m = 0;
+    uint32_t m = 0, doc_part = 0;
     double sum = 0;
-    for (int dense = 0; dense < 2; dense++)
-        for (uint32_t k = 0; k < K; k++) {
-            if (!dense && !n[k])
-                continue;
-            double w = dense ? (double)alpha[k] * phi[k] : (double)n[k] * phi[k];
-            sum = precision == LDA_PRECISION_FLOAT ? (double)((float)sum + (float)w) : sum + w;
-            cum[m] = sum;
-            topic_of[m++] = k;
-        }
+    for (uint32_t k = 0; k < K; k++)
+        if (listed[k])
+            topic_of[K + doc_part++] = k; /* the list, increasing */
+    for (uint32_t lane = 0; lane < 32; lane++)
+        for (uint32_t j = lane; j < doc_part; j += 32)
+            topic_of[m++] = topic_of[K + j];
+    for (uint32_t e = 0; e < m + K; e++) {
+        const int dense = e >= m;
+        const uint32_t k = dense ? e - m : topic_of[e];
+        double w = dense ? (double)alpha[k] * phi[k] : (double)n[k] * phi[k];
+        sum = precision == LDA_PRECISION_FLOAT ? (double)((float)sum + (float)w) : sum + w;
+        cum[e] = sum;
+        topic_of[e] = k;
+    }
+    m += K;
     if (precision == LDA_PRECISION_FLOAT) {
         float c32[2 * 4096];
         for (uint32_t j = 0; j < m; j++)
@@ -82,7 +90,8 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     memcpy(en, n, L->num_slots * K * sizeof *n);
     void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
     double *cum = malloc(2 * K * sizeof *cum);
-    uint32_t *topic_of = malloc(2 * K * sizeof *topic_of);
+    uint32_t *topic_of = malloc(3 * K * sizeof *topic_of);
+    uint8_t *listed = malloc(K);
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
@@ -96,11 +105,15 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
             for (uint32_t i = 0; i < L->slot_len[s]; i++) {
                 size_t pos = lda_layout_pos(L, s, i);
                 uint32_t *row = en + s * K, w = L->words[pos];
+                if (i == 0)
+                    for (uint32_t k = 0; k < K; k++)
+                        listed[k] = row[k] != 0;
                 row[ez[pos]]--;
                 uint32_t old = ez[pos];
-                ez[pos] = reference_draw(row, phi + (size_t)w * K, alpha, K, precision,
+                ez[pos] = reference_draw(row, listed, phi + (size_t)w * K, alpha, K, precision,
                                          lda_rng_once(21, LDA_RNG_Z, it, L->slot_token_base[s] + i), cum, topic_of);
                 row[ez[pos]]++;
+                listed[ez[pos]] = 1;
                 changed += ez[pos] != old;
             }
         for (size_t s = 0; s < L->num_slots; s++)
@@ -132,6 +145,7 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     free(table);
     free(cum);
     free(topic_of);
+    free(listed);
     lda_layout_free(L);
     corpus_free(c);
 }

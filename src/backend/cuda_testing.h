@@ -28,10 +28,17 @@ extern "C" {
 int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                             uint32_t *z, lda_error *err);
 
+/* The same sparse draw (θ collapsed, in->n_mk) with φ formed from the counts n_wk (V × K) and
+ * n_k (K) with beta as it reads them (core/phi_mean.h), as the collapsed model's draw does;
+ * in->phi is not read. */
+int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
+                                         const uint32_t *n_k, double beta, uint32_t *z, lda_error *err);
+
 /* The sparse draw's word tables (cuda/sparse_table.cuh) of V words at K topics, `table`
- * holding V × lda_sparse_blocks(K) reals of `precision`. n_wk NULL: from phi (V × K) and
- * alpha (K), as the draw's launch builds them. n_wk set (table then NULL): phi (written) is the
- * mean of the counts n_wk (V × K) and n_k (K) with beta, as the collapsed model's φ update forms it. */
+ * holding V × lda_sparse_blocks(K) reals of `precision` (NULL: none built). n_wk NULL: from phi
+ * (V × K) and alpha (K), as the draw's launch builds them. n_wk set: phi (written) is the mean
+ * of the counts n_wk (V × K) and n_k (K) with beta, as the mean's kernel writes it, and the
+ * tables are formed from the counts, as the collapsed model's draw forms them. */
 int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha, const uint32_t *n_wk,
                            const uint32_t *n_k, double beta, float *phi, void *table, lda_error *err);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/gamma.h"
+#include "core/phi_mean.h"
 #include "core/rng.h"
 
 /* ---- counts ---- */
@@ -147,6 +148,7 @@ typedef struct {
     float *phi;
     double *column_partial; /* chunks × K: Σ over the chunk's words of the Gamma variates */
     double *column_scale;   /* K: 1 / column total */
+    float *mean_scale;      /* K: the mean's s_k (core/phi_mean.h) */
 } phi_ctx;
 
 static void draw_phi_chunk(void *vctx, size_t chunk, int worker)
@@ -192,8 +194,9 @@ static void mean_phi_chunk(void *vctx, size_t chunk, int worker)
     for (uint32_t w = w0; w < w1; w++) {
         const uint32_t *n = c->n_wk + (size_t)w * c->K;
         float *row = c->phi + (size_t)w * c->K;
+        const float beta = (float)c->beta;
         for (uint32_t k = 0; k < c->K; k++)
-            row[k] = (float)((n[k] + c->beta) / (c->n_k[k] + c->V * c->beta));
+            row[k] = lda_phi_mean_value(n[k], beta, c->mean_scale[k]);
     }
 }
 
@@ -202,9 +205,14 @@ int lda_cpu_update_phi(lda_pool *pool, uint32_t V, const uint32_t *n_wk, const u
                        float *phi, lda_error *err)
 {
     size_t chunks = lda_phi_chunks(V);
-    phi_ctx c = {V, K, n_wk, n_k, beta, update, seed, iteration, phi, NULL, NULL};
+    phi_ctx c = {V, K, n_wk, n_k, beta, update, seed, iteration, phi, NULL, NULL, NULL};
     if (update == LDA_UPDATE_MEAN) {
+        if (!(c.mean_scale = lda_malloc_array(K, sizeof *c.mean_scale, "phi's scales", err)))
+            return -1;
+        for (uint32_t k = 0; k < K; k++)
+            c.mean_scale[k] = lda_phi_mean_scale(n_k[k], V, beta);
         lda_pool_run(pool, chunks, mean_phi_chunk, &c);
+        free(c.mean_scale);
         return 0;
     }
     if (!(c.column_partial = lda_malloc_array(chunks * K, sizeof(double), "phi column sums", err)) ||

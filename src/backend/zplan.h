@@ -74,6 +74,7 @@ typedef struct {
     double fill;               /* its rows over (SMs × rows of its longest group): LDA_ZPLAN_STAGED_MIN_FILL */
     int fused_counts;          /* the kernel keeps n[m,k], n[w,k], n[k] current (no count kernel) */
     int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
+    int phi_from_counts;       /* the sparse draw forms φ's mean from n[w,k] as it reads it (no φ written) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */

@@ -8,11 +8,18 @@
  * With θ collapsed a token of word w in document m has weights (n[m,k] + α_k) φ[w,k], which
  * split into a document-sparse part s_k = n[m,k] φ[w,k], non-zero only for the document's
  * topics, and a dense part q_k = α_k φ[w,k] that depends on the word alone. With S = Σ s_k
- * (the document's topics in increasing order, left to right) and Q = Σ q_k, the token's
- * uniform u gives the target t = u (S + Q) (clamped below the total, search.h); t < S picks
- * the first listed topic whose running sum exceeds t, otherwise t − S is searched in the
- * word's prefix sums of q. Same distribution as the dense draw, with work per token growing
- * with the document's topics, not with K (but for the O(log K) search).
+ * and Q = Σ q_k, the token's uniform u gives the target t = u (S + Q) (clamped below the
+ * total, search.h); t < S picks the first listed topic, in the lanes' order below, whose
+ * running sum exceeds t, otherwise t − S is searched in the word's prefix sums of q. Same
+ * distribution as the dense draw, with work per token growing with the document's topics,
+ * not with K (but for the O(log K) search).
+ *
+ * The lanes' order: list entry j belongs to lane j mod LDA_SPARSE_LANES, and the running sums
+ * go lane by lane, each lane's entries in list order (for lists of up to 32 topics, the list's
+ * own order). It is the GPU's order: each lane of a warp adds its own entries with no
+ * exchange between lanes, and one prefix sum over the 32 lanes' totals finds the lane to
+ * search (a document of thousands of tokens lists hundreds of topics, and a prefix sum over
+ * the warp for every 32 of them cost wikimix most of its time).
  *
  * The word's prefix sums are kept only at the end of each block of LDA_SPARSE_BLOCK topics
  * (a table 1/16 of φ's size, built once per φ): the search finds the block, then forms the
@@ -37,6 +44,7 @@
 #include "core/search.h"
 
 #define LDA_SPARSE_BLOCK 16u
+#define LDA_SPARSE_LANES 32u /* the GPU's warp: the order of the document part's running sums */
 
 LDA_HD uint32_t lda_sparse_blocks(uint32_t K)
 {
@@ -132,6 +140,17 @@ LDA_HD uint32_t lda_sparse_list_add(uint32_t *topics, uint32_t m, const uint32_t
     return n[topic] ? m : lda_sparse_list_insert(topics, m, topic);
 }
 
+/* The list entry at position p of the lanes' order over m entries: lanes below m % 32 hold
+ * one entry more than the others. */
+LDA_HD uint32_t lda_sparse_lane_entry(uint32_t m, uint32_t p)
+{
+    const uint32_t few = m / LDA_SPARSE_LANES, more = m % LDA_SPARSE_LANES, long_part = more * (few + 1);
+    if (p < long_part)
+        return p / (few + 1) + LDA_SPARSE_LANES * (p % (few + 1));
+    p -= long_part;
+    return more + p / few + LDA_SPARSE_LANES * (p % few);
+}
+
 /* The document's topics when its draw begins, increasing; returns how many. */
 LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
 {
@@ -197,18 +216,20 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
             const REAL *block_end = table + (size_t)w * blocks;                                           \
             n[z[pos]]--;                                                                                  \
             REAL sparse = 0;                                                                              \
-            for (uint32_t j = 0; j < m; j++) {                                                            \
-                const uint32_t k = topics[j];                                                             \
-                sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]));  \
-                sums[j] = sparse;                                                                         \
-            }                                                                                             \
+            uint32_t p = 0;                                                                               \
+            for (uint32_t lane = 0; lane < LDA_SPARSE_LANES && lane < m; lane++)                          \
+                for (uint32_t j = lane; j < m; j += LDA_SPARSE_LANES) {                                   \
+                    const uint32_t k = topics[j];                                                         \
+                    sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k])); \
+                    sums[p++] = sparse;                                                                   \
+                }                                                                                         \
             const REAL dense = block_end[blocks - 1];                                                     \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);               \
             const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(sparse, dense),          \
                                                            lda_uniform_##SUFFIX(bits));                   \
             uint32_t topic = 0;                                                                           \
             if (target < sparse) { /* the first running sum beyond the target */                          \
-                topic = topics[lda_binary_search_##SUFFIX(sums, (int)m, target)];                         \
+                topic = topics[lda_sparse_lane_entry(m, (uint32_t)lda_binary_search_##SUFFIX(sums, (int)m, target))]; \
             } else {                                                                                      \
                 REAL t = target - sparse; /* kept strictly below Q: rounding may reach it */              \
                 if (!(t < dense))                                                                         \
