@@ -105,7 +105,7 @@ typedef struct {
     uint64_t token_base;   /* corpus-order index of its first token: the uniforms' key */
     uint32_t *n;           /* its row of n[m,k], updated token by token */
     uint32_t *topics;      /* room for its list (lda_sparse_list_capacity) */
-    void *sums;            /* room for as many REALs: the running sums, searched for the draw */
+    void *sums;            /* room for as many REALs: the list's running sums, or its weights (over 32) */
     const float *phi;      /* V × K */
     const float *alpha;    /* K */
     const void *table;     /* V × lda_sparse_blocks(K) REALs: the word tables */
@@ -138,17 +138,6 @@ LDA_HD uint32_t lda_sparse_list_insert(uint32_t *topics, uint32_t m, uint32_t to
 LDA_HD uint32_t lda_sparse_list_add(uint32_t *topics, uint32_t m, const uint32_t *n, uint32_t topic)
 {
     return n[topic] ? m : lda_sparse_list_insert(topics, m, topic);
-}
-
-/* The list entry at position p of the lanes' order over m entries: lanes below m % 32 hold
- * one entry more than the others. */
-LDA_HD uint32_t lda_sparse_lane_entry(uint32_t m, uint32_t p)
-{
-    const uint32_t few = m / LDA_SPARSE_LANES, more = m % LDA_SPARSE_LANES, long_part = more * (few + 1);
-    if (p < long_part)
-        return p / (few + 1) + LDA_SPARSE_LANES * (p % (few + 1));
-    p -= long_part;
-    return more + p / few + LDA_SPARSE_LANES * (p % few);
 }
 
 /* The document's topics when its draw begins, increasing; returns how many. */
@@ -195,6 +184,28 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         return k1 - 1;                                                                                    \
     }                                                                                                     \
                                                                                                           \
+    /* The entry the target falls in, in the lanes' order: the first lane whose running total   \
+     * passes it, then that lane's entries (j ≡ lane mod 32) from the total before it; where     \
+     * rounding leaves them short of the target, its last entry with a weight. */               \
+    LDA_HD uint32_t lda_sparse_pick_##SUFFIX(const uint32_t *topics, uint32_t m, const REAL *weight,       \
+                                             const REAL *lane_total, REAL target)                          \
+    {                                                                                                     \
+        uint32_t lane = 0;                                                                                \
+        while (lane + 1 < LDA_SPARSE_LANES && !(target < lane_total[lane]))                               \
+            lane++;                                                                                       \
+        REAL run = lane ? lane_total[lane - 1] : (REAL)0;                                                 \
+        uint32_t last = topics[lane];                                                                     \
+        for (uint32_t j = lane; j < m; j += LDA_SPARSE_LANES) {                                           \
+            if (!(weight[j] > 0))                                                                         \
+                continue;                                                                                 \
+            run = lda_sparse_add_##SUFFIX(run, weight[j]);                                                \
+            last = topics[j];                                                                             \
+            if (target < run)                                                                             \
+                return topics[j];                                                                         \
+        }                                                                                                 \
+        return last;                                                                                      \
+    }                                                                                                     \
+                                                                                                          \
     /* Draws every token of the document in order. The fields are read into locals once:       \
      * the counts are written through a uint32_t pointer, which C lets alias the struct's        \
      * integers, so the compiler would reload them after every write. */                          \
@@ -215,21 +226,36 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
             const float *ph = phi + (size_t)w * K;                                                        \
             const REAL *block_end = table + (size_t)w * blocks;                                           \
             n[z[pos]]--;                                                                                  \
-            REAL sparse = 0;                                                                              \
-            uint32_t p = 0;                                                                               \
-            for (uint32_t lane = 0; lane < LDA_SPARSE_LANES && lane < m; lane++)                          \
-                for (uint32_t j = lane; j < m; j += LDA_SPARSE_LANES) {                                   \
+            /* Up to 32 topics the lanes' order is the list's: running sums, searched. Beyond,    \
+             * each entry's weight and each lane's total in one pass, then the lanes' totals. */    \
+            REAL sparse = 0, lane_total[LDA_SPARSE_LANES];                                                \
+            if (m <= LDA_SPARSE_LANES) {                                                                  \
+                for (uint32_t j = 0; j < m; j++) {                                                        \
                     const uint32_t k = topics[j];                                                         \
                     sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k])); \
-                    sums[p++] = sparse;                                                                   \
+                    sums[j] = sparse;                                                                     \
                 }                                                                                         \
+            } else {                                                                                      \
+                for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                           \
+                    lane_total[l] = 0;                                                                    \
+                for (uint32_t j0 = 0; j0 < m; j0 += LDA_SPARSE_LANES)                                     \
+                    for (uint32_t j = j0, l = 0; l < LDA_SPARSE_LANES && j < m; j++, l++) {               \
+                        const uint32_t k = topics[j];                                                     \
+                        sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]);                       \
+                        lane_total[l] = lda_sparse_add_##SUFFIX(lane_total[l], sums[j]);                  \
+                    }                                                                                     \
+                for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                           \
+                    lane_total[l] = sparse = lda_sparse_add_##SUFFIX(sparse, lane_total[l]);              \
+            }                                                                                             \
             const REAL dense = block_end[blocks - 1];                                                     \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);               \
             const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(sparse, dense),          \
                                                            lda_uniform_##SUFFIX(bits));                   \
             uint32_t topic = 0;                                                                           \
             if (target < sparse) { /* the first running sum beyond the target */                          \
-                topic = topics[lda_sparse_lane_entry(m, (uint32_t)lda_binary_search_##SUFFIX(sums, (int)m, target))]; \
+                topic = m <= LDA_SPARSE_LANES                                                             \
+                            ? topics[lda_binary_search_##SUFFIX(sums, (int)m, target)]                    \
+                            : lda_sparse_pick_##SUFFIX(topics, m, sums, lane_total, target);              \
             } else {                                                                                      \
                 REAL t = target - sparse; /* kept strictly below Q: rounding may reach it */              \
                 if (!(t < dense))                                                                         \
