@@ -6,8 +6,8 @@
 # topics recovered (scripts/planted-recovery.py). Prints a markdown table, also OUTDIR/summary.md.
 #
 # usage: scripts/billion.sh OUTDIR
-# env:  TOKENS (1000000000), K (1024, planted and trained), ITERS (100), DEVICE (cuda), JOBS (nproc),
-#       LDAGPU (./ldagpu), MODEL (phi-mean), SAMPLER (butterfly), TRAIN_ARGS (more train options), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
+# env:  TOKENS (1000000000), K (1024, planted and trained), ITERS (400), DEVICE (cuda), JOBS (nproc),
+#       LDAGPU (./ldagpu), MODEL (collapsed), SAMPLER (sparse), TRAIN_ARGS (more train options), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
 #       ALPHA (3.2/K), BETA (0.01), SEED (1), EVAL_EVERY (10), TRAIN_LIMIT (seconds, 300: the
 #       train command gets SIGTERM then, stops after its iteration and writes the model),
 #       WORK (where the corpus and model go, ${TMPDIR:-/tmp}/ldagpu-billion: local disk, ~10 GB;
@@ -16,12 +16,13 @@
 #
 # Generated and trained with the same α and β. α = 3.2/K (Σα = 3.2) puts 90% of a document in
 # about 6 topics at any K (the largest ~40%), so the CPU test at K = 32 is the run's regime;
-# 0.05 at K = 1024 would spread it over 84 topics, which no real corpus does. MODEL phi-mean
-# (README, "Which to choose"): at TOKENS=2000000 K=32, 100 iterations, the planted topics
-# recovered (TV <= 0.15) were phi-mean 27 of 32, mean-for-mode 22, uncollapsed 0 (its drawn φ
-# still 0.27 away in median: drawing φ over 50,000 words at β = 0.01 is noisy and slow to mix).
-# The misses are Gibbs's local optima (two planted topics in one learned, one split in two):
-# 300 iterations did not undo them.
+# 0.05 at K = 1024 would spread it over 84 topics, which no real corpus does. MODEL collapsed
+# with SAMPLER sparse: on the H100 at TOKENS=10^8, 400 iterations, it recovered 833 of the 1024
+# planted topics (TV <= 0.15) at 54 ms an iteration, phi-mean 184 at 82 ms; at 10^9, 304
+# iterations in 240 s recovered 771 (results/billion/). At TOKENS=2000000 K=32 (CPU), 100
+# iterations: phi-mean 27 of 32, mean-for-mode 22, uncollapsed 0 (its drawn φ still 0.27 away in
+# median: drawing φ over 50,000 words at β = 0.01 is noisy and slow to mix). The misses are
+# Gibbs's local optima (two planted topics in one learned, one split in two).
 #
 # Device memory, from cuda/backend_cuda.cu's bytes_needed, K = 1024, V = 50,000, θ given (pieces of
 # 512): 12 bytes a token position (words, z, z_prev), 8K + 36 bytes a slot (θ and n[m,k]: 8K;
@@ -42,8 +43,8 @@
 set -eu
 out=${1:?usage: scripts/billion.sh OUTDIR}
 bin=${LDAGPU:-./ldagpu}
-tokens=${TOKENS:-1000000000} K=${K:-1024} iters=${ITERS:-100} device=${DEVICE:-cuda}
-jobs=${JOBS:-$(nproc)} model=${MODEL:-phi-mean} mean=${MEAN_LENGTH:-300} sigma=${LENGTH_SIGMA:-1}
+tokens=${TOKENS:-1000000000} K=${K:-1024} iters=${ITERS:-400} device=${DEVICE:-cuda}
+jobs=${JOBS:-$(nproc)} model=${MODEL:-collapsed} mean=${MEAN_LENGTH:-300} sigma=${LENGTH_SIGMA:-1}
 V=${VOCAB:-50000} beta=${BETA:-0.01} seed=${SEED:-1} limit=${TRAIN_LIMIT:-300}
 alpha=${ALPHA:-$(awk -v k="$K" 'BEGIN { printf "%.6g", 3.2 / k }')}
 work=${WORK:-${TMPDIR:-/tmp}/ldagpu-billion} py=${PYTHON:-python3}
@@ -89,7 +90,7 @@ t0=$(now)
 deadline=$(($(date +%s) + limit))
 # shellcheck disable=SC2016
 "$@" sh -c 'echo $$ > "$0"; exec "$@"' "$work/train.pid" "$bin" train "$corpus" -K "$K" -n "$iters" \
-    --model "$model" --sampler "${SAMPLER:-butterfly}" --device "$device" -j "$jobs" --alpha "$alpha" --beta "$beta" -s "$seed" \
+    --model "$model" --sampler "${SAMPLER:-sparse}" --device "$device" -j "$jobs" --alpha "$alpha" --beta "$beta" -s "$seed" \
     -e "${EVAL_EVERY:-10}" --doc-topics top:10 ${TRAIN_ARGS:-} -o "$work/model" 2> "$out/train.log" &
 runner=$!
 while [ ! -s "$work/train.pid" ] && kill -0 "$runner" 2> /dev/null; do sleep 0.05; done
