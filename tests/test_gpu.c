@@ -829,6 +829,42 @@ Test(gpu, a_run_too_large_for_the_gpu_exits_1_and_writes_nothing)
     free(dir);
 }
 
+/* Two copies of a start for the θ-collapsed draws: random topics (keyed on K), the counts of
+ * each slot's z, a cut document's pieces joined as the backends join them. */
+static void two_random_starts(const lda_layout *L, uint32_t K, uint32_t *z[2], uint32_t *n[2])
+{
+    for (int d = 0; d < 2; d++) {
+        z[d] = calloc(L->num_positions, 4);
+        n[d] = calloc(L->num_slots * K, 4);
+    }
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            uint32_t k = lda_rng_once(6, LDA_RNG_TEST, K, L->slot_token_base[s] + i) % K;
+            for (int d = 0; d < 2; d++) {
+                z[d][lda_layout_pos(L, s, i)] = k;
+                n[d][s * K + k]++;
+            }
+        }
+    for (int d = 0; d < 2; d++)
+        lda_layout_join_cut_counts(L, K, n[d], NULL);
+}
+
+/* The counts a next pass starts from: a recount of z, joined, as the backends do. */
+static void recount_joined(const lda_layout *L, uint32_t K, const uint32_t *z, uint32_t *n)
+{
+    memset(n, 0, L->num_slots * K * 4);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            n[s * K + z[lda_layout_pos(L, s, i)]]++;
+    lda_layout_join_cut_counts(L, K, n, NULL);
+}
+
+static void free_two(uint32_t *a[2])
+{
+    free(a[0]);
+    free(a[1]);
+}
+
 /* The sparse draw (core/sparse_draw.h, cuda/zsample_sparse.cuh): on integer weights every sum
  * is exact, so the GPU's warp must draw the CPU's topics and leave its counts, over three
  * passes, on layouts with and without pieces (whose lists come from their rows). On real
@@ -850,18 +886,8 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
     }
     for (uint32_t w = 0; w < V; w++)
         phi[(size_t)w * K + w % K] = 1.0f; /* no all-zero row */
-    uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
-    uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)};
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
-            uint32_t k = lda_rng_once(6, LDA_RNG_TEST, K, L->slot_token_base[s] + i) % K;
-            for (int d = 0; d < 2; d++) {
-                z[d][lda_layout_pos(L, s, i)] = k;
-                n[d][s * K + k]++;
-            }
-        }
-    for (int d = 0; d < 2; d++)
-        lda_layout_join_cut_counts(L, K, n[d], NULL);
+    uint32_t *n[2], *z[2];
+    two_random_starts(L, K, z, n);
     void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
     lda_pool *pool = lda_pool_create(2, &err);
     char what[96];
@@ -892,19 +918,12 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
         cr_assert_eq(mismatches, 0, "%s pass %u: %zu of %zu draws differ from the CPU", what, it, mismatches,
                      c->num_tokens);
         cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "%s pass %u: counts differ from the CPU", what, it);
-        for (int d = 0; d < 2; d++) { /* the next pass starts from a recount, joined, as the backends do */
-            memset(n[d], 0, L->num_slots * K * 4);
-            for (size_t s = 0; s < L->num_slots; s++)
-                for (uint32_t i = 0; i < L->slot_len[s]; i++)
-                    n[d][s * K + z[d][lda_layout_pos(L, s, i)]]++;
-            lda_layout_join_cut_counts(L, K, n[d], NULL);
-        }
+        for (int d = 0; d < 2; d++)
+            recount_joined(L, K, z[d], n[d]);
     }
     lda_pool_destroy(pool);
-    for (int d = 0; d < 2; d++) {
-        free(n[d]);
-        free(z[d]);
-    }
+    free_two(n);
+    free_two(z);
     free(table);
     free(phi);
     free(alpha);
@@ -937,19 +956,9 @@ static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision prec
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     cr_assert_eq(lda_cpu_update_phi(pool, V, n_wk, n_k, K, beta, LDA_UPDATE_MEAN, 0, 0, phi, &err), 0, "%s", err.msg);
-    uint32_t *n[2] = {calloc(L->num_slots * K, 4), calloc(L->num_slots * K, 4)};
-    uint32_t *z[2] = {calloc(L->num_positions, 4), calloc(L->num_positions, 4)}, *z0 = calloc(L->num_positions, 4);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
-            uint32_t k = lda_rng_once(6, LDA_RNG_TEST, K, L->slot_token_base[s] + i) % K;
-            z0[lda_layout_pos(L, s, i)] = k;
-            for (int d = 0; d < 2; d++) {
-                z[d][lda_layout_pos(L, s, i)] = k;
-                n[d][s * K + k]++;
-            }
-        }
-    for (int d = 0; d < 2; d++)
-        lda_layout_join_cut_counts(L, K, n[d], NULL);
+    uint32_t *n[2], *z[2], *z0 = malloc(L->num_positions * 4);
+    two_random_starts(L, K, z, n);
+    memcpy(z0, z[0], L->num_positions * 4);
     for (uint32_t it = 1; it <= 3; it++) {
         for (int d = 0; d < 2; d++) {
             lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .K = K, .precision = precision, .seed = 41,
@@ -960,13 +969,8 @@ static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision prec
         }
         cr_assert_eq(memcmp(z[0], z[1], L->num_positions * 4), 0, "K=%u pass %u: the topics differ", K, it);
         cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "K=%u pass %u: the counts differ", K, it);
-        for (int d = 0; d < 2; d++) { /* the next pass starts from a recount, joined, as the backends do */
-            memset(n[d], 0, L->num_slots * K * 4);
-            for (size_t s = 0; s < L->num_slots; s++)
-                for (uint32_t i = 0; i < L->slot_len[s]; i++)
-                    n[d][s * K + z[d][lda_layout_pos(L, s, i)]]++;
-            lda_layout_join_cut_counts(L, K, n[d], NULL);
-        }
+        for (int d = 0; d < 2; d++)
+            recount_joined(L, K, z[d], n[d]);
     }
     size_t changed = 0;
     for (size_t i = 0; i < L->num_positions; i++)
@@ -974,10 +978,8 @@ static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision prec
     if (K > 1)
         cr_assert_gt(changed, c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
     lda_pool_destroy(pool);
-    for (int d = 0; d < 2; d++) {
-        free(n[d]);
-        free(z[d]);
-    }
+    free_two(n);
+    free_two(z);
     free(z0);
     free(phi);
     free(alpha);
