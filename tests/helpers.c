@@ -496,3 +496,14 @@ char *test_mpirun_ldagpu(unsigned processes, const char *args)
     cr_assert_eq(status, 0, "mpirun -np %u ldagpu %s: exit %d: %s", processes, args, status, out);
     return out;
 }
+
+/* test_assert_runs_same_model: see helpers.h. */
+void test_assert_runs_same_model(const char *dir, const char *prefix, unsigned first, unsigned last)
+{
+    char one[4096], other[4096];
+    snprintf(one, sizeof one, "%s/%s%u", dir, prefix, first);
+    for (unsigned n = first + 1; n <= last; n++) {
+        snprintf(other, sizeof other, "%s/%s%u", dir, prefix, n);
+        test_assert_same_models(one, other);
+    }
+}

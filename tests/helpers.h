@@ -92,6 +92,8 @@ char *test_mpirun_ldagpu(unsigned processes, const char *args);
 /* Two model folders hold the same model: phi, theta, z, topic_tokens (.npy), topics.txt and a
  * learned alpha.npy byte for byte, and their log.csv the same figures (not the same times). */
 void test_assert_same_models(const char *a, const char *b);
+/* The runs DIR/PREFIX<n>, n = first + 1 .. last, each hold the model of DIR/PREFIX<first>. */
+void test_assert_runs_same_model(const char *dir, const char *prefix, unsigned first, unsigned last);
 
 #endif
 

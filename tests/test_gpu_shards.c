@@ -75,7 +75,7 @@ Test(gpu_shards, allreduce_on_two_devices)
 static void shards_on_one_gpu(const char *options)
 {
     require_gpus(1);
-    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], other[4096];
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     for (uint32_t n = 1; n <= 3; n++) {
         snprintf(args, sizeof args,
@@ -90,11 +90,7 @@ static void shards_on_one_gpu(const char *options)
         cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", n, args, rc, out);
         free(out);
     }
-    snprintf(one, sizeof one, "%s/m1", dir);
-    for (uint32_t n = 2; n <= 3; n++) {
-        snprintf(other, sizeof other, "%s/m%u", dir, n);
-        test_assert_same_models(one, other);
-    }
+    test_assert_runs_same_model(dir, "m", 1, 3);
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -122,7 +118,7 @@ Test(gpu_shards, one_gpu_large_k, .timeout = 120) { shards_on_one_gpu("-K 2048 -
 static void two_gpus_equal_one(const char *model)
 {
     require_gpus(2);
-    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], two[4096];
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     for (int gpus = 1; gpus <= 2; gpus++) {
         snprintf(args, sizeof args,
@@ -135,9 +131,7 @@ static void two_gpus_equal_one(const char *model)
             cr_assert(strstr(out, "2 shards (") && strstr(out, "summed by NCCL"), "not split over NCCL: %s", out);
         free(out);
     }
-    snprintf(one, sizeof one, "%s/g1", dir);
-    snprintf(two, sizeof two, "%s/g2", dir);
-    test_assert_same_models(one, two);
+    test_assert_runs_same_model(dir, "g", 1, 2);
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -154,7 +148,7 @@ Test(gpu_shards, two_gpus_equal_one_sparse) { two_gpus_equal_one("--model collap
 static void processes_equal_one_gpu(const char *model)
 {
     require_gpus(1);
-    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL, one[4096], two[4096];
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     const char *common = "-K 32 -n 4 -e 2 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 "
                          "--optimize-burn-in 1 --holdout 0.05 --device cuda";
@@ -167,9 +161,7 @@ static void processes_equal_one_gpu(const char *model)
     cr_assert(strstr(out, "2 MPI processes ("), "not split over processes: %s", out);
     cr_assert(strstr(out, gpus_here() >= 2 ? "summed by NCCL" : "summed by MPI (host copies)"), "%s", out);
     free(out);
-    snprintf(one, sizeof one, "%s/g1", dir);
-    snprintf(two, sizeof two, "%s/g2", dir);
-    test_assert_same_models(one, two);
+    test_assert_runs_same_model(dir, "g", 1, 2);
     test_rmdir(dir);
     free(dir);
     free(c);
