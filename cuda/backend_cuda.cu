@@ -84,9 +84,15 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
     b += (L->num_warps + 1) * sizeof(size_t) + L->num_warps * sizeof(uint32_t); // warp offsets, lengths
     b += L->num_slots * (5 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
     b += (L->num_cut_docs + 1) * sizeof(size_t) + L->num_pieces * sizeof(uint32_t); // cut documents' pieces
-    b += 2 * L->num_cut_docs * K * sizeof(uint32_t);                        // their counts at a pass's start, change
     b += (L->num_pieces / LDA_JOIN_CHUNK + L->num_cut_docs + 1) * sizeof(cut_chunk); // join chunks (at most)
-    b += L->num_slots * K * sizeof(uint32_t);                                // n[m,k]
+    if (plan->kernel == LDA_ZKERNEL_SPARSE) { // n[m,k] as lists, in the scratch; read a window of rows at a time
+        b += theta_chunk_slots(L->num_slots, (uint32_t)K) * K * sizeof(uint32_t);
+        b += (L->num_cut_docs + 1) * sizeof(uint64_t) + L->num_cut_docs * sizeof(uint32_t) + // cut documents' lists
+             2 * cuda_cut_list_entries(L, (uint32_t)K) * sizeof(uint32_t);
+    } else {
+        b += 2 * L->num_cut_docs * K * sizeof(uint32_t); // cut documents' counts at a pass's start, change
+        b += L->num_slots * K * sizeof(uint32_t);        // n[m,k]
+    }
     b += (p->theta_collapsed ? theta_chunk_slots(L->num_slots, (uint32_t)K) : L->num_slots) * K * sizeof(float); // θ
     b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
     b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
@@ -108,10 +114,12 @@ static void free_state(device_state &s)
                     s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.phi_mean_scale, s.partials,
                     s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
                     s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
+                    s.doc_window, (void *)s.cut_lists.offset, s.cut_lists.topics, s.cut_lists.counts, s.cut_lists.len,
                     s.own_wk != s.n_wk ? s.own_wk : NULL, s.own_k != s.n_k ? s.own_k : NULL};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
+    free(s.cut_offsets_host);
     if (s.stream)
         cudaStreamDestroy(s.stream);
     if (s.ev_start)
@@ -166,10 +174,35 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.slot_doc_len, L->slot_doc_len, L->num_slots));
     CUDA_TRY(alloc_copy(&s.slot_piece, L->slot_piece, L->num_slots));
     CUDA_TRY(alloc_copy(&s.cut_offsets, L->cut_offsets, L->num_cut_docs + 1));
+    if (!(s.cut_offsets_host = (size_t *)malloc((L->num_cut_docs + 1) * sizeof *s.cut_offsets_host))) {
+        lda_error_fail(err, "out of memory");
+        goto fail;
+    }
+    memcpy(s.cut_offsets_host, L->cut_offsets, (L->num_cut_docs + 1) * sizeof *s.cut_offsets_host);
     CUDA_TRY(alloc_copy(&s.cut_slots, L->cut_slots, L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0));
-    CUDA_TRY(alloc_copy(&s.cut_base, (const uint32_t *)NULL, L->num_cut_docs * K));
-    CUDA_TRY(alloc_copy(&s.cut_delta, (const uint32_t *)NULL, L->num_cut_docs * K));
-    CUDA_TRY(cudaMemset(s.cut_delta, 0, L->num_cut_docs * K * sizeof(uint32_t)));
+    if (plan->kernel == LDA_ZKERNEL_SPARSE) { // n[m,k] as lists (count_lists.cuh), read through the window
+        s.doc_window_slots = theta_chunk_slots(L->num_slots, (uint32_t)K);
+        CUDA_TRY(alloc_copy(&s.doc_window, (const uint32_t *)NULL, s.doc_window_slots * K));
+        uint64_t *offsets = cuda_cut_list_offsets(L, (uint32_t)K);
+        if (!offsets) {
+            lda_error_fail(err, "out of memory");
+            goto fail;
+        }
+        uint64_t *offset_copy = NULL;
+        const cudaError_t e = alloc_copy(&offset_copy, offsets, L->num_cut_docs + 1);
+        const uint64_t entries = offsets[L->num_cut_docs];
+        free(offsets);
+        s.cut_lists.offset = offset_copy;
+        CUDA_TRY(e);
+        CUDA_TRY(alloc_copy(&s.cut_lists.topics, (const uint32_t *)NULL, entries));
+        CUDA_TRY(alloc_copy(&s.cut_lists.counts, (const uint32_t *)NULL, entries));
+        CUDA_TRY(alloc_copy(&s.cut_lists.len, (const uint32_t *)NULL, L->num_cut_docs));
+    } else {
+        CUDA_TRY(alloc_copy(&s.cut_base, (const uint32_t *)NULL, L->num_cut_docs * K));
+        CUDA_TRY(alloc_copy(&s.cut_delta, (const uint32_t *)NULL, L->num_cut_docs * K));
+        CUDA_TRY(cudaMemset(s.cut_delta, 0, L->num_cut_docs * K * sizeof(uint32_t)));
+        CUDA_TRY(alloc_copy(&s.n_mk, (const uint32_t *)NULL, L->num_slots * K));
+    }
     {
         cut_chunk *chunks = cuda_cut_chunks(L, &s.num_cut_chunks);
         if (!chunks) {
@@ -191,7 +224,6 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
     CUDA_TRY(alloc_copy(&s.z_prev, (const uint32_t *)NULL, L->num_positions));
-    CUDA_TRY(alloc_copy(&s.n_mk, (const uint32_t *)NULL, L->num_slots * K));
     CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
     s.own_wk = s.n_wk; // until it becomes a shard
@@ -442,8 +474,14 @@ static int cuda_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uin
         return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const size_t K = s.K;
-    if (n_mk)
-        CUDA_TRY(cudaMemcpyAsync(n_mk, s.n_mk, s.num_slots * K * sizeof *n_mk, cudaMemcpyDeviceToHost, s.stream));
+    for (size_t first = 0, step = cuda_doc_rows_at_once(s); n_mk && first < s.num_slots; first += step) {
+        const size_t n = s.num_slots - first < step ? s.num_slots - first : step;
+        const uint32_t *rows = NULL;
+        if (cuda_doc_rows(s, first, n, &rows, err))
+            return -1;
+        CUDA_TRY(cudaMemcpyAsync(n_mk + first * K, rows, n * K * sizeof *n_mk, cudaMemcpyDeviceToHost, s.stream));
+        CUDA_TRY(cudaStreamSynchronize(s.stream)); // the window is reused by the next rows
+    }
     if (n_wk)
         CUDA_TRY(cudaMemcpyAsync(n_wk, s.n_wk, (size_t)s.V * K * sizeof *n_wk, cudaMemcpyDeviceToHost, s.stream));
     if (n_k)

@@ -10,15 +10,16 @@
 
 #define HIST_THREADS 256
 
-// n[m,k] of each document's first piece (a document once): [k][c] documents with c tokens of k.
-__global__ void doc_topic_hist_kernel(const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_piece,
-                                      size_t num_slots, uint32_t K, uint32_t *hist, unsigned long long *over,
-                                      unsigned long long *over_count, size_t over_cap)
+// n[m,k] of each document's first piece (a document once): [k][c] documents with c tokens of k;
+// slots first .. first + count - 1, their rows in `rows` (cuda_doc_rows).
+__global__ void doc_topic_hist_kernel(const uint32_t *rows, const uint32_t *slot_doc, const uint32_t *slot_piece,
+                                      size_t first, size_t count, uint32_t K, uint32_t *hist,
+                                      unsigned long long *over, unsigned long long *over_count, size_t over_cap)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < num_slots * K; i += stride) {
-        const uint32_t c = n_mk[i];
-        const size_t s = i / K;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count * K; i += stride) {
+        const uint32_t c = rows[i];
+        const size_t s = first + i / K;
         if (c == 0 || slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0)
             continue;
         const uint32_t k = (uint32_t)(i % K);
@@ -71,10 +72,16 @@ int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *e
     CUDA_TRY(cudaMemsetAsync(s.hist_doc, 0, doc_bins * sizeof *s.hist_doc, s.stream));
     CUDA_TRY(cudaMemsetAsync(s.hist_word, 0, LDA_HIST_CAP * sizeof *s.hist_word, s.stream));
     CUDA_TRY(cudaMemsetAsync(s.hist_over_count, 0, 2 * sizeof *s.hist_over_count, s.stream));
-    doc_topic_hist_kernel<<<1024, HIST_THREADS, 0, s.stream>>>(s.n_mk, s.slot_doc, s.slot_piece, s.num_slots, s.K,
-                                                              s.hist_doc, s.hist_doc_over, s.hist_over_count,
-                                                              s.hist_over_cap);
-    LAUNCH_TRY();
+    for (size_t first = 0, step = cuda_doc_rows_at_once(s); first < s.num_slots; first += step) {
+        const size_t n = s.num_slots - first < step ? s.num_slots - first : step;
+        const uint32_t *rows = NULL;
+        if (cuda_doc_rows(s, first, n, &rows, err))
+            return -1;
+        doc_topic_hist_kernel<<<1024, HIST_THREADS, 0, s.stream>>>(rows, s.slot_doc, s.slot_piece, first, n, s.K,
+                                                                  s.hist_doc, s.hist_doc_over, s.hist_over_count,
+                                                                  s.hist_over_cap);
+        LAUNCH_TRY();
+    }
     word_topic_hist_kernel<<<1024, HIST_THREADS, 0, s.stream>>>(s.n_wk, (size_t)s.V * s.K, s.hist_word,
                                                                s.hist_word_over, s.hist_over_count + 1,
                                                                s.hist_over_cap);

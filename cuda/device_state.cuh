@@ -31,9 +31,11 @@ struct device_state {
     uint32_t *slot_doc_len; // the whole document's tokens (θ's mean, the joint log-likelihood)
     uint32_t *slot_piece;   // 0: the piece that stands for its document where documents count once
     size_t *cut_offsets;    // cut documents' pieces (layout.h), num_cut_docs + 1
+    size_t *cut_offsets_host; // the same on the host (malloc'ed), where a launch over pieces needs them
     uint32_t *cut_slots;
     uint32_t *cut_base;     // num_cut_docs × K: a cut document's counts when the z pass began
     uint32_t *cut_delta;    // num_cut_docs × K: their change in the pass (zero between joins)
+    count_lists cut_lists;  // the sparse draw's cut_base, as lists (then cut_base, cut_delta are NULL)
     struct cut_chunk *cut_chunks; // the cut documents' pieces in chunks of at most LDA_JOIN_CHUNK
     size_t num_cut_chunks;
     uint64_t *slot_token_base;
@@ -45,6 +47,11 @@ struct device_state {
     uint32_t *z;  // num_positions
     uint32_t *z_prev; // z before the current draw, for the incremental count update
     uint32_t *n_mk, *n_wk, *n_k; // n_wk, n_k: the totals, which φ, the histograms and the evaluation read
+    // The sparse draw keeps n[m,k] as lists (sparse's, count_lists.cuh) and n_mk is NULL; what
+    // reads rows of it reads them through cuda_doc_rows, formed into doc_window (doc_window_slots
+    // rows, a multiple of 32).
+    uint32_t *doc_window;
+    size_t doc_window_slots;
     uint32_t *own_wk, *own_k;    // where the z passes count this backend's tokens: n_wk, n_k, but in a
                                  // shard, whose totals are every shard's (become_shard, backend.h)
     // A shard's pieces of the documents it shares with other shards (shards.h): piece i is slot
@@ -87,6 +94,12 @@ struct device_state {
 };
 
 
+// Whether n[m,k] is kept as lists (the sparse draw's) rather than as the dense n_mk.
+inline bool counts_are_lists(const device_state &s)
+{
+    return s.sparse.lists != NULL;
+}
+
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
 int cuda_count(const device_state &s, lda_error *err);
@@ -97,6 +110,24 @@ int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t par
                        lda_error *err);
 // The chunks of the cut documents' pieces (malloc'ed; *count of them).
 cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count);
+
+// The lists of n[m,k] (doc_counts.cu). Rows first .. first + count - 1 of n[m,k] on the device:
+// n_mk's, or formed from the lists into doc_window (count at most cuda_doc_rows_at_once).
+int cuda_doc_rows(const device_state &s, size_t first, size_t count, const uint32_t **rows, lda_error *err);
+size_t cuda_doc_rows_at_once(const device_state &s);
+// Lists first .. first + count - 1 of l from count dense rows of K, and back.
+int cuda_lists_from_rows(const count_lists &l, const uint32_t *rows, size_t first, size_t count, uint32_t K,
+                         cudaStream_t stream, lda_error *err);
+int cuda_rows_from_lists(const count_lists &l, size_t first, size_t count, uint32_t K, uint32_t *rows,
+                         cudaStream_t stream, lda_error *err);
+// The lists counted from z, a window of slots at a time (cuda_count's part for lists).
+int cuda_count_doc_lists(const device_state &s, lda_error *err);
+// cuda_join_cut_counts for lists: every piece's list becomes its document's, through cut_lists.
+int cuda_join_cut_lists(const device_state &s, bool from_scratch, lda_error *err);
+// Room for cut document c's list: min(K, its tokens), as offsets (num_cut_docs + 1, malloc'ed),
+// and their total.
+uint64_t *cuda_cut_list_offsets(const lda_layout *L, uint32_t K);
+uint64_t cuda_cut_list_entries(const lda_layout *L, uint32_t K);
 
 // Brings the rows of every cut document's pieces in n[m,k] together (layout.h,
 // lda_layout_join_cut_counts, its CPU reference): from_scratch after a recount (each row holds

@@ -29,30 +29,29 @@ __device__ __forceinline__ double block_sum(double v)
     return total; // meaningful in thread 0
 }
 
-// Block q: the tokens of warp q of the layout; each warp of the block takes one token at
+// Block b: the tokens of slot b of the layout (a block a slot, not a layout warp: at K = 10,000
+// θ's rows come 819 at a time (cuda_theta_rows), and a block a layout warp left the H100 with
+// 25 blocks a launch: 65 s to evaluate 10^8 tokens); each warp of the block takes one token at
 // a time and forms Σ_k θ[m,k] φ[w,k] with its 32 lanes striding over k.
 __global__ void __launch_bounds__(EVAL_THREADS) loglik_pred_kernel(const uint32_t *words, const size_t *warp_offset,
                                                                    const uint32_t *slot_len, const float *theta,
                                                                    const float *phi, uint32_t K, double *partial)
 {
-    const size_t q = blockIdx.x;
+    const size_t s = blockIdx.x, q = s / 32, r = s % 32;
     const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const float *th = theta + s * K;
     double total = 0.0;
-    for (uint32_t r = 0; r < 32; r++) {
-        const size_t s = q * 32 + r;
-        const float *th = theta + s * K;
-        for (uint32_t i = warp; i < slot_len[s]; i += EVAL_THREADS / 32) {
-            const float *ph = phi + (size_t)words[warp_offset[q] + (size_t)i * 32 + r] * K;
-            double p = 0.0;
-            for (uint32_t k = lane; k < K; k += 32)
-                p += (double)th[k] * ph[k];
-            p = warp_sum(p);
-            total += lane == 0 ? log(p) : 0.0;
-        }
+    for (uint32_t i = warp; i < slot_len[s]; i += EVAL_THREADS / 32) {
+        const float *ph = phi + (size_t)words[warp_offset[q] + (size_t)i * 32 + r] * K;
+        double p = 0.0;
+        for (uint32_t k = lane; k < K; k += 32)
+            p += (double)th[k] * ph[k];
+        p = warp_sum(p);
+        total += lane == 0 ? log(p) : 0.0;
     }
     total = block_sum(total);
     if (threadIdx.x == 0)
-        partial[q] = total;
+        partial[s] = total;
 }
 
 // n partial sums to the host.
@@ -143,11 +142,25 @@ static int per_token_terms(const device_state &s, const uint32_t *words, const s
                            const uint32_t *slot_len, const float *theta, size_t warps, double *per_warp,
                            lda_error *err)
 {
-    loglik_pred_kernel<<<(unsigned)warps, EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, theta, s.phi, s.K,
-                                                                     s.partials);
+    double *per_slot = (double *)malloc(warps * 32 * sizeof *per_slot);
+    if (!per_slot) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    loglik_pred_kernel<<<(unsigned)(warps * 32), EVAL_THREADS, 0, s.stream>>>(words, warp_offset, slot_len, theta,
+                                                                            s.phi, s.K, s.partials);
     LAUNCH_TRY();
-    return copy_partials(s, warps, per_warp, err);
+    if (copy_partials(s, warps * 32, per_slot, err))
+        goto fail;
+    for (size_t q = 0; q < warps; q++) { // a layout warp's term: its slots' in order
+        per_warp[q] = 0.0;
+        for (uint32_t r = 0; r < 32; r++)
+            per_warp[q] += per_slot[q * 32 + r];
+    }
+    free(per_slot);
+    return 0;
 fail:
+    free(per_slot);
     return -1;
 }
 
@@ -175,17 +188,19 @@ int cuda_loglik_terms(const device_state &s, const uint32_t *words, const size_t
 // vocabulary chunk (phi_chunks.h), over its words' counts. Each block's sum is formed in one fixed
 // order (block_sum), so the terms, and the figure the host adds from them, are the same for any
 // split of the warps over shards.
+// Warps first_warp .. first_warp + num_warps - 1, their rows of n[m,k] in `rows` (cuda_doc_rows).
 __global__ void __launch_bounds__(EVAL_THREADS) joint_doc_terms_kernel(
-    const uint32_t *n_mk, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
-    size_t num_warps, uint32_t K, const double *alpha, const double *lgamma_alpha, double alpha_sum, double *partial)
+    const uint32_t *rows, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
+    size_t first_warp, size_t num_warps, uint32_t K, const double *alpha, const double *lgamma_alpha,
+    double alpha_sum, double *partial)
 {
-    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+    for (size_t q = first_warp + blockIdx.x; q < first_warp + num_warps; q += gridDim.x) {
         double total = 0.0;
         for (size_t i = threadIdx.x; i < (size_t)32 * K; i += EVAL_THREADS) {
             const size_t s = q * 32 + i / K, k = i % K;
             if (slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0) // a document once, at its first piece
                 continue;
-            total += lda_joint_count_term(n_mk[s * K + k], alpha[k], lgamma_alpha[k]);
+            total += lda_joint_count_term(rows[(s - first_warp * 32) * K + k], alpha[k], lgamma_alpha[k]);
             if (k == 0)
                 total += lda_joint_norm_term(slot_doc_len[s], alpha_sum);
         }
@@ -223,10 +238,17 @@ int cuda_joint_doc_terms(const device_state &s, double *per_warp, lda_error *err
 {
     if (s.num_warps == 0)
         return 0;
-    joint_doc_terms_kernel<<<eval_grid(s.num_warps), EVAL_THREADS, 0, s.stream>>>(
-        s.n_mk, s.slot_doc, s.slot_doc_len, s.slot_piece, s.num_warps, s.K, s.alpha, s.lgamma_alpha, s.alpha_sum,
-        s.partials);
-    LAUNCH_TRY();
+    const size_t step = cuda_doc_rows_at_once(s) / 32; // warps of rows at a time
+    for (size_t q0 = 0; q0 < s.num_warps; q0 += step) {
+        const size_t n = s.num_warps - q0 < step ? s.num_warps - q0 : step;
+        const uint32_t *rows = NULL;
+        if (cuda_doc_rows(s, q0 * 32, n * 32, &rows, err))
+            return -1;
+        joint_doc_terms_kernel<<<eval_grid(n), EVAL_THREADS, 0, s.stream>>>(rows, s.slot_doc, s.slot_doc_len,
+                                                                           s.slot_piece, q0, n, s.K, s.alpha,
+                                                                           s.lgamma_alpha, s.alpha_sum, s.partials);
+        LAUNCH_TRY();
+    }
     return copy_partials(s, s.num_warps, per_warp, err);
 fail:
     return -1;
@@ -246,8 +268,11 @@ fail:
 
 size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K)
 {
-    (void)num_slots;
     (void)K;
-    const size_t warps = num_warps * LDA_ZPLAN_DEFAULT_SPLIT, chunks = lda_phi_chunks(V);
-    return (warps > chunks ? warps : chunks) + 1;
+    size_t most = num_warps * LDA_ZPLAN_DEFAULT_SPLIT; // the butterfly kernel's, a split of each warp
+    if (num_slots > most)
+        most = num_slots; // the per-token kernel's, a slot each
+    if (lda_phi_chunks(V) > most)
+        most = lda_phi_chunks(V);
+    return most + 1;
 }

@@ -34,6 +34,15 @@ __global__ void shard_doc_spread_kernel(const uint32_t *shared_slot, const uint3
             n_mk[(size_t)shared_slot[i] * K + k] = total_docs[(size_t)shared_row[i] * K + k];
 }
 
+// The same into the pieces' lists (the sparse draw's n[m,k], count_lists.cuh): a warp a piece.
+__global__ void shard_doc_spread_lists_kernel(const uint32_t *shared_slot, const uint32_t *shared_row, size_t pieces,
+                                              uint32_t K, const uint32_t *total_docs, count_lists lists)
+{
+    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
+    if (i < pieces)
+        count_list_from_row(total_docs + (size_t)shared_row[i] * K, K, lists, shared_slot[i], threadIdx.x % LDA_WARP);
+}
+
 static unsigned pieces_grid(size_t pieces)
 {
     return (unsigned)(pieces < 1024 ? pieces : 1024);
@@ -58,6 +67,12 @@ int cuda_shard_doc_spread(const device_state &s, lda_error *err)
 {
     if (s.num_shared_pieces == 0)
         return 0;
+    if (counts_are_lists(s)) {
+        shard_doc_spread_lists_kernel<<<(unsigned)((s.num_shared_pieces + 7) / 8), 8 * LDA_WARP, 0, s.stream>>>(
+            s.shared_slot, s.shared_row, s.num_shared_pieces, s.K, s.total_docs, sparse_count_lists(s.sparse));
+        LAUNCH_TRY();
+        return 0;
+    }
     shard_doc_spread_kernel<<<pieces_grid(s.num_shared_pieces), 256, 0, s.stream>>>(
         s.shared_slot, s.shared_row, s.num_shared_pieces, s.K, s.total_docs, s.n_mk);
     LAUNCH_TRY();

@@ -90,6 +90,10 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
     CUDA_TRY(cudaMalloc(&scratch, plan.scratch_bytes));
     if (zsample_sparse_prepare(plan, L, scratch, slot_doc_len, &sparse, err))
         goto fail;
+    // the sparse draw keeps n[m,k] as lists: the rows given become them, and the lists the rows
+    if (collapsed && sparse.lists &&
+        cuda_lists_from_rows(sparse_count_lists(sparse), n_mk, 0, L->num_slots, K, 0, err))
+        goto fail;
     if (counts) {
         CUDA_TRY(upload(&n_wk, counts->n_wk, (size_t)L->vocab_size * K));
         if (upload_phi_scale(counts->n_k, L->vocab_size, K, counts->beta, &scale, err))
@@ -117,7 +121,8 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
     a.num_warps = L->num_warps;
     a.seed = in->seed;
     a.iteration = in->iteration;
-    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, NULL, 0.0, 0.0, 0}, sparse, 0, err))
+    if (zsample_launch(plan, a, zsample_fused{NULL, NULL, NULL, NULL, 0.0, 0.0, 0}, sparse, 0, err) ||
+        (collapsed && sparse.lists && cuda_rows_from_lists(sparse_count_lists(sparse), 0, L->num_slots, K, n_mk, 0, err)))
         goto fail;
     CUDA_TRY(cudaDeviceSynchronize());
     CUDA_TRY(cudaMemcpy(z_inout, z, L->num_positions * sizeof *z, cudaMemcpyDeviceToHost));

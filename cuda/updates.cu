@@ -61,7 +61,8 @@ __global__ void count_kernel(const uint32_t *words, const uint32_t *z, const siz
         for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
             const size_t pos = warp_offset[q] + (size_t)i * 32 + lane;
             const uint32_t k = z[pos];
-            atomicAdd(&n_mk[s * K + k], 1u);
+            if (n_mk) // NULL: kept as lists, counted apart (cuda_count_doc_lists)
+                atomicAdd(&n_mk[s * K + k], 1u);
             atomicAdd(&n_wk[(size_t)words[pos] * K + k], 1u);
             atomicAdd(shared_topics ? &topic_hist[k] : &n_k[k], 1u);
         }
@@ -78,13 +79,14 @@ int cuda_count(const device_state &s, lda_error *err)
     const size_t K = s.K;
     const bool shared_topics = K * sizeof(uint32_t) <= 32 * 1024;
     const unsigned grid = (unsigned)(s.num_warps < 1024 ? s.num_warps : 1024);
-    CUDA_TRY(cudaMemsetAsync(s.n_mk, 0, s.num_slots * K * sizeof(uint32_t), s.stream));
+    if (s.n_mk)
+        CUDA_TRY(cudaMemsetAsync(s.n_mk, 0, s.num_slots * K * sizeof(uint32_t), s.stream));
     CUDA_TRY(cudaMemsetAsync(s.own_wk, 0, (size_t)s.V * K * sizeof(uint32_t), s.stream));
     CUDA_TRY(cudaMemsetAsync(s.own_k, 0, K * sizeof(uint32_t), s.stream));
     count_kernel<<<grid, 256, shared_topics ? K * sizeof(uint32_t) : 0, s.stream>>>(
         s.words, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, shared_topics, s.n_mk, s.own_wk, s.own_k);
     LAUNCH_TRY();
-    return 0;
+    return counts_are_lists(s) ? cuda_count_doc_lists(s, err) : 0;
 fail:
     return -1;
 }
@@ -192,6 +194,8 @@ int cuda_join_cut_counts(const device_state &s, bool from_scratch, lda_error *er
 {
     if (s.num_cut_docs == 0)
         return 0;
+    if (counts_are_lists(s))
+        return cuda_join_cut_lists(s, from_scratch, err);
     const unsigned threads = 256;
     const dim3 grid((unsigned)s.num_cut_chunks, (s.K + threads - 1) / threads);
     const size_t entries = s.num_cut_docs * s.K;
@@ -261,7 +265,10 @@ static int theta_of_slots(const device_state &s, size_t first, size_t count, lda
     if (count == 0)
         return 0;
     const unsigned threads = 256, blocks = (unsigned)((count * 32 + threads - 1) / threads);
-    theta_kernel<<<blocks, threads, 0, s.stream>>>(s.n_mk + first * s.K, s.slot_doc + first, s.slot_doc_len + first,
+    const uint32_t *n = NULL;
+    if (cuda_doc_rows(s, first, count, &n, err))
+        return -1;
+    theta_kernel<<<blocks, threads, 0, s.stream>>>(n, s.slot_doc + first, s.slot_doc_len + first,
                                                    count, s.K, s.alpha, s.alpha_sum, update == LDA_UPDATE_MEAN, seed,
                                                    iteration, rows);
     LAUNCH_TRY();

@@ -99,6 +99,8 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     out->table = base;
     out->list_offset = reinterpret_cast<const uint64_t *>(base + sc.offsets_at);
     out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
+    out->counts = reinterpret_cast<uint32_t *>(base + sc.counts_at);
+    out->list_len = reinterpret_cast<uint32_t *>(base + sc.lengths_at);
     out->slot_doc_len = slot_doc_len;
     out->V = L->vocab_size;
     out->precision = plan.precision;
@@ -116,7 +118,7 @@ static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsa
                          cudaStream_t stream, lda_error *err)
 {
     const unsigned threads = plan.threads_per_block;
-    if (!t.table || !t.list_offset || !t.lists || !t.slot_doc_len) {
+    if (!t.table || !t.list_offset || !t.lists || !t.counts || !t.list_len || !t.slot_doc_len) {
         lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
         return -1;
     }

@@ -20,6 +20,7 @@
 #include "backend/zplan.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "count_lists.cuh"
 
 struct zsample_args {
     const uint32_t *words;
@@ -74,8 +75,12 @@ struct zsample_fused {
 // list offsets. The word tables (sparse_table.cuh) are built by the launcher before each draw.
 struct zsample_sparse_tables {
     void *table;                   // V × lda_sparse_blocks(K) REALs
+    // The document–topic counts, kept sparse: slot s lists list_len[s] topics, increasing, at
+    // lists[list_offset[s] ..], with their counts at counts[list_offset[s] ..] (doc_counts.cuh).
     const uint64_t *list_offset;   // num_slots + 1
     uint32_t *lists;
+    uint32_t *counts;
+    uint32_t *list_len;            // num_slots
     const uint32_t *slot_doc_len;  // a slot shorter than its document is a piece: its row lists its topics
     uint32_t V;
     lda_precision precision;       // the table's REAL
@@ -85,6 +90,12 @@ struct zsample_sparse_tables {
     const float *phi_scale;        // K: s_k
     float beta;
 };
+
+// The slots' lists as count_lists (count_lists.cuh).
+__host__ __device__ inline count_lists sparse_count_lists(const zsample_sparse_tables &t)
+{
+    return count_lists{t.list_offset, t.lists, t.counts, t.list_len};
+}
 
 // The tables of a sparse plan over `scratch` (its plan.scratch_bytes, on the device): writes
 // the list offsets of L's slots there (synchronously) and fills `out`; slot_doc_len is the

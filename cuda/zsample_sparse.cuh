@@ -3,13 +3,15 @@
 // searches every word's table of block-end prefix sums of α_k φ[w,k], built before it
 // (sparse_table.cuh: the CPU's additions, so the tables are the CPU's to the bit).
 //
-// A document keeps its list of topics in global memory (zsample_sparse_tables: a slot's
-// capacity, lda_sparse_list_capacity, is bounded by its tokens, so the lists grow with the
-// corpus, not with D × K) beside its row of n[m,k], which its warp alone writes.
+// A document's counts are its list of topics and their counts in global memory
+// (zsample_sparse_tables, count_lists.cuh: a slot's capacity, lda_sparse_list_capacity, is
+// bounded by its tokens, so the lists grow with the corpus, not with D × K), which its warp
+// alone writes.
 #ifndef LDA_ZSAMPLE_SPARSE_CUH
 #define LDA_ZSAMPLE_SPARSE_CUH
 
 #include "core/sparse_draw.h"
+#include "count_lists.cuh"
 #include "real.cuh"
 #include "sparse_table.cuh" // sparse_mul, sparse_add: the CPU's rounding
 #include "warp.cuh"
@@ -37,21 +39,28 @@ template <typename REAL> __device__ __forceinline__ REAL warp_inclusive_sum(REAL
 }
 
 // One warp a document: warp w of a launch draws slot (w % 32) of the part's (w / 32)-th
-// document group, its lanes sharing the work of each token. Its list is the row's non-zero
-// topics, increasing (the CPU's list: a whole document's row is the tally of its z); each
-// token's document part is each lane's sum over its own entries, a prefix sum over the lanes
-// and, for a draw there, a prefix sum over the chosen lane's entries; the word part a ballot
-// over the block ends, then a prefix sum of the 16 topics of the block.
+// document group, its lanes sharing the work of each token. Its counts are its list
+// (count_lists.cuh): the row's non-zero topics, increasing (the CPU's list), with their counts;
+// each token's document part is each lane's sum over its own entries, a prefix sum over the
+// lanes and, for a draw there, a prefix sum over the chosen lane's entries; the word part a
+// ballot over the block ends, then a prefix sum of the 16 topics of the block.
 // The sums are associated differently from the CPU's left-to-right ones, so the topics are
-// the CPU's exactly where the sums are exact (integer weights), as for the other kernels;
-// lane 0 alone writes the counts, z and the list, each token's writes ordered before the
-// next token's reads by __syncwarp.
+// the CPU's exactly where the sums are exact (integer weights), as for the other kernels.
+// The token's old topic is taken from its count by the lane that holds its entry, as the lanes
+// add; the new one is counted by lane 0 at the entry the draw found, or searched for (the word
+// part) and inserted if missing. A topic whose count falls to zero stays listed until the
+// slot is done, then the list is compacted: the CPU's list at the next pass.
 //
-// Its speed on long documents is sensitive to how it compiles: on wikimix at K = 1024 (H100)
-// this form, 56 registers with φ formed from the counts, takes 3.4 ms an iteration; variants
-// compiled to 48 or 52 registers (a two-round search of the word's blocks, an explicit unroll
-// of the lanes' loop) took 4.8 to 5.3 ms, though 0.3 ms faster at K = 10,000 on wiki43k.
-// Time wikimix after any change here.
+// Its speed on long documents is sensitive to how it compiles; time wikimix after any change
+// here. Measured on the H100, one run (collapsed, φ from the counts, ms an iteration at
+// K = 1024 and 10,000, wiki43k; wikimix): this form, 58 registers (ptxas takes them under the
+// launch bounds (128, 1); under (128) alone, or none, it chose 40 or 48), 1.95, 5.06; 2.84, 9.17. Held
+// to 40 registers (__launch_bounds__ 128 × 12): 1.85, 4.81; 3.48, 9.93. Held to 32 (spilling):
+// 1.90, 5.17; 4.39, 10.78. The dense-row form of the session before: 2.28, 6.84; 3.39, 16.14.
+// In another run, with the old topic's count stored inside the lanes' loop (the compiler then
+// keeps the loop's loads behind the store; 40 registers), wikimix at 1024 took 3.99, and fewer
+// warps resident (shared memory reserved for 44, 36, 28 or 20 warps a multiprocessor) were
+// slower at every K on both corpora.
 template <typename REAL, bool FROM_COUNTS>
 __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zsample_sparse_tables &t,
                                                  const phi_source<FROM_COUNTS> &phi, size_t q, uint32_t r,
@@ -61,41 +70,41 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     const uint32_t len = a.slot_len[s], K = a.K, blocks = lda_sparse_blocks(K);
     if (len == 0)
         return;
-    uint32_t *n = a.n_mk + s * K, *topics = t.lists + t.list_offset[s];
+    const count_lists list = sparse_count_lists(t);
+    uint32_t *topics = t.lists + t.list_offset[s], *counts = t.counts + t.list_offset[s];
     const REAL *table = (const REAL *)t.table;
-    const uint32_t below = (1u << lane) - 1u;
-    uint32_t m = 0;
-    for (uint32_t k0 = 0; k0 < K; k0 += LDA_WARP) {
-        const uint32_t k = k0 + lane;
-        const bool has = k < K && n[k] != 0;
-        const uint32_t mask = __ballot_sync(LDA_FULL_WARP, has);
-        if (has)
-            topics[m + __popc(mask & below)] = k;
-        m += __popc(mask);
-    }
-    __syncwarp();
+    uint32_t m = t.list_len[s];
     const size_t base = a.warp_offset[q] + r;
     for (uint32_t i = 0; i < len; i++) {
         const size_t pos = base + (size_t)i * LDA_WARP;
-        const uint32_t w = a.words[pos];
-        if (lane == 0)
-            n[a.z[pos]]--;
-        __syncwarp();
+        const uint32_t w = a.words[pos], old = a.z[pos];
         const size_t row = (size_t)w * K; // φ[w, .]
         const REAL *block_end = table + (size_t)w * blocks;
         // The lanes' order (sparse_draw.h): each lane adds its own entries, j ≡ lane (mod 32),
         // with no exchange inside the loop; one prefix sum over the lanes' totals follows.
+        // The token leaves its topic: the lane that holds its entry counts it one less, and
+        // writes that after the loop (a store inside it would keep the loads from running ahead).
         REAL mine = 0;
+        uint32_t old_at = UINT32_MAX, old_count = 0;
         for (uint32_t j = lane; j < m; j += LDA_WARP) {
             const uint32_t k = topics[j];
-            mine = sparse_add(mine, sparse_mul((REAL)n[k], (REAL)phi.at(row, k)));
+            uint32_t c = counts[j];
+            if (k == old) {
+                old_at = j;
+                old_count = --c;
+            }
+            mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
         }
+        if (old_at != UINT32_MAX)
+            counts[old_at] = old_count;
+        __syncwarp(); // the old topic's count before the search reads it
         const REAL upto = warp_inclusive_sum(mine, lane);
         const REAL sparse = __shfl_sync(LDA_FULL_WARP, upto, 31);
         const REAL dense = block_end[blocks - 1];
         const uint32_t bits = lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, a.slot_token_base[s] + i);
         const REAL target = scaled_target(sparse + dense, uniform_from_bits<REAL>(bits));
-        uint32_t topic = 0;
+        uint32_t topic = 0, at = 0; // the topic drawn, and its entry
+        bool inserted = false;      // ... new to the list, with its count of one
         const REAL before = __shfl_up_sync(LDA_FULL_WARP, upto, 1);
         if (target < sparse) {
             // the first lane whose running sum passes the target (one with weight: a lane of
@@ -108,15 +117,15 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             bool found = false;
             for (uint32_t j0 = L; j0 < m && !found; j0 += LDA_WARP * LDA_WARP) {
                 const uint32_t j = j0 + lane * LDA_WARP, k = j < m ? topics[j] : 0;
-                const REAL weight = j < m ? sparse_mul((REAL)n[k], (REAL)phi.at(row, k)) : (REAL)0;
+                const REAL weight = j < m ? sparse_mul((REAL)counts[j], (REAL)phi.at(row, k)) : (REAL)0;
                 const REAL v = carry + warp_inclusive_sum(weight, lane);
                 const uint32_t hit = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0 && target < v);
                 const uint32_t weighted = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0);
-                if (hit) {
-                    topic = __shfl_sync(LDA_FULL_WARP, k, __ffs(hit) - 1);
-                    found = true;
-                } else if (weighted) {
-                    topic = __shfl_sync(LDA_FULL_WARP, k, 31 - __clz(weighted));
+                if (hit || weighted) {
+                    const uint32_t from = hit ? (uint32_t)__ffs(hit) - 1 : 31 - __clz(weighted);
+                    topic = __shfl_sync(LDA_FULL_WARP, k, from);
+                    at = __shfl_sync(LDA_FULL_WARP, j, from);
+                    found = hit != 0;
                 }
                 carry = __shfl_sync(LDA_FULL_WARP, v, 31);
             }
@@ -139,15 +148,21 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             const uint32_t hit = __ballot_sync(LDA_FULL_WARP, in_block && tw < v);
             const uint32_t last = (K - k0 < LDA_SPARSE_BLOCK ? K - k0 : LDA_SPARSE_BLOCK) - 1;
             topic = k0 + (hit ? (uint32_t)__ffs(hit) - 1 : last);
+            at = count_list_find(topics, m, topic, lane);
+            if (at == m || topics[at] != topic) { // a topic the document has not listed
+                count_list_insert(list, s, m, at, topic, lane);
+                m++;
+                inserted = true;
+            }
         }
         if (lane == 0) {
             a.z[pos] = topic;
-            m = lda_sparse_list_add(topics, m, n, topic);
-            n[topic]++;
+            if (!inserted)
+                counts[at]++;
         }
-        m = __shfl_sync(LDA_FULL_WARP, m, 0);
-        __syncwarp();
+        __syncwarp(); // this token's writes before the next token's reads
     }
+    count_list_compact(list, s, m, lane);
 }
 
 // Warp v of the part's draws (v < slots_in_part) draws slot (v % 32) of the part's (v / 32)-th
@@ -155,7 +170,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
 // looping over the slots were tried (8 to 32 a multiprocessor, H100): slower on wiki43k at
 // every K, and on wikimix but at K >= 4096, so the launch keeps the warp a slot.
 template <typename REAL, bool FROM_COUNTS>
-__global__ void zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
+__global__ void __launch_bounds__(LDA_ZPLAN_PER_DOCUMENT_THREADS, 1) zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
 {
     const phi_source<FROM_COUNTS> phi{a.phi, t.n_wk, t.phi_scale, t.beta};
     const size_t warps = ((size_t)gridDim.x * blockDim.x) / LDA_WARP;

@@ -1090,6 +1090,42 @@ Test(gpu, sparse_counts_stay_exact)
     counts_equal_a_recount_drawn_by(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_SPARSE, 3, 16);
 }
 
+/* The sparse draw keeps n[m,k] as lists (cuda/count_lists.cuh): its device memory grows with
+ * the tokens, not with documents × topics. 20,000 documents of 5 to 40 tokens and V = 100: from
+ * K = 1024 to 4096 the dense collapsed run's state grows by its D × K counts (20,000 × 3072 × 4
+ * bytes, 245 MB), the sparse run's by less than a tenth of that (its V × K arrays); and at
+ * K = 4096 the sparse run needs less than the dense one by most of the dense counts (all but
+ * the window of rows it forms them in when something reads them, 32 MiB of 328 MB). */
+Test(gpu, sparse_state_grows_with_tokens_not_documents_times_topics)
+{
+    require_gpu();
+    corpus *c = test_planted_corpus(4, 25, 20000, 5, 40, 3, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 256, &err);
+    cr_assert(L, "%s", err.msg);
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    uint64_t bytes[2][2]; /* [sparse][K = 1024, 4096] */
+    for (int sparse = 0; sparse < 2; sparse++)
+        for (int i = 0; i < 2; i++) {
+            p.sampler = sparse ? LDA_SAMPLER_SPARSE : LDA_SAMPLER_BUTTERFLY;
+            p.num_topics = i ? 4096 : 1024;
+            bytes[sparse][i] = lda_cuda_state_bytes(L, &p);
+            cr_assert_neq(bytes[sparse][i], UINT64_MAX);
+        }
+    const uint64_t counts = (uint64_t)L->num_slots * 3072 * sizeof(uint32_t);
+    cr_log_info("state bytes, K = 1024 -> 4096: dense %llu -> %llu, sparse %llu -> %llu (D x 3072 counts: %llu)",
+                (unsigned long long)bytes[0][0], (unsigned long long)bytes[0][1], (unsigned long long)bytes[1][0],
+                (unsigned long long)bytes[1][1], (unsigned long long)counts);
+    cr_assert_geq(bytes[0][1] - bytes[0][0], counts, "the dense run's counts are D x K");
+    cr_assert_lt(bytes[1][1] - bytes[1][0], counts / 10, "the sparse run's state grows with D x K");
+    cr_assert_geq(bytes[0][1] - bytes[1][1], (uint64_t)L->num_slots * 4096 * sizeof(uint32_t) / 4 * 3,
+                  "the sparse run holds n[m,k] dense"); /* less its window of rows, 32 MiB */
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
 Test(gpu, planted_topics_collapsed_sparse)
 {
     require_gpu();

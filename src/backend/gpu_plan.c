@@ -39,9 +39,12 @@ void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_
                         "or mpirun -np %u)", needed, largest / GiB, needed, needed);
     else
         used = snprintf(out, size, "; not even %u GPUs like this one would hold it", LDA_MAX_SHARDS);
-    const uint64_t dense = (uint64_t)whole->num_slots * p->num_topics * 2 * sizeof(uint32_t);
+    /* the dense D x K arrays: θ unless θ is collapsed, n[m,k] unless the sparse draw keeps it as lists */
+    const int theta = !p->theta_collapsed, counts = p->sampler != LDA_SAMPLER_SPARSE;
+    const uint64_t dense = (uint64_t)whole->num_slots * p->num_topics * (theta + counts) * sizeof(uint32_t);
     const uint64_t all = lda_cuda_state_bytes(whole, p);
-    if (used >= 0 && (size_t)used < size && all != UINT64_MAX && 2 * dense > all)
-        snprintf(out + used, size - (size_t)used, "; most of it is the dense D x K arrays theta and n[m,k] (%.2f GiB "
-                 "for %zu documents at K=%u)", dense / GiB, whole->num_docs, p->num_topics);
+    if (used >= 0 && (size_t)used < size && all != UINT64_MAX && dense && 2 * dense > all)
+        snprintf(out + used, size - (size_t)used, "; most of it is the dense D x K array%s %s (%.2f GiB for %zu "
+                 "documents at K=%u)", theta && counts ? "s" : "", theta && counts ? "theta and n[m,k]" : theta ? "theta" : "n[m,k]",
+                 dense / GiB, whole->num_docs, p->num_topics);
 }

@@ -101,7 +101,9 @@ void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision prec
     out->table_bytes = lda_word_prior_prefix_bytes(L->vocab_size, K, precision);
     out->offsets_at = aligned(out->table_bytes);
     out->lists_at = out->offsets_at + aligned((L->num_slots + 1) * sizeof(uint64_t));
-    out->total_bytes = out->lists_at + aligned(entries * sizeof(uint32_t));
+    out->counts_at = out->lists_at + aligned(entries * sizeof(uint32_t));
+    out->lengths_at = out->counts_at + aligned(entries * sizeof(uint32_t));
+    out->total_bytes = out->lengths_at + aligned(L->num_slots * sizeof(uint32_t));
 }
 
 size_t lda_word_prior_prefix_bytes(uint32_t V, uint32_t K, lda_precision precision)

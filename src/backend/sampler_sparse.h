@@ -27,10 +27,12 @@ void lda_cpu_word_prior_prefix(lda_pool *pool, uint32_t V, const lda_zdraw *in, 
 int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err);
 
 /* Where the GPU's sparse draw keeps its tables in the plan's scratch (zplan.h): the word
- * tables, then each slot's list offset (num_slots + 1 uint64), then the lists (uint32). */
+ * tables, then each slot's list offset (num_slots + 1 uint64), then the lists' topics and
+ * their counts (uint32 each, at the same offsets), then each list's length (num_slots
+ * uint32). The lists are the document–topic counts n[m,k] on the device: no D × K array. */
 typedef struct {
     size_t table_bytes;
-    size_t offsets_at, lists_at; /* byte offsets into the scratch */
+    size_t offsets_at, lists_at, counts_at, lengths_at; /* byte offsets into the scratch */
     size_t total_bytes;
 } lda_sparse_scratch;
 

@@ -30,7 +30,9 @@
  * its draw begins, plus each topic drawn that was not listed. A topic whose count falls to
  * zero stays listed until the document is done: its weight is exactly zero, so it is never
  * drawn. The list of a document holds at most min(K, its tokens + its document's tokens)
- * topics (lda_sparse_list_capacity).
+ * topics (lda_sparse_list_capacity). (The GPU keeps no row: its list carries each topic's
+ * count, and is compacted when the document is done, which makes it this list at the next
+ * draw; cuda/count_lists.cuh.)
  *
  * Products and sums are rounded separately (no fused multiply-add on the GPU), in REAL. */
 #ifndef LDA_SPARSE_DRAW_H
