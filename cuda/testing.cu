@@ -46,8 +46,9 @@ fail:
     return rc;
 }
 
+// long_lists: the sparse draw's compilation (zplan.h): -1 the plan's, 0 short lists', 1 long lists'.
 static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
-                    const phi_counts *counts, uint32_t *z_inout, lda_error *err)
+                    const phi_counts *counts, int long_lists, uint32_t *z_inout, lda_error *err)
 {
     const uint32_t K = in->K;
     const bool collapsed = in->n_mk != NULL;
@@ -63,6 +64,8 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
     if (lda_cuda_gpu_limits(-1, &limits, err) || lda_zplan_make(&p, L, &limits, &plan, err))
         return -1;
     lda_zplan_draw_only(&plan); // the draw alone: the counts of the harness are not there
+    if (long_lists >= 0)
+        plan.sparse_long_lists = long_lists;
     zsample_args a;
     memset(&a, 0, sizeof a);
     uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *slot_doc_len = NULL, *z = NULL, *n_mk = NULL;
@@ -150,14 +153,20 @@ fail:
 extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                                        uint32_t *z_inout, lda_error *err)
 {
-    return sample_z(L, in, sampler, split, NULL, z_inout, err);
+    return sample_z(L, in, sampler, split, NULL, -1, z_inout, err);
+}
+
+extern "C" int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdraw *in, int long_lists,
+                                              uint32_t *z_inout, lda_error *err)
+{
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, NULL, long_lists, z_inout, err);
 }
 
 extern "C" int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
                                                     const uint32_t *n_k, double beta, uint32_t *z_inout, lda_error *err)
 {
     const phi_counts counts = {n_wk, n_k, beta};
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, z_inout, err);
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, -1, z_inout, err);
 }
 
 extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha,

@@ -129,7 +129,11 @@ static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsa
         const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
         if (blocks == 0)
             return 0;
-        if (t.n_wk)
+        if (plan.sparse_long_lists && t.n_wk)
+            zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+        else if (plan.sparse_long_lists)
+            zsample_sparse_long_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+        else if (t.n_wk)
             zsample_sparse_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
         else
             zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);

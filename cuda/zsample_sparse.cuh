@@ -51,17 +51,15 @@ template <typename REAL> __device__ __forceinline__ REAL warp_inclusive_sum(REAL
 // part) and inserted if missing. A topic whose count falls to zero stays listed until the
 // slot is done, then the list is compacted: the CPU's list at the next pass.
 //
-// Its speed on long documents is sensitive to how it compiles; time wikimix after any change
-// here. Measured on the H100, one run (collapsed, φ from the counts, ms an iteration at
-// K = 1024 and 10,000, wiki43k; wikimix): this form, 58 registers (ptxas takes them under the
-// launch bounds (128, 1); under (128) alone, or none, it chose 40 or 48), 1.95, 5.06; 2.84, 9.17. Held
-// to 40 registers (__launch_bounds__ 128 × 12): 1.85, 4.81; 3.48, 9.93. Held to 32 (spilling):
-// 1.90, 5.17; 4.39, 10.78. The dense-row form of the session before: 2.28, 6.84; 3.39, 16.14.
-// In another run, with the old topic's count stored inside the lanes' loop (the compiler then
-// keeps the loop's loads behind the store; 40 registers), wikimix at 1024 took 3.99, and fewer
-// warps resident (shared memory reserved for 44, 36, 28 or 20 warps a multiprocessor) were
-// slower at every K on both corpora.
-template <typename REAL, bool FROM_COUNTS>
+// Its speed follows how it compiles, and no one compilation is best on both corpora: for long
+// lists (LONG_LISTS, the plan's sparse_long_lists) the old topic's count is stored after the
+// lanes' loop, 58 registers; for short ones inside it, 40 registers. Measured on the H100 in
+// one run (collapsed, ms an iteration at K = 256, 1024, 4096, 10,000): the long lists' form
+// everywhere, wiki43k 1.60, 1.94, 3.20, 5.04, wikimix 1.98, 2.83, 6.78, 9.13; as the plan
+// chooses, 1.39, 1.70, 3.06, 4.82 and 1.72, 2.83, 6.76, 9.14. The short lists' form everywhere
+// took 3.99 on wikimix at 1024 (another run). Holding either to fewer registers, or fewer warps
+// resident, was slower (results/sparse/ab-session8-h100.txt). Time wikimix after any change here.
+template <typename REAL, bool FROM_COUNTS, bool LONG_LISTS>
 __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zsample_sparse_tables &t,
                                                  const phi_source<FROM_COUNTS> &phi, size_t q, uint32_t r,
                                                  uint32_t lane)
@@ -82,20 +80,27 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
         const REAL *block_end = table + (size_t)w * blocks;
         // The lanes' order (sparse_draw.h): each lane adds its own entries, j ≡ lane (mod 32),
         // with no exchange inside the loop; one prefix sum over the lanes' totals follows.
-        // The token leaves its topic: the lane that holds its entry counts it one less, and
-        // writes that after the loop (a store inside it would keep the loads from running ahead).
+        // The token leaves its topic: the lane that holds its entry counts it one less. For
+        // long lists it writes that after the loop (a store inside it keeps the loop's loads
+        // from running ahead of it); for short ones inside (the kernel compiles to fewer
+        // registers, and more warps hide the latency instead).
         REAL mine = 0;
         uint32_t old_at = UINT32_MAX, old_count = 0;
         for (uint32_t j = lane; j < m; j += LDA_WARP) {
             const uint32_t k = topics[j];
             uint32_t c = counts[j];
             if (k == old) {
-                old_at = j;
-                old_count = --c;
+                --c;
+                if (LONG_LISTS) {
+                    old_at = j;
+                    old_count = c;
+                } else {
+                    counts[j] = c;
+                }
             }
             mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
         }
-        if (old_at != UINT32_MAX)
+        if (LONG_LISTS && old_at != UINT32_MAX)
             counts[old_at] = old_count;
         __syncwarp(); // the old topic's count before the search reads it
         const REAL upto = warp_inclusive_sum(mine, lane);
@@ -169,8 +174,9 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
 // document group. The launch has a warp a slot, so each warp takes one turn; fewer warps
 // looping over the slots were tried (8 to 32 a multiprocessor, H100): slower on wiki43k at
 // every K, and on wikimix but at K >= 4096, so the launch keeps the warp a slot.
-template <typename REAL, bool FROM_COUNTS>
-__global__ void __launch_bounds__(LDA_ZPLAN_PER_DOCUMENT_THREADS, 1) zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
+template <typename REAL, bool FROM_COUNTS, bool LONG_LISTS>
+__device__ __forceinline__ void sparse_draw_part(const zsample_args &a, const zsample_sparse_tables &t,
+                                                 size_t slots_in_part)
 {
     const phi_source<FROM_COUNTS> phi{a.phi, t.n_wk, t.phi_scale, t.beta};
     const size_t warps = ((size_t)gridDim.x * blockDim.x) / LDA_WARP;
@@ -178,8 +184,24 @@ __global__ void __launch_bounds__(LDA_ZPLAN_PER_DOCUMENT_THREADS, 1) zsample_spa
     for (size_t v = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / LDA_WARP; v < slots_in_part; v += warps) {
         const size_t q = (v / LDA_WARP) * a.part_count + a.part;
         if (q < a.num_warps)
-            sparse_draw_slot<REAL, FROM_COUNTS>(a, t, phi, q, (uint32_t)(v % LDA_WARP), lane);
+            sparse_draw_slot<REAL, FROM_COUNTS, LONG_LISTS>(a, t, phi, q, (uint32_t)(v % LDA_WARP), lane);
     }
+}
+
+// The plan's two compilations (zplan.h, sparse_long_lists): under the launch bounds (128, 1)
+// ptxas gives the long lists' form 58 registers (under (128) alone, or none, it chose 40 or 48);
+// the short lists' form takes 40 without them.
+template <typename REAL, bool FROM_COUNTS>
+__global__ void zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
+{
+    sparse_draw_part<REAL, FROM_COUNTS, false>(a, t, slots_in_part);
+}
+
+template <typename REAL, bool FROM_COUNTS>
+__global__ void __launch_bounds__(LDA_ZPLAN_PER_DOCUMENT_THREADS, 1)
+    zsample_sparse_long_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
+{
+    sparse_draw_part<REAL, FROM_COUNTS, true>(a, t, slots_in_part);
 }
 
 #endif

@@ -870,7 +870,9 @@ static void free_two(uint32_t *a[2])
  * passes, on layouts with and without pieces (whose lists come from their rows). On real
  * weights the warp's sums are associated otherwise than the CPU's, so a draw within a few ulps
  * of a boundary may differ: the first pass must agree on all but 1% of the tokens. */
-static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integer_weights, uint32_t piece_length)
+/* long_lists: the kernel's compilation (zplan.h), -1 the plan's. */
+static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integer_weights, uint32_t piece_length,
+                                  int long_lists)
 {
     const uint32_t V = 40;
     corpus *c = ragged_corpus(V);
@@ -891,8 +893,9 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
     void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
     lda_pool *pool = lda_pool_create(2, &err);
     char what[96];
-    snprintf(what, sizeof what, "sparse %s K=%u %s weights, pieces of %u", lda_choice_name(lda_precision_choices, precision),
-             K, integer_weights ? "integer" : "real", piece_length);
+    snprintf(what, sizeof what, "sparse %s K=%u %s weights, pieces of %u, %s lists' kernel",
+             lda_choice_name(lda_precision_choices, precision), K, integer_weights ? "integer" : "real", piece_length,
+             long_lists < 0 ? "the plan's" : long_lists ? "long" : "short");
     for (uint32_t it = 1; it <= (integer_weights ? 3u : 1u); it++) {
         for (int d = 0; d < 2; d++) {
             lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .word_prior = table, .K = K,
@@ -900,7 +903,7 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
             if (d == 0)
                 lda_cpu_word_prior_prefix(pool, V, &in, table);
             int rc = d == 0 ? lda_cpu_sample_z(pool, L, &in, z[0], &err)
-                            : lda_cuda_sample_z_given(L, &in, LDA_SAMPLER_SPARSE, 0, z[1], &err);
+                            : lda_cuda_sample_z_sparse_lists(L, &in, long_lists, z[1], &err);
             cr_assert_eq(rc, 0, "%s", err.msg);
         }
         size_t mismatches = 0;
@@ -1059,18 +1062,19 @@ Test(gpu, sparse_tables_equal_the_cpu)
 Test(gpu, sparse_exact_on_integer_weights, .timeout = 300)
 {
     require_gpu();
-    for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
-        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 1, 0);
-        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 1, 16);
-    }
+    for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++)
+        for (int long_lists = 0; long_lists < 2; long_lists++) { /* both of the kernel's compilations */
+            sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 1, 0, long_lists);
+            sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 1, 16, long_lists);
+        }
 }
 
 Test(gpu, sparse_close_to_the_cpu_on_real_weights, .timeout = 300)
 {
     require_gpu();
     for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
-        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 0, 16);
-        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 0, 0);
+        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_FLOAT, 0, 16, -1);
+        sparse_equals_the_cpu(sparse_K[i], LDA_PRECISION_DOUBLE, 0, 0, -1);
     }
 }
 

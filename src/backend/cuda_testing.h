@@ -28,6 +28,12 @@ extern "C" {
 int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                             uint32_t *z, lda_error *err);
 
+/* The sparse draw (θ collapsed, in->n_mk) as lda_cuda_sample_z_given draws it, in the given
+ * compilation of the kernel (zplan.h, sparse_long_lists): 0 the short lists', 1 the long
+ * lists', whatever the plan would choose. */
+int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdraw *in, int long_lists, uint32_t *z,
+                                   lda_error *err);
+
 /* The same sparse draw (θ collapsed, in->n_mk) with φ formed from the counts n_wk (V × K) and
  * n_k (K) with beta as it reads them (core/phi_mean.h), as the collapsed model's draw does;
  * in->phi is not read. */

@@ -107,10 +107,22 @@ static void plan_split(const lda_params *p, const lda_layout *L, const lda_gpu_l
 /* One warp a document, the CPU's split draw (core/sparse_draw.h), after a kernel that
  * builds the word tables; a part's launch has its document groups' threads. The scratch
  * holds the tables and the lists (sampler_sparse.h). --refresh works as with butterfly. */
+/* Whether LDA_ZPLAN_LONG_LIST_SHARE of the tokens are in slots whose list may reach
+ * LDA_ZPLAN_LONG_LIST topics (zplan.h). */
+static int long_lists(const lda_layout *L, uint32_t K)
+{
+    uint64_t long_tokens = 0;
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]) >= LDA_ZPLAN_LONG_LIST)
+            long_tokens += L->slot_len[s];
+    return L->num_tokens && (double)long_tokens >= LDA_ZPLAN_LONG_LIST_SHARE * (double)L->num_tokens;
+}
+
 static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
 {
     lda_sparse_scratch sc;
     lda_sparse_scratch_plan(L, p->num_topics, p->precision, &sc);
+    z->sparse_long_lists = long_lists(L, p->num_topics);
     z->kernel = LDA_ZKERNEL_SPARSE;
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
@@ -120,8 +132,9 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
      * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
     z->phi_from_counts = lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
-    snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics, then the word's table of "
-             "%u-topic blocks (%zu MiB of tables and lists)", LDA_SPARSE_BLOCK, sc.total_bytes >> 20);
+    snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s lists), then the word's table of "
+             "%u-topic blocks (%zu MiB of tables and lists)", z->sparse_long_lists ? "long" : "short", LDA_SPARSE_BLOCK,
+             sc.total_bytes >> 20);
 }
 
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *z,

@@ -75,11 +75,20 @@ typedef struct {
     int fused_counts;          /* the kernel keeps n[m,k], n[w,k], n[k] current (no count kernel) */
     int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
     int phi_from_counts;       /* the sparse draw forms φ's mean from n[w,k] as it reads it (no φ written) */
+    int sparse_long_lists;     /* the sparse draw's kernel for long lists (LDA_ZPLAN_LONG_LISTS), else short */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
     char why[256];             /* one line: the kernel and the reason it was chosen */
 } lda_zplan;
+
+/* The sparse draw has two compilations of one draw (cuda/zsample_sparse.cuh), the same topics:
+ * for long lists, the lanes' loop free to run its loads ahead (58 registers); for short ones, more
+ * warps resident (40). The plan takes the long one where at least LDA_ZPLAN_LONG_LIST_SHARE of
+ * the tokens are in slots whose list may reach LDA_ZPLAN_LONG_LIST topics (wikimix at K >= 1024;
+ * never wiki43k, whose documents stop at 445 tokens). */
+#define LDA_ZPLAN_LONG_LIST 1024u
+#define LDA_ZPLAN_LONG_LIST_SHARE 0.1
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
