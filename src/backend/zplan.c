@@ -132,8 +132,9 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
      * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
     z->phi_from_counts = lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
-    snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s lists), then the word's table of "
-             "%u-topic blocks (%zu MiB of tables and lists)", z->sparse_long_lists ? "long" : "short", LDA_SPARSE_BLOCK,
+    snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s), then the word's table of "
+             "%u-topic blocks (%zu MiB of tables and lists)",
+             z->sparse_long_lists ? "long lists, their sums carried along a word's run" : "short lists", LDA_SPARSE_BLOCK,
              sc.total_bytes >> 20);
 }
 

@@ -82,9 +82,10 @@ typedef struct {
     char why[256];             /* one line: the kernel and the reason it was chosen */
 } lda_zplan;
 
-/* The sparse draw has two compilations of one draw (cuda/zsample_sparse.cuh), the same topics:
- * for long lists, the lanes' loop free to run its loads ahead (58 registers); for short ones, more
- * warps resident (40). The plan takes the long one where at least LDA_ZPLAN_LONG_LIST_SHARE of
+/* The sparse draw has two compilations of one draw (cuda/zsample_sparse.cuh), the same topics
+ * where the weights are integers: for long lists, the lanes' loop free to run its loads ahead,
+ * and the lanes' sums carried along a run of one word's tokens (58 registers); for short ones,
+ * more warps resident (40). The plan takes the long one where at least LDA_ZPLAN_LONG_LIST_SHARE of
  * the tokens are in slots whose list may reach LDA_ZPLAN_LONG_LIST topics (wikimix at K >= 1024;
  * never wiki43k, whose documents stop at 445 tokens). */
 #define LDA_ZPLAN_LONG_LIST 1024u
