@@ -163,10 +163,11 @@ extern "C" int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdr
 }
 
 extern "C" int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
-                                                    const uint32_t *n_k, double beta, uint32_t *z_inout, lda_error *err)
+                                                    const uint32_t *n_k, double beta, int long_lists,
+                                                    uint32_t *z_inout, lda_error *err)
 {
     const phi_counts counts = {n_wk, n_k, beta};
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, -1, z_inout, err);
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, long_lists, z_inout, err);
 }
 
 extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha,

@@ -970,15 +970,27 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
 
 static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
 
+static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, uint32_t K, lda_precision precision,
+                                                     uint32_t piece_length);
+
+static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision precision, uint32_t piece_length)
+{
+    for (int runs = 0; runs < 2; runs++)
+        for (int long_lists = 0; long_lists < 2; long_lists++)
+            sparse_from_counts_equals_phi_written_on(runs, long_lists, K, precision, piece_length);
+}
+
 /* The collapsed model's sparse draw forms φ from the counts as it reads them (the plan's
  * phi_from_counts, core/phi_mean.h): its topics and counts must be, bit for bit, those of the
  * same draw reading the φ the mean's update writes (the CPU's), over three passes, with and
- * without pieces, in both precisions. */
-static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision precision, uint32_t piece_length)
+ * without pieces, in both precisions and both of the kernel's compilations, on both test
+ * corpora; some counts are above 65,535 (no narrower copy of them may stand in). */
+static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, uint32_t K, lda_precision precision,
+                                                     uint32_t piece_length)
 {
     const uint32_t V = 40;
     const double beta = 0.05;
-    corpus *c = ragged_corpus(V);
+    corpus *c = runs ? run_corpus(V) : ragged_corpus(V);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);
     cr_assert(L, "%s", err.msg);
@@ -987,7 +999,8 @@ static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision prec
     for (uint32_t k = 0; k < K; k++)
         alpha[k] = 0.01f + (float)(lda_rng_once(7, LDA_RNG_TEST, K, k) % 97) / 500.0f;
     for (size_t i = 0; i < (size_t)V * K; i++) {
-        n_wk[i] = lda_rng_once(8, LDA_RNG_TEST, K, i) % 3 == 0 ? lda_rng_once(9, LDA_RNG_TEST, K, i) % 200 : 0;
+        const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, K, i);
+        n_wk[i] = lda_rng_once(8, LDA_RNG_TEST, K, i) % 3 == 0 ? bits % 50 == 0 ? 65530 + bits % 12 : bits % 200 : 0;
         n_k[i % K] += n_wk[i];
     }
     lda_pool *pool = lda_pool_create(2, &err);
@@ -1000,12 +1013,14 @@ static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision prec
         for (int d = 0; d < 2; d++) {
             lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .K = K, .precision = precision, .seed = 41,
                             .iteration = it};
-            int rc = d == 0 ? lda_cuda_sample_z_given(L, &in, LDA_SAMPLER_SPARSE, 0, z[0], &err)
-                            : lda_cuda_sample_z_sparse_from_counts(L, &in, n_wk, n_k, beta, z[1], &err);
+            int rc = d == 0 ? lda_cuda_sample_z_sparse_lists(L, &in, long_lists, z[0], &err)
+                            : lda_cuda_sample_z_sparse_from_counts(L, &in, n_wk, n_k, beta, long_lists, z[1], &err);
             cr_assert_eq(rc, 0, "%s", err.msg);
         }
-        cr_assert_eq(memcmp(z[0], z[1], L->num_positions * 4), 0, "K=%u pass %u: the topics differ", K, it);
-        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "K=%u pass %u: the counts differ", K, it);
+        cr_assert_eq(memcmp(z[0], z[1], L->num_positions * 4), 0, "K=%u pass %u, %s lists' kernel, %s: the topics differ",
+                     K, it, long_lists ? "long" : "short", runs ? "runs" : "ragged");
+        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "K=%u pass %u, %s lists' kernel, %s: the counts differ",
+                     K, it, long_lists ? "long" : "short", runs ? "runs" : "ragged");
         for (int d = 0; d < 2; d++)
             recount_joined(L, K, z[d], n[d]);
     }

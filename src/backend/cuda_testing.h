@@ -36,9 +36,10 @@ int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdraw *in, int
 
 /* The same sparse draw (θ collapsed, in->n_mk) with φ formed from the counts n_wk (V × K) and
  * n_k (K) with beta as it reads them (core/phi_mean.h), as the collapsed model's draw does;
- * in->phi is not read. */
+ * in->phi is not read. long_lists as lda_cuda_sample_z_sparse_lists (-1: the plan's). */
 int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
-                                         const uint32_t *n_k, double beta, uint32_t *z, lda_error *err);
+                                         const uint32_t *n_k, double beta, int long_lists, uint32_t *z,
+                                         lda_error *err);
 
 /* The sparse draw's word tables (cuda/sparse_table.cuh) of V words at K topics, `table`
  * holding V × lda_sparse_blocks(K) reals of `precision` (NULL: none built). n_wk NULL: from phi
