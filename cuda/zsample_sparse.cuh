@@ -38,18 +38,13 @@ template <typename REAL> __device__ __forceinline__ REAL warp_inclusive_sum(REAL
     return v;
 }
 
-// A run of tokens of one word: a bag-of-words corpus lists a document's tokens word by word,
-// so half of a long document's tokens (54% of wikimix's in documents of over 256 tokens)
-// follow one of their own word. Then the lanes' sums of n[m,k] φ[w,k] need only the two
-// entries that moved: the old topic's and the new one's, each moved by its lane. The long
-// lists' compilation does this where a list is longer than SPARSE_REUSE_AFTER (below it the
-// full pass costs no more than the 32-way search for the old topic's entry). The sums are then
-// associated otherwise than the CPU's; exact where the weights are integers, as everywhere.
-// Measured on the H100 in one run (collapsed, ms an iteration at K = 256, 1024, 4096, 10,000,
-// wikimix): without it 1.73, 2.83, 6.80, 9.14; with it 1.74, 2.42, 4.65, 6.56. The short lists'
-// compilation gains nothing from it (wiki43k's lists are short) and compiles to 48 registers
-// instead of 40: wiki43k 1.51 against 1.38 ms at K = 256 (results/sparse/ab-session9-h100.txt).
-#define SPARSE_REUSE_AFTER 64u
+// A run of tokens of one word (core/sparse_draw.h, LDA_SPARSE_REUSE_AFTER): the lanes' sums of
+// n[m,k] φ[w,k] need only the two entries that moved, the old topic's and the new one's, each
+// moved by its lane. The long lists' compilation does this. Measured on the H100 in one run
+// (collapsed, ms an iteration at K = 256, 1024, 4096, 10,000, wikimix): without it 1.73, 2.83,
+// 6.80, 9.14; with it 1.74, 2.42, 4.65, 6.56. The short lists' compilation gains nothing from it
+// (wiki43k's lists are short) and compiles to 48 registers instead of 40: wiki43k 1.51 against
+// 1.38 ms at K = 256 (results/sparse/ab-session9-h100.txt).
 
 // A lane's sum once one of its entries' counts went from c to c2: the entry's weight taken
 // off and the new one added, each rounded as the full pass rounds it.
@@ -88,7 +83,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     const uint32_t len = a.slot_len[s], K = a.K, blocks = lda_sparse_blocks(K);
     if (len == 0)
         return;
-    constexpr bool REUSE = LONG_LISTS; // sums carried along a run (SPARSE_REUSE_AFTER)
+    constexpr bool REUSE = LONG_LISTS; // sums carried along a run (LDA_SPARSE_REUSE_AFTER)
     const count_lists list = sparse_count_lists(t);
     uint32_t *topics = t.lists + t.list_offset[s], *counts = t.counts + t.list_offset[s];
     const REAL *table = (const REAL *)t.table;
@@ -101,8 +96,8 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
         const uint32_t w = a.words[pos], old = a.z[pos];
         const size_t row = (size_t)w * K; // φ[w, .]
         const REAL *block_end = table + (size_t)w * blocks;
-        if (REUSE && w == summed && m > SPARSE_REUSE_AFTER) {
-            // The previous token's word (a run, SPARSE_REUSE_AFTER): the lanes' sums stand
+        if (REUSE && w == summed && m > LDA_SPARSE_REUSE_AFTER) {
+            // The previous token's word (a run, LDA_SPARSE_REUSE_AFTER): the lanes' sums stand
             // but for the old topic's count, which the lane that holds its entry takes off.
             const uint32_t j = count_list_find(topics, m, old, lane); // listed: it has a count
             if (lane == j % LDA_WARP) {
@@ -171,7 +166,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
                 }
                 carry = __shfl_sync(LDA_FULL_WARP, v, 31);
             }
-            // A lane's sum carried along a run (SPARSE_REUSE_AFTER) may keep a rounding's
+            // A lane's sum carried along a run (LDA_SPARSE_REUSE_AFTER) may keep a rounding's
             // residue once its entries' weights are all zero; a target there draws from the
             // word's part. (A sum formed afresh is positive only with a weighted entry.)
             if (REUSE && !any) in_document = false;

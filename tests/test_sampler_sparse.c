@@ -51,9 +51,11 @@ static uint32_t reference_draw(const uint32_t *n, const uint8_t *listed, const f
     return topic_of[lda_linear_search_double(cum, (int)m, t)];
 }
 
-/* Documents of 1 to 120 tokens over 37 words (some cut into pieces of piece_length), integer
- * φ in 0..7 (zero for every topic k ≡ 2 mod 5) and integer α_k in 1..3, random initial z:
- * three passes of the sparse draw must give the reference's z and counts exactly. */
+/* Documents of 1 to 120 tokens over 37 words (some cut into pieces of piece_length), a third
+ * of the tokens repeating the word before them (runs, along which the draw carries its sums:
+ * LDA_SPARSE_REUSE_AFTER), integer φ in 0..7 (zero for every topic k ≡ 2 mod 5) and integer
+ * α_k in 1..3, random initial z: three passes of the sparse draw must give the reference's z
+ * and counts exactly. */
 static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32_t piece_length)
 {
     enum { DOCS = 40, V = 37, PASSES = 3 };
@@ -61,8 +63,10 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     for (uint32_t d = 0; d < DOCS; d++) {
         lengths[d] = 1 + lda_rng_once(9, LDA_RNG_TEST, 1, d) % 120;
         docs[d] = malloc(lengths[d] * sizeof *docs[d]);
-        for (uint32_t i = 0; i < lengths[d]; i++)
-            docs[d][i] = lda_rng_once(9, LDA_RNG_TEST, 2, d * 1000 + i) % V;
+        for (uint32_t i = 0; i < lengths[d]; i++) {
+            const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, 2, d * 1000 + i);
+            docs[d][i] = i > 0 && (bits >> 16) % 3 == 0 ? docs[d][i - 1] : bits % V;
+        }
     }
     corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
     lda_error err = {0};

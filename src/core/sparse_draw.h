@@ -48,6 +48,15 @@
 #define LDA_SPARSE_BLOCK 16u
 #define LDA_SPARSE_LANES 32u /* the GPU's warp: the order of the document part's running sums */
 
+/* A token of the same word as the one before it in its slot (a bag-of-words corpus lists a
+ * document's tokens word by word: half of wikimix's long documents' tokens) finds the entries'
+ * weights and the lanes' totals standing but for the previous token's new topic and its own
+ * old one: on lists longer than this they are carried, those two entries changed, rather than
+ * formed again (a search for each entry against a pass over the list). The totals are then
+ * associated otherwise; exact where the weights are integers. The GPU's long lists'
+ * compilation does the same (cuda/zsample_sparse.cuh). */
+#define LDA_SPARSE_REUSE_AFTER 64u
+
 LDA_HD uint32_t lda_sparse_blocks(uint32_t K)
 {
     return (K + LDA_SPARSE_BLOCK - 1) / LDA_SPARSE_BLOCK;
@@ -116,8 +125,8 @@ typedef struct {
     uint32_t iteration;
 } lda_sparse_doc;
 
-/* Inserts topic into the sorted list of m topics unless it is there; returns the length. */
-LDA_HD uint32_t lda_sparse_list_insert(uint32_t *topics, uint32_t m, uint32_t topic)
+/* Where topic stands in the sorted list of m topics: the first entry not below it. */
+LDA_HD uint32_t lda_sparse_list_find(const uint32_t *topics, uint32_t m, uint32_t topic)
 {
     uint32_t lo = 0, hi = m;
     while (lo < hi) {
@@ -127,6 +136,13 @@ LDA_HD uint32_t lda_sparse_list_insert(uint32_t *topics, uint32_t m, uint32_t to
         else
             hi = mid;
     }
+    return lo;
+}
+
+/* Inserts topic into the sorted list of m topics unless it is there; returns the length. */
+LDA_HD uint32_t lda_sparse_list_insert(uint32_t *topics, uint32_t m, uint32_t topic)
+{
+    const uint32_t lo = lda_sparse_list_find(topics, m, topic);
     if (lo < m && topics[lo] == topic)
         return m;
     for (uint32_t j = m; j > lo; j--)
@@ -208,6 +224,18 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         return last;                                                                                      \
     }                                                                                                     \
                                                                                                           \
+    /* A listed topic's count changed (n[topic] is the new one): its entry's weight and its     \
+     * lane's total, the old weight taken off and the new added, each rounded. */                 \
+    LDA_HD void lda_sparse_moved_##SUFFIX(const uint32_t *topics, uint32_t m, REAL *weight, REAL *lane_sum,   \
+                                          const uint32_t *n, const float *ph, uint32_t topic)          \
+    {                                                                                                     \
+        const uint32_t j = lda_sparse_list_find(topics, m, topic);                                       \
+        const REAL now = lda_sparse_mul_##SUFFIX((REAL)n[topic], (REAL)ph[topic]);                        \
+        REAL *sum = &lane_sum[j % LDA_SPARSE_LANES];                                                      \
+        *sum = lda_sparse_add_##SUFFIX(lda_sparse_add_##SUFFIX(*sum, -weight[j]), now);                   \
+        weight[j] = now;                                                                                  \
+    }                                                                                                     \
+                                                                                                          \
     /* Draws every token of the document in order. The fields are read into locals once:       \
      * the counts are written through a uint32_t pointer, which C lets alias the struct's        \
      * integers, so the compiler would reload them after every write. */                          \
@@ -222,32 +250,41 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         const size_t base = d->base, stride = d->stride;                                                  \
         const uint64_t seed = d->seed, token_base = d->token_base;                                        \
         uint32_t m = lda_sparse_list_build(d);                                                            \
+        REAL lane_sum[LDA_SPARSE_LANES];  /* each lane's total over its entries, for word summed */      \
+        uint32_t summed = UINT32_MAX;     /* the word sums[] and lane_sum[] stand for (none: UINT32_MAX) */ \
         for (uint32_t i = 0; i < len; i++) {                                                              \
             const size_t pos = base + (size_t)i * stride;                                                 \
-            const uint32_t w = words[pos];                                                                \
+            const uint32_t w = words[pos], old = z[pos];                                                  \
             const float *ph = phi + (size_t)w * K;                                                        \
             const REAL *block_end = table + (size_t)w * blocks;                                           \
-            n[z[pos]]--;                                                                                  \
+            n[old]--;                                                                                     \
             /* Up to 32 topics the lanes' order is the list's: running sums, searched. Beyond,    \
-             * each entry's weight and each lane's total in one pass, then the lanes' totals. */    \
+             * each entry's weight and each lane's total in one pass, then the lanes' totals;     \
+             * along a run of one word, only the old topic's entry changed (REUSE_AFTER). */      \
             REAL sparse = 0, lane_total[LDA_SPARSE_LANES];                                                \
             if (m <= LDA_SPARSE_LANES) {                                                                  \
+                summed = UINT32_MAX;                                                                      \
                 for (uint32_t j = 0; j < m; j++) {                                                        \
                     const uint32_t k = topics[j];                                                         \
                     sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k])); \
                     sums[j] = sparse;                                                                     \
                 }                                                                                         \
             } else {                                                                                      \
+                if (w == summed && m > LDA_SPARSE_REUSE_AFTER) {                                          \
+                    lda_sparse_moved_##SUFFIX(topics, m, sums, lane_sum, n, ph, old);                     \
+                } else {                                                                                  \
+                    summed = w;                                                                           \
+                    for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                       \
+                        lane_sum[l] = 0;                                                                  \
+                    for (uint32_t j0 = 0; j0 < m; j0 += LDA_SPARSE_LANES)                                 \
+                        for (uint32_t j = j0, l = 0; l < LDA_SPARSE_LANES && j < m; j++, l++) {           \
+                            const uint32_t k = topics[j];                                                 \
+                            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]);                   \
+                            lane_sum[l] = lda_sparse_add_##SUFFIX(lane_sum[l], sums[j]);                  \
+                        }                                                                                 \
+                }                                                                                         \
                 for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                           \
-                    lane_total[l] = 0;                                                                    \
-                for (uint32_t j0 = 0; j0 < m; j0 += LDA_SPARSE_LANES)                                     \
-                    for (uint32_t j = j0, l = 0; l < LDA_SPARSE_LANES && j < m; j++, l++) {               \
-                        const uint32_t k = topics[j];                                                     \
-                        sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]);                       \
-                        lane_total[l] = lda_sparse_add_##SUFFIX(lane_total[l], sums[j]);                  \
-                    }                                                                                     \
-                for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                           \
-                    lane_total[l] = sparse = lda_sparse_add_##SUFFIX(sparse, lane_total[l]);              \
+                    lane_total[l] = sparse = lda_sparse_add_##SUFFIX(sparse, lane_sum[l]);                \
             }                                                                                             \
             const REAL dense = block_end[blocks - 1];                                                     \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);               \
@@ -265,8 +302,13 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
                 topic = lda_sparse_search_prior_##SUFFIX(block_end, alpha, ph, K, t);                     \
             }                                                                                             \
             z[pos] = topic;                                                                               \
+            const uint32_t listed = m;                                                                    \
             m = lda_sparse_list_add(topics, m, n, topic);                                                 \
             n[topic]++;                                                                                   \
+            if (m != listed) /* inserted: the entries after it moved to the next lane */                  \
+                summed = UINT32_MAX;                                                                      \
+            else if (summed == w && m > LDA_SPARSE_REUSE_AFTER)                                            \
+                lda_sparse_moved_##SUFFIX(topics, m, sums, lane_sum, n, ph, topic);                       \
         }                                                                                                 \
     }
 
