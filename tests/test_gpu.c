@@ -58,43 +58,39 @@ Test(gpu, philox_equals_the_host_implementation)
     free(dev);
 }
 
-/* Documents of unequal lengths (1..57 tokens, so warps have ragged ends), 3 warps. */
-static corpus *ragged_corpus(uint32_t V)
+/* runs = 0: documents of unequal lengths (1..57 tokens, so warps have ragged ends), 3 warps.
+ * runs = 1: documents of up to 700 tokens whose words come in runs of 1 to 6, as a
+ * bag-of-words file lists them: the sparse draw carries its sums along a run where lists are
+ * long (core/sparse_draw.h, LDA_SPARSE_REUSE_AFTER), which this exercises. */
+static corpus *test_docs_corpus(uint32_t V, int runs)
 {
-    enum { DOCS = 77 };
-    uint32_t *docs[DOCS], lengths[DOCS];
-    for (int d = 0; d < DOCS; d++) {
-        lengths[d] = 1 + (uint32_t)((d * 29) % 57);
+    enum { MOST_DOCS = 77 };
+    const int num_docs = runs ? 24 : MOST_DOCS;
+    uint32_t *docs[MOST_DOCS], lengths[MOST_DOCS];
+    for (int d = 0; d < num_docs; d++) {
+        lengths[d] = runs ? 1 + (uint32_t)((d * 151) % 700) : 1 + (uint32_t)((d * 29) % 57);
         docs[d] = malloc(lengths[d] * sizeof(uint32_t));
-        for (uint32_t i = 0; i < lengths[d]; i++)
-            docs[d][i] = lda_rng_once(8, LDA_RNG_TEST, 1, (uint64_t)d * 1000 + i) % V;
+        for (uint32_t i = 0; i < lengths[d];) {
+            const uint32_t bits = lda_rng_once(runs ? 9 : 8, LDA_RNG_TEST, runs ? 2 : 1, (uint64_t)d * 1000 + i);
+            const uint32_t run = runs ? 1 + (bits >> 16) % 6 : 1;
+            for (uint32_t r = 0; r < run && i < lengths[d]; r++)
+                docs[d][i++] = bits % V;
+        }
     }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
-    for (int d = 0; d < DOCS; d++)
+    corpus *c = test_corpus_from_docs((size_t)num_docs, (const uint32_t *const *)docs, lengths, V);
+    for (int d = 0; d < num_docs; d++)
         free(docs[d]);
     return c;
 }
 
-/* Documents of up to 700 tokens whose words come in runs of 1 to 6, as a bag-of-words file
- * lists them: the sparse draw carries its sums along a run where lists are long
- * (cuda/zsample_sparse.cuh, SPARSE_REUSE_AFTER), which this exercises. */
+static corpus *ragged_corpus(uint32_t V)
+{
+    return test_docs_corpus(V, 0);
+}
+
 static corpus *run_corpus(uint32_t V)
 {
-    enum { DOCS = 24 };
-    uint32_t *docs[DOCS], lengths[DOCS];
-    for (int d = 0; d < DOCS; d++) {
-        lengths[d] = 1 + (uint32_t)((d * 151) % 700);
-        docs[d] = malloc(lengths[d] * sizeof(uint32_t));
-        for (uint32_t i = 0; i < lengths[d];) {
-            const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, 2, (uint64_t)d * 1000 + i);
-            for (uint32_t r = 0; r < 1 + (bits >> 16) % 6 && i < lengths[d]; r++)
-                docs[d][i++] = bits % V;
-        }
-    }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
-    for (int d = 0; d < DOCS; d++)
-        free(docs[d]);
-    return c;
+    return test_docs_corpus(V, 1);
 }
 
 typedef struct {
