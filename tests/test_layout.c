@@ -1,6 +1,7 @@
 /* test_layout.c — documents sorted into warps, padded, interleaved; the permutation. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend/layout.h"
 #include "helpers.h"
@@ -47,7 +48,8 @@ Test(layout, sorts_pads_and_interleaves)
         cr_assert_eq(L->slot_token_base[s], c->doc_offsets[d]);
         size_t q = s / LDA_WARP;
         for (uint32_t i = 0; i < L->warp_len[q]; i++) {
-            uint32_t expect = c->words[c->doc_offsets[d] + (i < L->slot_len[s] ? i : L->slot_len[s] - 1)];
+            uint32_t expect = c->words[lda_layout_corpus_token(
+                L, c->doc_offsets[d] + (i < L->slot_len[s] ? i : L->slot_len[s] - 1))];
             cr_assert_eq(L->words[L->warp_offset[q] + i * LDA_WARP + s % LDA_WARP], expect,
                          "slot %zu row %u: a finished document repeats its last word", s, i);
         }
@@ -92,6 +94,86 @@ Test(layout, word_index_lists_every_token_once)
                 cr_assert_gt(wi.positions[t], wi.positions[t - 1]);
         }
     lda_word_index_free(&wi);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* A long document of raw text is laid out word by word (its repeats follow one another, for the
+ * sparse draw's runs), ties in the corpus's order, also when it is cut into pieces; a short one,
+ * or one listed by word already (a bag-of-words file), keeps the corpus's order; z goes to the
+ * layout's positions and back unchanged, and every slot's words are the corpus's words of the
+ * tokens the layout names. */
+static void check_word_order(uint32_t piece_length)
+{
+    enum { V = 9 };
+    uint32_t text[200], bag[150], short_doc[40];
+    for (uint32_t i = 0; i < 200; i++)
+        text[i] = (i * 7 + i / 3) % V; /* unsorted, every word repeated */
+    for (uint32_t i = 0; i < 150; i++)
+        bag[i] = i / 20;
+    for (uint32_t i = 0; i < 40; i++)
+        short_doc[i] = (40 - i) % V;
+    const uint32_t *docs[] = {short_doc, text, bag};
+    const uint32_t lengths[] = {40, 200, 150};
+    corpus *c = test_corpus_from_docs(3, docs, lengths, V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_not_null(L->token_shift, "raw text's long document is reordered");
+    for (size_t d = 0; d < 3; d++) {
+        const size_t start = c->doc_offsets[d], len = c->doc_offsets[d + 1] - start;
+        uint8_t seen[200] = {0};
+        for (size_t r = 0; r < len; r++) {
+            const size_t t = lda_layout_corpus_token(L, start + r);
+            cr_assert(t >= start && t < start + len && !seen[t - start], "doc %zu rank %zu: token %zu", d, r, t);
+            seen[t - start] = 1;
+            if (d != 1)
+                cr_assert_eq(t, start + r, "doc %zu keeps the corpus's order", d);
+            else if (r > 0) {
+                const size_t before = lda_layout_corpus_token(L, start + r - 1);
+                cr_assert(c->words[before] < c->words[t] || (c->words[before] == c->words[t] && before < t),
+                          "rank %zu: word %u (token %zu) after word %u (token %zu)", r, c->words[t], t,
+                          c->words[before], before);
+            }
+        }
+    }
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            cr_assert_eq(L->words[lda_layout_pos(L, s, i)],
+                         c->words[lda_layout_corpus_token(L, L->slot_token_base[s] + i)]);
+    uint32_t *z = malloc(c->num_tokens * sizeof *z), *back = malloc(c->num_tokens * sizeof *back),
+             *pos = calloc(L->num_positions, sizeof *pos);
+    for (size_t t = 0; t < c->num_tokens; t++)
+        z[t] = (uint32_t)t;
+    lda_layout_z_to_positions(L, z, pos);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) /* token t's z is at the position of token t */
+            cr_assert_eq(L->words[lda_layout_pos(L, s, i)], c->words[pos[lda_layout_pos(L, s, i)]]);
+    lda_layout_z_to_corpus_order(L, pos, back);
+    cr_assert_eq(memcmp(z, back, c->num_tokens * sizeof *z), 0, "z to positions and back");
+    free(z);
+    free(back);
+    free(pos);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(layout, long_documents_are_laid_out_word_by_word)
+{
+    check_word_order(0);
+    check_word_order(64); /* the long document in pieces */
+}
+
+Test(layout, bag_of_words_documents_need_no_order)
+{
+    const uint32_t a[100] = {0}, b[] = {1, 1, 2, 5, 5, 5};
+    const uint32_t *docs[] = {a, b};
+    const uint32_t lengths[] = {100, 6};
+    corpus *c = test_corpus_from_docs(2, docs, lengths, 6);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_null(L->token_shift);
     lda_layout_free(L);
     corpus_free(c);
 }

@@ -50,7 +50,8 @@ Test(pieces, long_documents_are_cut_into_near_equal_pieces)
                      "slot %zu starts where its piece does", s);
         for (uint32_t i = 0; i < L->warp_len[0]; i++) /* a finished piece repeats its last word */
             cr_assert_eq(L->words[lda_layout_pos(L, s, i)],
-                         c->words[L->slot_token_base[s] + (i < L->slot_len[s] ? i : L->slot_len[s] - 1)]);
+                         c->words[lda_layout_corpus_token(
+                             L, L->slot_token_base[s] + (i < L->slot_len[s] ? i : L->slot_len[s] - 1))]);
     }
     for (size_t s = 9; s < 32; s++)
         cr_assert(L->slot_doc[s] == LDA_NO_DOC && L->slot_len[s] == 0 && L->slot_doc_len[s] == 0);

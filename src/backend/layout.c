@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sparse_draw.h" /* LDA_SPARSE_REUSE_AFTER */
+
 /* A piece of a document (the whole document when it is not cut). */
 typedef struct {
     uint32_t len;
@@ -34,6 +36,7 @@ void lda_layout_free(lda_layout *L)
     free(L->slot_doc_len);
     free(L->slot_piece);
     free(L->slot_token_base);
+    free(L->token_shift);
     free(L->doc_slot);
     free(L->cut_offsets);
     free(L->cut_slots);
@@ -67,10 +70,66 @@ static void fill_words(lda_layout *L, const corpus *c)
     for (size_t s = 0; s < L->num_slots; s++) {
         uint32_t len = L->slot_len[s];
         size_t q = s / LDA_WARP;
-        const uint32_t *doc_words = len ? c->words + L->slot_token_base[s] : NULL;
-        for (uint32_t i = 0; i < L->warp_len[q]; i++)
-            L->words[lda_layout_pos(L, s, i)] = len ? doc_words[i < len ? i : len - 1] : 0;
+        for (uint32_t i = 0; i < L->warp_len[q]; i++) /* past its end a slot repeats its last word */
+            L->words[lda_layout_pos(L, s, i)] =
+                len ? c->words[lda_layout_corpus_token(L, L->slot_token_base[s] + (i < len ? i : len - 1))] : 0;
     }
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether document d is long enough for its tokens to be ordered by word: the sparse draw
+ * carries its sums along a run only on lists of over LDA_SPARSE_REUSE_AFTER topics, which a
+ * document of no more tokens seldom has, so shorter ones keep the corpus's order (and the
+ * models of earlier releases). */
+static int orders_by_word(const corpus *c, size_t d)
+{
+    return c->doc_offsets[d + 1] - c->doc_offsets[d] > LDA_SPARSE_REUSE_AFTER;
+}
+
+/* Each long document's tokens in the layout's order: by word, ties in the corpus's order
+ * (token_shift, left NULL when every one already is). A document of a bag-of-words file is, and
+ * costs one look; one of raw text is sorted, O(n log n). */
+static int order_by_word(lda_layout *L, const corpus *c, lda_error *err)
+{
+    size_t unsorted = 0, longest = 0;
+    for (size_t d = 0; d < c->num_docs; d++) {
+        const size_t len = c->doc_offsets[d + 1] - c->doc_offsets[d];
+        const uint32_t *w = c->words + c->doc_offsets[d];
+        for (size_t i = 1; i < len && orders_by_word(c, d); i++)
+            if (w[i] < w[i - 1]) {
+                unsorted++;
+                longest = len > longest ? len : longest;
+                break;
+            }
+    }
+    if (!unsorted)
+        return 0;
+    uint64_t *keys = lda_malloc_array(longest, sizeof *keys, "layout order", err);
+    if (!keys || !(L->token_shift = lda_calloc(c->num_tokens, sizeof *L->token_shift, "layout order", err))) {
+        free(keys);
+        return -1;
+    }
+    for (size_t d = 0; d < c->num_docs; d++) {
+        const size_t start = c->doc_offsets[d], len = c->doc_offsets[d + 1] - start;
+        const uint32_t *w = c->words + start;
+        size_t i = 1;
+        while (i < len && w[i] >= w[i - 1])
+            i++;
+        if (i >= len || !orders_by_word(c, d))
+            continue; /* by word already, or short: no shift */
+        for (i = 0; i < len; i++) /* (word, position): a document is at most UINT32_MAX / 32 tokens */
+            keys[i] = (uint64_t)w[i] << 32 | i;
+        qsort(keys, len, sizeof *keys, by_key);
+        for (i = 0; i < len; i++)
+            L->token_shift[start + i] = (int32_t)((int64_t)(uint32_t)keys[i] - (int64_t)i);
+    }
+    free(keys);
+    return 0;
 }
 
 /* Allocates a layout of num_slots slots for c (everything but the token arrays and the cut
@@ -110,6 +169,8 @@ static uint32_t doc_len(const corpus *c, size_t d)
 /* Given each slot's piece, fills warp extents and the interleaved words. */
 static int layout_finish(lda_layout *L, const corpus *c, lda_error *err)
 {
+    if (order_by_word(L, c, err))
+        return -1;
     L->warp_offset[0] = 0;
     for (size_t q = 0; q < L->num_warps; q++) {
         uint32_t longest = 0;
@@ -282,14 +343,14 @@ void lda_layout_z_to_corpus_order(const lda_layout *L, const uint32_t *z_positio
 {
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            z[L->slot_token_base[s] + i] = z_positions[lda_layout_pos(L, s, i)];
+            z[lda_layout_corpus_token(L, L->slot_token_base[s] + i)] = z_positions[lda_layout_pos(L, s, i)];
 }
 
 void lda_layout_z_to_positions(const lda_layout *L, const uint32_t *z, uint32_t *z_positions)
 {
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            z_positions[lda_layout_pos(L, s, i)] = z[L->slot_token_base[s] + i];
+            z_positions[lda_layout_pos(L, s, i)] = z[lda_layout_corpus_token(L, L->slot_token_base[s] + i)];
 }
 
 int lda_word_index_build(const lda_layout *L, lda_word_index *out, lda_error *err)

@@ -62,7 +62,15 @@ typedef struct {
     uint32_t *slot_doc_len; /* num_slots: tokens of the slot's whole document (0 for padding) */
     uint32_t *slot_piece;   /* num_slots: which piece of its document (0: the first, which stands
                                for the document wherever documents are counted once) */
-    uint64_t *slot_token_base; /* num_slots: corpus-order index of the piece's first token */
+    uint64_t *slot_token_base; /* num_slots: index of the piece's first token in the layout's
+                                  order of the corpus (token_shift), which also keys its random
+                                  numbers */
+    int32_t *token_shift;   /* num_tokens, or NULL for none: the layout's order of a document's
+                               tokens is by word (stable), so that a word's repeats follow one
+                               another (the sparse draw carries its sums along such a run); its
+                               token r is the corpus's token r + token_shift[r]. NULL where every
+                               document lists its tokens by word already (bag-of-words files,
+                               `generate`), and in a shard's layout (z is mapped on the whole one) */
     uint32_t *doc_slot;     /* num_docs: slot of each corpus document's first piece (NULL in a shard's
                                layout, whose documents keep the whole corpus's ids) */
     size_t num_cut_docs;    /* documents cut into two or more pieces */
@@ -102,6 +110,12 @@ void lda_layout_join_cut_counts(const lda_layout *L, uint32_t K, uint32_t *n, ui
 /* "D documents (C cut into P pieces of at most N tokens), G groups of 32, the longest R
  * rows, padding X%": the shape that decides how evenly the work spreads. */
 const char *lda_layout_describe(const lda_layout *L, char *buf, size_t size);
+
+/* The corpus's index of the layout's token r (slot_token_base[s] + i is token i of slot s). */
+static inline size_t lda_layout_corpus_token(const lda_layout *L, size_t r)
+{
+    return L->token_shift ? (size_t)((int64_t)r + L->token_shift[r]) : r;
+}
 
 /* z at layout positions into corpus order (z[i] for the corpus's token i), and back. */
 void lda_layout_z_to_corpus_order(const lda_layout *L, const uint32_t *z_positions, uint32_t *z);
