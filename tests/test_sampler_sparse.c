@@ -290,8 +290,9 @@ Test(sampler_sparse, plans_and_refusals)
 /* The plan takes the kernel's long lists' compilation (zplan.h) where at least a tenth of the
  * tokens are in slots whose list may reach 1024 topics: documents of 2,000 to 3,000 tokens, cut
  * into pieces of 256 that list their whole document's topics, at K = 1024 and above; not at
- * K = 256 (no list is longer), nor for documents of at most 40 tokens at any K. */
-static int plans_long_lists(const corpus *c, uint32_t K)
+ * K = 256 (no list is longer), nor for documents of at most 40 tokens at any K in the collapsed
+ * model. With φ read (θ-collapsed: φ drawn) it takes it from K = 4096 on whatever the lists. */
+static int plans_long_lists_of(const corpus *c, uint32_t K, lda_model_kind model)
 {
     const lda_gpu_limits h100 = {227 * 1024, 132};
     lda_error err = {0};
@@ -299,14 +300,19 @@ static int plans_long_lists(const corpus *c, uint32_t K)
     cr_assert(L, "%s", err.msg);
     lda_params p;
     lda_params_default(&p);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    lda_params_set_model(&p, model);
     p.sampler = LDA_SAMPLER_SPARSE;
     p.num_topics = K;
     lda_zplan z;
     cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
-    cr_assert(strstr(z.why, z.sparse_long_lists ? "(long lists, " : "(short lists)"), "%s", z.why);
+    cr_assert(strstr(z.why, z.sparse_long_lists ? "(long lists" : "(short lists)"), "%s", z.why);
     lda_layout_free(L);
     return z.sparse_long_lists;
+}
+
+static int plans_long_lists(const corpus *c, uint32_t K)
+{
+    return plans_long_lists_of(c, K, LDA_MODEL_COLLAPSED);
 }
 
 Test(sampler_sparse, plan_takes_the_long_lists_kernel_where_lists_may_be_long)
@@ -318,6 +324,9 @@ Test(sampler_sparse, plan_takes_the_long_lists_kernel_where_lists_may_be_long)
     cr_assert_not(plans_long_lists(long_docs, 256));
     cr_assert_not(plans_long_lists(short_docs, 1024));
     cr_assert_not(plans_long_lists(short_docs, 10000));
+    cr_assert_not(plans_long_lists_of(short_docs, 1024, LDA_MODEL_THETA_COLLAPSED));
+    cr_assert(plans_long_lists_of(short_docs, 4096, LDA_MODEL_THETA_COLLAPSED));
+    cr_assert(plans_long_lists_of(short_docs, 10000, LDA_MODEL_THETA_COLLAPSED));
     corpus_free(short_docs);
     corpus_free(long_docs);
 }

@@ -122,20 +122,25 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
 {
     lda_sparse_scratch sc;
     lda_sparse_scratch_plan(L, p->num_topics, p->precision, &sc);
-    z->sparse_long_lists = long_lists(L, p->num_topics);
-    z->kernel = LDA_ZKERNEL_SPARSE;
-    z->warps_per_group = 1;
-    z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
-    z->scratch_bytes = sc.total_bytes;
     /* φ's mean (the collapsed model) is formed from the counts by the word tables and the draw
      * as they read it, so an update writes only its K scales and φ is written when something
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
      * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
     z->phi_from_counts = lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
+    const int lists_long = long_lists(L, p->num_topics),
+              phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
+    z->sparse_long_lists = lists_long || phi_read_large_k;
+    z->kernel = LDA_ZKERNEL_SPARSE;
+    z->warps_per_group = 1;
+    z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
+    z->scratch_bytes = sc.total_bytes;
     snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s), then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)",
-             z->sparse_long_lists ? "long lists, their sums carried along a word's run" : "short lists", LDA_SPARSE_BLOCK,
-             sc.total_bytes >> 20);
+             lists_long         ? "long lists, their sums carried along a word's run"
+             : phi_read_large_k ? "long lists' form: φ read at K >= " LDA_STRINGIFY(LDA_ZPLAN_LONG_LIST_PHI_READ)
+                                  ", sums carried along a word's run"
+                                : "short lists",
+             LDA_SPARSE_BLOCK, sc.total_bytes >> 20);
 }
 
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *z,

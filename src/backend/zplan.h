@@ -90,6 +90,12 @@ typedef struct {
  * never wiki43k, whose documents stop at 445 tokens). */
 #define LDA_ZPLAN_LONG_LIST 1024u
 #define LDA_ZPLAN_LONG_LIST_SHARE 0.1
+/* With φ read from memory (θ-collapsed: φ drawn) the long lists' one is also taken from this K
+ * on, whatever the lists: φ's rows are then 16 KiB and more, and the loop's loads running ahead
+ * gain more than the warps resident. wiki43k, θ-collapsed, on the H100: 5.69 against 6.13 ms at
+ * K = 4096, 10.89 against 11.49 at 10,000; at 1024, 2.55 against 2.23 (the short lists' one);
+ * collapsed (φ formed from the counts) 3.24 against 3.04 at 4096 (results/sparse/ab-session9-h100.txt). */
+#define LDA_ZPLAN_LONG_LIST_PHI_READ 4096
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
