@@ -154,3 +154,23 @@ Test(pieces, planted_topics_recovered_collapsed_cpu)
 {
     planted_recovery_pieces(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, 16);
 }
+
+/* --piece-length auto: 512 with θ given; with θ collapsed 256, but 512 for the sparse sampler
+ * from K = 4096 on (core/params.h); a number given is kept. */
+Test(pieces, auto_length_follows_the_model_the_sampler_and_K)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.num_topics = 10000;
+    cr_assert_eq(lda_params_piece_length(&p), 512, "θ given");
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    cr_assert_eq(lda_params_piece_length(&p), 256, "θ collapsed, butterfly");
+    p.sampler = LDA_SAMPLER_SPARSE;
+    cr_assert_eq(lda_params_piece_length(&p), 512, "sparse at K = 10,000");
+    p.num_topics = 4096;
+    cr_assert_eq(lda_params_piece_length(&p), 512, "sparse at K = 4096");
+    p.num_topics = 4095;
+    cr_assert_eq(lda_params_piece_length(&p), 256, "sparse below K = 4096");
+    p.piece_length = 100;
+    cr_assert_eq(lda_params_piece_length(&p), 100, "a number given");
+}

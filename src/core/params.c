@@ -111,7 +111,11 @@ uint32_t lda_params_piece_length(const lda_params *p)
 {
     if (p->piece_length != LDA_PIECE_LENGTH_AUTO)
         return p->piece_length;
-    return p->theta_collapsed ? LDA_PIECE_LENGTH_THETA_COLLAPSED : LDA_PIECE_LENGTH_THETA_GIVEN;
+    if (!p->theta_collapsed)
+        return LDA_PIECE_LENGTH_THETA_GIVEN;
+    return p->sampler == LDA_SAMPLER_SPARSE && p->num_topics >= LDA_PIECE_LENGTH_SPARSE_LARGE_K
+               ? LDA_PIECE_LENGTH_SPARSE_AT_LARGE_K
+               : LDA_PIECE_LENGTH_THETA_COLLAPSED;
 }
 
 const char *lda_split_name(uint32_t split, char buf[16])

@@ -97,7 +97,13 @@ void lda_params_default(lda_params *p);
  *    bounds the z kernel (collapsed, K = 1024: 16.5 ms at 512, 11.8 at 256, 8.8 at 128 on
  *    wiki43k), while the held-out log-likelihood after 100 iterations was the same at 256 as
  *    at 512 and uncut (−8.130 / −8.137 on wiki43k, −8.562 / −8.571 on wikimix) and 0.01
- *    lower at 128. */
+ *    lower at 128.
+ *  - θ collapsed with --sampler sparse at K >= LDA_PIECE_LENGTH_SPARSE_LARGE_K: 512. There a
+ *    token's work follows its document's topics, not K, and fewer pieces mean fewer lists to
+ *    join after a pass and less room for them: K = 10,000, collapsed, 4.45 ms against 4.81 on
+ *    wiki43k, 6.11 against 6.49 on wikimix; at 4096 3.00 / 4.55 against 3.05 / 4.57; but at
+ *    K = 256 wikimix 1.97 against 1.73 (a 512-token piece is its warp's longest chain), the
+ *    held-out figure the same at K = 1024 (results/sparse/ab-session9-h100.txt). */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
  * for runs of 1,000 and more; runs here are often 100). */
@@ -106,6 +112,8 @@ void lda_params_default(lda_params *p);
 #define LDA_STRINGIFY(x) LDA_STRINGIFY_(x) /* a number of a #define as text, for help texts */
 #define LDA_PIECE_LENGTH_THETA_GIVEN 512u
 #define LDA_PIECE_LENGTH_THETA_COLLAPSED 256u
+#define LDA_PIECE_LENGTH_SPARSE_LARGE_K 4096
+#define LDA_PIECE_LENGTH_SPARSE_AT_LARGE_K 512u
 
 /* The piece length a run uses: --piece-length, or the model's auto choice. */
 uint32_t lda_params_piece_length(const lda_params *p);
