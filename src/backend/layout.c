@@ -82,32 +82,31 @@ static int by_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether document d is long enough for its tokens to be ordered by word: the sparse draw
- * carries its sums along a run only on lists of over LDA_SPARSE_REUSE_AFTER topics, which a
- * document of no more tokens seldom has, so shorter ones keep the corpus's order (and the
- * models of earlier releases). */
-static int orders_by_word(const corpus *c, size_t d)
+/* Whether document d is laid out by word: it is long enough (the sparse draw carries its sums
+ * along a run only on lists of over LDA_SPARSE_REUSE_AFTER topics, which a document of no more
+ * tokens seldom has, so shorter ones keep the corpus's order, and the models of earlier
+ * releases), and its tokens are not by word already (a bag-of-words file's are). */
+static int needs_word_order(const corpus *c, size_t d)
 {
-    return c->doc_offsets[d + 1] - c->doc_offsets[d] > LDA_SPARSE_REUSE_AFTER;
+    const size_t len = c->doc_offsets[d + 1] - c->doc_offsets[d];
+    const uint32_t *w = c->words + c->doc_offsets[d];
+    if (len <= LDA_SPARSE_REUSE_AFTER)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if (w[i] < w[i - 1])
+            return 1;
+    return 0;
 }
 
-/* Each long document's tokens in the layout's order: by word, ties in the corpus's order
- * (token_shift, left NULL when every one already is). A document of a bag-of-words file is, and
- * costs one look; one of raw text is sorted, O(n log n). */
+/* Each such document's tokens in the layout's order: by word, ties in the corpus's order
+ * (token_shift, left NULL when there is none), O(n log n) a document. */
 static int order_by_word(lda_layout *L, const corpus *c, lda_error *err)
 {
-    size_t unsorted = 0, longest = 0;
-    for (size_t d = 0; d < c->num_docs; d++) {
-        const size_t len = c->doc_offsets[d + 1] - c->doc_offsets[d];
-        const uint32_t *w = c->words + c->doc_offsets[d];
-        for (size_t i = 1; i < len && orders_by_word(c, d); i++)
-            if (w[i] < w[i - 1]) {
-                unsorted++;
-                longest = len > longest ? len : longest;
-                break;
-            }
-    }
-    if (!unsorted)
+    size_t longest = 0; /* of the documents to order; none: 0 */
+    for (size_t d = 0; d < c->num_docs; d++)
+        if (needs_word_order(c, d) && c->doc_offsets[d + 1] - c->doc_offsets[d] > longest)
+            longest = c->doc_offsets[d + 1] - c->doc_offsets[d];
+    if (!longest)
         return 0;
     uint64_t *keys = lda_malloc_array(longest, sizeof *keys, "layout order", err);
     if (!keys || !(L->token_shift = lda_calloc(c->num_tokens, sizeof *L->token_shift, "layout order", err))) {
@@ -117,15 +116,12 @@ static int order_by_word(lda_layout *L, const corpus *c, lda_error *err)
     for (size_t d = 0; d < c->num_docs; d++) {
         const size_t start = c->doc_offsets[d], len = c->doc_offsets[d + 1] - start;
         const uint32_t *w = c->words + start;
-        size_t i = 1;
-        while (i < len && w[i] >= w[i - 1])
-            i++;
-        if (i >= len || !orders_by_word(c, d))
-            continue; /* by word already, or short: no shift */
-        for (i = 0; i < len; i++) /* (word, position): a document is at most UINT32_MAX / 32 tokens */
+        if (!needs_word_order(c, d))
+            continue; /* no shift */
+        for (size_t i = 0; i < len; i++) /* (word, position): a document is at most UINT32_MAX / 32 tokens */
             keys[i] = (uint64_t)w[i] << 32 | i;
         qsort(keys, len, sizeof *keys, by_key);
-        for (i = 0; i < len; i++)
+        for (size_t i = 0; i < len; i++)
             L->token_shift[start + i] = (int32_t)((int64_t)(uint32_t)keys[i] - (int64_t)i);
     }
     free(keys);
