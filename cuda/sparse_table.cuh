@@ -22,6 +22,7 @@
 #include "core/phi_mean.h"
 #include "core/sparse_draw.h"
 #include "warp.cuh"
+#include "word_lists.cuh"
 #include "zsample.cuh"
 
 #define SPARSE_TABLE_WARPS 4u // warps a block: 17 KiB of tiles
@@ -62,29 +63,71 @@ template <bool FROM_COUNTS> struct phi_source {
     {
         return row_at(row, k, scale_of(k));
     }
+    // φ[w,k] of the count n[w,k] = n (FROM_COUNTS): what at() forms from the count it reads.
+    __device__ __forceinline__ float of_count(uint32_t n, uint32_t k) const
+    {
+        return lda_phi_mean_value(n, beta, scale[k]);
+    }
 };
 
-// Warp g builds the tables of words 32g .. 32g + 31; lane i's word is 32g + i.
-template <typename REAL, bool FROM_COUNTS>
+// Warp g builds the tables of words 32g .. 32g + 31; lane i's word is 32g + i. LISTING (from the
+// counts, where the plan has word lists): each lane also writes its word's list
+// (word_lists.cuh) from a tile of the counts, as it adds up its word's topics in order, so the
+// lists cost no other pass over V × K. The tile's loads are issued first, then one ballot a
+// word of the tile, whose lane keeps it and later writes its word's entries from its set
+// bits. Measured on the H100 (wikimix, K = 10,000, ms an iteration over the release's 6.10):
+// a ballot and three shuffles a word, the entries written by the warp, +1.7 ms (the loads no
+// longer ran ahead); each lane testing its word's 32 counts of the tile, +0.46 ms; the lists
+// unread in both (results/sparse/ab-session10-h100.txt).
+template <typename REAL, bool FROM_COUNTS, bool LISTING>
 __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
     sparse_table_kernel(const phi_source<FROM_COUNTS> phi, const float *__restrict__ alpha, uint32_t V, uint32_t K,
-                        REAL *__restrict__ table)
+                        REAL *__restrict__ table, const word_lists lists)
 {
     __shared__ float tiles[SPARSE_TABLE_WARPS][LDA_WARP][LDA_WARP + 1]; // +1: a lane's row, conflict-free
+    __shared__ uint32_t count_tiles[LISTING ? SPARSE_TABLE_WARPS : 1][LDA_WARP][LDA_WARP + 1];
     __shared__ float alphas[SPARSE_TABLE_WARPS][LDA_WARP];
     const uint32_t lane = threadIdx.x % LDA_WARP, wib = threadIdx.x / LDA_WARP;
     const size_t w0 = ((size_t)blockIdx.x * SPARSE_TABLE_WARPS + wib) * LDA_WARP;
     if (w0 >= V)
         return; // the whole warp: the kernel synchronises warps only
     float(*tile)[LDA_WARP + 1] = tiles[wib];
+    uint32_t(*count_tile)[LDA_WARP + 1] = count_tiles[LISTING ? wib : 0];
     float *alpha_tile = alphas[wib];
     const uint32_t blocks = lda_sparse_blocks(K);
     const bool mine = w0 + lane < V;
     REAL *out = table + (w0 + lane) * blocks;
     REAL sum = 0;
+    uint64_t list_at = 0; // LISTING: this lane's word's list, where it starts, its room, its length so far
+    uint32_t room = 0, listed = 0;
+    if (LISTING && mine) {
+        list_at = lists.offset[w0 + lane];
+        room = (uint32_t)(lists.offset[w0 + lane + 1] - list_at);
+    }
     for (uint32_t k0 = 0; k0 < K; k0 += LDA_WARP) {
         const uint32_t k = k0 + lane;
-        if (k < K) { // lanes over the topics: row i of the tile is one line of word w0 + i
+        uint32_t nonzero = 0; // LISTING: which topics of the tile this lane's word has a count of
+        if (LISTING) {
+            // the tile's 32 loads first (read-only: they may run ahead of the lists' stores), then
+            // one ballot a word of the tile, kept by that word's lane
+            uint32_t n[LDA_WARP];
+#pragma unroll
+            for (uint32_t i = 0; i < LDA_WARP; i++)
+                n[i] = k < K && w0 + i < V ? __ldg(phi.n_wk + (w0 + i) * K + k) : 0u;
+            const float scale_k = k < K ? phi.scale_of(k) : 0.0f;
+            if (k < K)
+                alpha_tile[lane] = alpha[k];
+#pragma unroll
+            for (uint32_t i = 0; i < LDA_WARP; i++) {
+                if (k < K && w0 + i < V) {
+                    count_tile[i][lane] = n[i];
+                    tile[i][lane] = lda_phi_mean_value(n[i], phi.beta, scale_k);
+                }
+                const uint32_t has = __ballot_sync(LDA_FULL_WARP, n[i] != 0u);
+                if (lane == i)
+                    nonzero = has;
+            }
+        } else if (k < K) { // lanes over the topics: row i of the tile is one line of word w0 + i
             alpha_tile[lane] = alpha[k];
             const float scale_k = phi.scale_of(k);
 #pragma unroll
@@ -103,9 +146,30 @@ __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
                         out[kj / LDA_SPARSE_BLOCK] = sum;
                 }
             }
+            for (; LISTING && nonzero; nonzero &= nonzero - 1u, listed++) { // its word's counts in the tile
+                const uint32_t j = (uint32_t)__ffs(nonzero) - 1u;
+                if (listed < room) {
+                    lists.topics[list_at + listed] = k0 + j;
+                    lists.counts[list_at + listed] = count_tile[lane][j];
+                }
+            }
         }
         __syncwarp(); // the tile is read before the next is written
     }
+    if (LISTING && mine)
+        lists.len[w0 + lane] = listed <= room ? listed : WORD_LIST_OVERFLOW;
+}
+
+template <typename REAL, bool FROM_COUNTS>
+static inline void sparse_table_launch(const zsample_sparse_tables &t, const phi_source<FROM_COUNTS> &phi,
+                                       const float *alpha, uint32_t K, unsigned blocks, cudaStream_t stream)
+{
+    if (FROM_COUNTS && t.words.len)
+        sparse_table_kernel<REAL, FROM_COUNTS, true>
+            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (REAL *)t.table, t.words);
+    else
+        sparse_table_kernel<REAL, FROM_COUNTS, false>
+            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (REAL *)t.table, t.words);
 }
 
 template <bool FROM_COUNTS>
@@ -113,11 +177,9 @@ static inline void sparse_tables_launch(const zsample_sparse_tables &t, const ph
                                         const float *alpha, uint32_t K, unsigned blocks, cudaStream_t stream)
 {
     if (t.precision == LDA_PRECISION_DOUBLE)
-        sparse_table_kernel<double, FROM_COUNTS>
-            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (double *)t.table);
+        sparse_table_launch<double, FROM_COUNTS>(t, phi, alpha, K, blocks, stream);
     else
-        sparse_table_kernel<float, FROM_COUNTS>
-            <<<blocks, SPARSE_TABLE_WARPS * LDA_WARP, 0, stream>>>(phi, alpha, t.V, K, (float *)t.table);
+        sparse_table_launch<float, FROM_COUNTS>(t, phi, alpha, K, blocks, stream);
 }
 
 // Every word's table into t.table (its precision), from α and φ (read, or formed from t.n_wk);

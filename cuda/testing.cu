@@ -5,6 +5,7 @@
 #include "backend/cuda_testing.h"
 #include "backend/allreduce.h"
 #include "backend/backend.h"
+#include "backend/sampler_sparse.h"
 #include "check.cuh"
 #include "core/gamma.h"
 #include "device_state.cuh"
@@ -47,8 +48,10 @@ fail:
 }
 
 // long_lists: the sparse draw's compilation (zplan.h): -1 the plan's, 0 short lists', 1 long lists'.
+// word_lists (from the counts, long lists): -1 as a training run's plan, 0 none, 1 every word's
+// list with room for K topics, read at every run's first token.
 static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
-                    const phi_counts *counts, int long_lists, uint32_t *z_inout, lda_error *err)
+                    const phi_counts *counts, int long_lists, int word_lists, uint32_t *z_inout, lda_error *err)
 {
     const uint32_t K = in->K;
     const bool collapsed = in->n_mk != NULL;
@@ -66,6 +69,15 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
     lda_zplan_draw_only(&plan); // the draw alone: the counts of the harness are not there
     if (long_lists >= 0)
         plan.sparse_long_lists = long_lists;
+    if (sampler == LDA_SAMPLER_SPARSE) { // the word lists: the plan's rule, or the one asked for
+        const bool listing = counts && plan.sparse_long_lists && word_lists != 0;
+        plan.sparse_word_lists = !listing ? LDA_WORD_LISTS_NONE
+                                 : word_lists > 0 ? LDA_WORD_LISTS_WHOLE_ROWS
+                                                  : LDA_WORD_LISTS_BY_TOKENS;
+        plan.word_list_ratio = !listing ? 0 : word_lists > 0 ? UINT32_MAX : LDA_ZPLAN_WORD_LIST_RATIO;
+        plan.word_list_doc_most = !listing ? 0 : word_lists > 0 ? UINT32_MAX : K / LDA_ZPLAN_WORD_LIST_DOC_SHARE;
+        lda_zplan_sparse_scratch(L, &plan);
+    }
     zsample_args a;
     memset(&a, 0, sizeof a);
     uint32_t *words = NULL, *warp_len = NULL, *slot_len = NULL, *slot_doc_len = NULL, *z = NULL, *n_mk = NULL;
@@ -153,21 +165,21 @@ fail:
 extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                                        uint32_t *z_inout, lda_error *err)
 {
-    return sample_z(L, in, sampler, split, NULL, -1, z_inout, err);
+    return sample_z(L, in, sampler, split, NULL, -1, -1, z_inout, err);
 }
 
 extern "C" int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdraw *in, int long_lists,
                                               uint32_t *z_inout, lda_error *err)
 {
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, NULL, long_lists, z_inout, err);
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, NULL, long_lists, -1, z_inout, err);
 }
 
 extern "C" int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
-                                                    const uint32_t *n_k, double beta, int long_lists,
+                                                    const uint32_t *n_k, double beta, int long_lists, int word_lists,
                                                     uint32_t *z_inout, lda_error *err)
 {
     const phi_counts counts = {n_wk, n_k, beta};
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, long_lists, z_inout, err);
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, long_lists, word_lists, z_inout, err);
 }
 
 extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha,
@@ -311,5 +323,61 @@ done:
         if (streams[g])
             cudaStreamDestroy(streams[g]);
     }
+    return rc;
+}
+
+extern "C" int lda_cuda_word_lists(uint32_t V, uint32_t K, const uint32_t *n_wk, const uint32_t *n_k,
+                                   const uint32_t *room, uint32_t *topics, uint32_t *counts, uint32_t *len,
+                                   lda_error *err)
+{
+    uint64_t *offsets = (uint64_t *)lda_malloc_array((size_t)V + 1, sizeof *offsets, "word list offsets", err);
+    if (!offsets)
+        return -1;
+    offsets[0] = 0;
+    for (uint32_t w = 0; w < V; w++)
+        offsets[w + 1] = offsets[w] + room[w];
+    const size_t entries = offsets[V];
+    device_state s; // the tables' build reads the counts, the scales and α
+    memset(&s, 0, sizeof s);
+    s.V = V;
+    s.K = K;
+    s.beta = 0.01;
+    s.sparse.V = V;
+    s.sparse.precision = LDA_PRECISION_FLOAT;
+    uint64_t *d_offsets = NULL;
+    float *alpha = NULL;
+    int rc = -1;
+    CUDA_TRY(upload(&d_offsets, (const uint64_t *)offsets, (size_t)V + 1));
+    CUDA_TRY(upload(&alpha, (const float *)NULL, K));
+    CUDA_TRY(cudaMemset(alpha, 0, K * sizeof *alpha));
+    CUDA_TRY(upload(&s.n_wk, n_wk, (size_t)V * K));
+    if (upload_phi_scale(n_k, V, K, s.beta, &s.phi_mean_scale, err))
+        goto fail;
+    CUDA_TRY(cudaMalloc(&s.sparse.table, lda_word_prior_prefix_bytes(V, K, LDA_PRECISION_FLOAT) + 16));
+    // the lists' room exactly as asked, so a write past it is an error the sanitizer sees
+    CUDA_TRY(cudaMalloc(&s.sparse.words.topics, entries * sizeof(uint32_t) + 4));
+    CUDA_TRY(cudaMalloc(&s.sparse.words.counts, entries * sizeof(uint32_t) + 4));
+    CUDA_TRY(cudaMalloc(&s.sparse.words.len, (size_t)V * sizeof(uint32_t)));
+    s.sparse.words.offset = d_offsets;
+    s.sparse.n_wk = s.n_wk;
+    s.sparse.phi_scale = s.phi_mean_scale;
+    s.sparse.beta = (float)s.beta;
+    if (sparse_tables_build(s.sparse, NULL, alpha, K, 0, err))
+        goto fail;
+    CUDA_TRY(cudaDeviceSynchronize());
+    CUDA_TRY(cudaMemcpy(topics, s.sparse.words.topics, entries * sizeof *topics, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(counts, s.sparse.words.counts, entries * sizeof *counts, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(len, s.sparse.words.len, (size_t)V * sizeof *len, cudaMemcpyDeviceToHost));
+    rc = 0;
+fail:
+    free(offsets);
+    cudaFree(d_offsets);
+    cudaFree(alpha);
+    cudaFree(s.n_wk);
+    cudaFree(s.phi_mean_scale);
+    cudaFree(s.sparse.table);
+    cudaFree(s.sparse.words.topics);
+    cudaFree(s.sparse.words.counts);
+    cudaFree(s.sparse.words.len);
     return rc;
 }

@@ -86,16 +86,31 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     if (plan.kernel != LDA_ZKERNEL_SPARSE)
         return 0;
     lda_sparse_scratch sc;
-    lda_sparse_scratch_plan(L, plan.K, plan.precision, &sc);
-    uint64_t *offsets = (uint64_t *)lda_malloc_array(L->num_slots + 1, sizeof *offsets, "list offsets", err);
+    const lda_word_lists word_lists = (lda_word_lists)plan.sparse_word_lists;
+    lda_sparse_scratch_plan(L, plan.K, plan.precision, word_lists, &sc);
+    const size_t most = L->num_slots > L->vocab_size ? L->num_slots : L->vocab_size; // the slots' or the words'
+    uint64_t *offsets = (uint64_t *)lda_malloc_array(most + 1, sizeof *offsets, "list offsets", err);
     if (!offsets)
         return -1;
-    lda_sparse_list_offsets(L, plan.K, offsets);
     char *base = static_cast<char *>(scratch);
-    const cudaError_t e = cudaMemcpy(base + sc.offsets_at, offsets, (L->num_slots + 1) * sizeof *offsets,
-                                     cudaMemcpyHostToDevice);
+    lda_sparse_list_offsets(L, plan.K, offsets);
+    cudaError_t e = cudaMemcpy(base + sc.offsets_at, offsets, (L->num_slots + 1) * sizeof *offsets,
+                               cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && word_lists != LDA_WORD_LISTS_NONE) {
+        lda_sparse_word_list_offsets(L, plan.K, word_lists, offsets);
+        e = cudaMemcpy(base + sc.word_offsets_at, offsets, (L->vocab_size + 1) * sizeof *offsets,
+                       cudaMemcpyHostToDevice);
+    }
     free(offsets);
     CUDA_TRY(e);
+    if (word_lists != LDA_WORD_LISTS_NONE) {
+        out->words.offset = reinterpret_cast<const uint64_t *>(base + sc.word_offsets_at);
+        out->words.topics = reinterpret_cast<uint32_t *>(base + sc.word_topics_at);
+        out->words.counts = reinterpret_cast<uint32_t *>(base + sc.word_counts_at);
+        out->words.len = reinterpret_cast<uint32_t *>(base + sc.word_lengths_at);
+        out->word_list_ratio = plan.word_list_ratio;
+        out->word_list_doc_most = plan.word_list_doc_most;
+    }
     out->table = base;
     out->list_offset = reinterpret_cast<const uint64_t *>(base + sc.offsets_at);
     out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);

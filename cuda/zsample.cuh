@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "count_lists.cuh"
+#include "word_lists.cuh"
 
 struct zsample_args {
     const uint32_t *words;
@@ -89,6 +90,11 @@ struct zsample_sparse_tables {
     const uint32_t *n_wk;          // V × K
     const float *phi_scale;        // K: s_k
     float beta;
+    // With phi_from_counts, the plan's word lists (zplan.h sparse_word_lists; word_lists.cuh),
+    // written with the tables, read for a word whose list is at most word_list_ratio times the
+    // document's, and the document's has at most word_list_doc_most topics; words.len NULL: none.
+    word_lists words;
+    uint32_t word_list_ratio, word_list_doc_most;
 };
 
 // The slots' lists as count_lists (count_lists.cuh).

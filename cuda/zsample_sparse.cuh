@@ -6,7 +6,8 @@
 // A document's counts are its list of topics and their counts in global memory
 // (zsample_sparse_tables, count_lists.cuh: a slot's capacity, lda_sparse_list_capacity, is
 // bounded by its tokens, so the lists grow with the corpus, not with D × K), which its warp
-// alone writes.
+// alone writes. With φ formed from the counts, the long lists' compilation may read n[w,k] from
+// the word's list (word_lists.cuh) at a run's first token instead of gathering it.
 #ifndef LDA_ZSAMPLE_SPARSE_CUH
 #define LDA_ZSAMPLE_SPARSE_CUH
 
@@ -15,6 +16,7 @@
 #include "real.cuh"
 #include "sparse_table.cuh" // sparse_mul, sparse_add: the CPU's rounding
 #include "warp.cuh"
+#include "word_lists.cuh"
 #include "zsample.cuh"
 
 __device__ __forceinline__ float below_real(float x)
@@ -84,6 +86,8 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     if (len == 0)
         return;
     constexpr bool REUSE = LONG_LISTS; // sums carried along a run (LDA_SPARSE_REUSE_AFTER)
+    // n[w,k] read from the word lists at a run's first token (the plan's, with φ from the counts)
+    const bool WORD_LISTS = FROM_COUNTS && LONG_LISTS && t.words.len;
     const count_lists list = sparse_count_lists(t);
     uint32_t *topics = t.lists + t.list_offset[s], *counts = t.counts + t.list_offset[s];
     const REAL *table = (const REAL *)t.table;
@@ -115,19 +119,48 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             mine = 0;
             summed = w;
             uint32_t old_at = UINT32_MAX, old_count = 0;
-            for (uint32_t j = lane; j < m; j += LDA_WARP) {
-                const uint32_t k = topics[j];
-                uint32_t c = counts[j];
-                if (k == old) {
-                    --c;
-                    if (LONG_LISTS) {
+            // n[w,k] from the word's list where it is short beside the document's, and the
+            // document's is sparse in K (zplan.h, LDA_ZPLAN_WORD_LIST_RATIO and _DOC_SHARE).
+            // Measured on the H100 in one run (wikimix, collapsed, ms an iteration at K = 4096
+            // and 10,000 after 30 iterations): gathered 4.58 and 6.10, from the lists 3.89 and
+            // 4.96; the first 30 iterations 0.317 and 0.514 s against 0.272 and 0.427 s
+            // (results/sparse/ab-session10-h100.txt).
+            const uint32_t wlen = WORD_LISTS ? t.words.len[w] : WORD_LIST_OVERFLOW;
+            if (WORD_LISTS && wlen != WORD_LIST_OVERFLOW && (uint64_t)wlen <= (uint64_t)t.word_list_ratio * m &&
+                m <= t.word_list_doc_most) {
+                // n[w,k] from the word's list, read in step with the document's (word_lists.cuh):
+                // the same counts, the same additions in the same order
+                const uint32_t *wt = t.words.topics + t.words.offset[w], *wc = t.words.counts + t.words.offset[w];
+                uint32_t p = 0;
+                for (uint32_t j0 = 0; j0 < m; j0 += LDA_WARP) {
+                    const uint32_t j = j0 + lane;
+                    const bool listed = j < m;
+                    const uint32_t k = listed ? topics[j] : UINT32_MAX;
+                    uint32_t c = listed ? counts[j] : 0u;
+                    if (k == old) {
                         old_at = j;
-                        old_count = c;
-                    } else {
-                        counts[j] = c;
+                        old_count = --c;
                     }
+                    const uint32_t last = __shfl_sync(LDA_FULL_WARP, k, m - j0 < LDA_WARP ? m - j0 - 1 : LDA_WARP - 1);
+                    const uint32_t n = word_list_count(wt, wc, wlen, p, k, last, lane);
+                    if (listed)
+                        mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.of_count(n, k)));
                 }
-                mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
+            } else {
+                for (uint32_t j = lane; j < m; j += LDA_WARP) {
+                    const uint32_t k = topics[j];
+                    uint32_t c = counts[j];
+                    if (k == old) {
+                        --c;
+                        if (LONG_LISTS) {
+                            old_at = j;
+                            old_count = c;
+                        } else {
+                            counts[j] = c;
+                        }
+                    }
+                    mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
+                }
             }
             if (LONG_LISTS && old_at != UINT32_MAX)
                 counts[old_at] = old_count;

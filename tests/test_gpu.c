@@ -966,23 +966,27 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
 
 static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
 
-static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, uint32_t K, lda_precision precision,
-                                                     uint32_t piece_length);
+static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, int word_lists, uint32_t K,
+                                                     lda_precision precision, uint32_t piece_length);
 
+/* The kernel's forms: the short lists' compilation; the long lists' with the word lists as a
+ * run plans them (room for a word's tokens' topics: the test's counts have more, so most words
+ * are gathered); the long lists' reading every run's n[w,k] from whole word lists. */
 static void sparse_from_counts_equals_phi_written(uint32_t K, lda_precision precision, uint32_t piece_length)
 {
+    static const int forms[][2] = {{0, 0}, {1, -1}, {1, 1}}; /* long_lists, word_lists */
     for (int runs = 0; runs < 2; runs++)
-        for (int long_lists = 0; long_lists < 2; long_lists++)
-            sparse_from_counts_equals_phi_written_on(runs, long_lists, K, precision, piece_length);
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+            sparse_from_counts_equals_phi_written_on(runs, forms[f][0], forms[f][1], K, precision, piece_length);
 }
 
 /* The collapsed model's sparse draw forms φ from the counts as it reads them (the plan's
  * phi_from_counts, core/phi_mean.h): its topics and counts must be, bit for bit, those of the
  * same draw reading the φ the mean's update writes (the CPU's), over three passes, with and
- * without pieces, in both precisions and both of the kernel's compilations, on both test
- * corpora; some counts are above 65,535 (no narrower copy of them may stand in). */
-static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, uint32_t K, lda_precision precision,
-                                                     uint32_t piece_length)
+ * without pieces, in both precisions and every form of the kernel, on both test corpora; some
+ * counts are above 65,535 (no narrower copy of them may stand in). */
+static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, int word_lists, uint32_t K,
+                                                     lda_precision precision, uint32_t piece_length)
 {
     const uint32_t V = 40;
     const double beta = 0.05;
@@ -1010,13 +1014,16 @@ static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, u
             lda_zdraw in = {.n_mk = n[d], .alpha = alpha, .phi = phi, .K = K, .precision = precision, .seed = 41,
                             .iteration = it};
             int rc = d == 0 ? lda_cuda_sample_z_sparse_lists(L, &in, long_lists, z[0], &err)
-                            : lda_cuda_sample_z_sparse_from_counts(L, &in, n_wk, n_k, beta, long_lists, z[1], &err);
+                            : lda_cuda_sample_z_sparse_from_counts(L, &in, n_wk, n_k, beta, long_lists, word_lists,
+                                                                   z[1], &err);
             cr_assert_eq(rc, 0, "%s", err.msg);
         }
-        cr_assert_eq(memcmp(z[0], z[1], L->num_positions * 4), 0, "K=%u pass %u, %s lists' kernel, %s: the topics differ",
-                     K, it, long_lists ? "long" : "short", runs ? "runs" : "ragged");
-        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "K=%u pass %u, %s lists' kernel, %s: the counts differ",
-                     K, it, long_lists ? "long" : "short", runs ? "runs" : "ragged");
+        cr_assert_eq(memcmp(z[0], z[1], L->num_positions * 4), 0,
+                     "K=%u pass %u, %s lists' kernel, word lists %d, %s: the topics differ", K, it,
+                     long_lists ? "long" : "short", word_lists, runs ? "runs" : "ragged");
+        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0,
+                     "K=%u pass %u, %s lists' kernel, word lists %d, %s: the counts differ", K, it,
+                     long_lists ? "long" : "short", word_lists, runs ? "runs" : "ragged");
         for (int d = 0; d < 2; d++)
             recount_joined(L, K, z[d], n[d]);
     }
@@ -1102,6 +1109,68 @@ Test(gpu, sparse_tables_equal_the_cpu)
         tables_equal_the_cpu(table_K[i], LDA_PRECISION_DOUBLE, pool);
     }
     lda_pool_destroy(pool);
+}
+
+/* The word lists (cuda/word_lists.cuh) the tables' kernel writes are each word's non-zero
+ * counts, topics increasing; a word with more than its room is marked so (UINT32_MAX), and
+ * nothing is written past its room (the lists are allocated to the entry: memcheck sees it).
+ * Counts above 65,535, rows of every density, rooms of none, some and all of K. */
+static void word_lists_are_the_rows(uint32_t K)
+{
+    const uint32_t V = 70;
+    uint32_t *n_wk = malloc((size_t)V * K * 4), *n_k = calloc(K, 4), *room = malloc(V * 4), *len = malloc(V * 4);
+    size_t entries = 0;
+    for (uint32_t w = 0; w < V; w++) {
+        const uint32_t every = 1 + w % 7; /* one topic in `every` has a count */
+        uint32_t nonzero = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            const uint32_t bits = lda_rng_once(3, LDA_RNG_TEST, w, k);
+            n_wk[(size_t)w * K + k] = bits % every == 0 ? 1 + (bits >> 8) % (w % 5 == 0 ? 100000 : 9) : 0;
+            nonzero += n_wk[(size_t)w * K + k] != 0;
+            n_k[k] += n_wk[(size_t)w * K + k];
+        }
+        room[w] = w % 3 == 0 ? K : w % 3 == 1 ? nonzero : (nonzero ? nonzero - 1 : 0);
+        entries += room[w];
+    }
+    uint32_t *topics = malloc(entries * 4 + 4), *counts = malloc(entries * 4 + 4);
+    lda_error err = {0};
+    cr_assert_eq(lda_cuda_word_lists(V, K, n_wk, n_k, room, topics, counts, len, &err), 0, "%s", err.msg);
+    size_t at = 0;
+    for (uint32_t w = 0; w < V; w++) {
+        uint32_t nonzero = 0;
+        for (uint32_t k = 0; k < K; k++)
+            nonzero += n_wk[(size_t)w * K + k] != 0;
+        if (nonzero > room[w]) {
+            cr_assert_eq(len[w], UINT32_MAX, "K=%u word %u: %u counts in a room of %u, not marked", K, w, nonzero,
+                         room[w]);
+        } else {
+            cr_assert_eq(len[w], nonzero, "K=%u word %u: its list has %u entries, its row %u counts", K, w, len[w],
+                         nonzero);
+            uint32_t j = 0;
+            for (uint32_t k = 0; k < K; k++)
+                if (n_wk[(size_t)w * K + k]) {
+                    cr_assert(topics[at + j] == k && counts[at + j] == n_wk[(size_t)w * K + k],
+                              "K=%u word %u entry %u: (%u, %u), its row's (%u, %u)", K, w, j, topics[at + j],
+                              counts[at + j], k, n_wk[(size_t)w * K + k]);
+                    j++;
+                }
+        }
+        at += room[w];
+    }
+    free(n_wk);
+    free(n_k);
+    free(room);
+    free(len);
+    free(topics);
+    free(counts);
+}
+
+Test(gpu, word_lists_are_the_rows)
+{
+    require_gpu();
+    static const uint32_t Ks[] = {1, 31, 32, 33, 100, 1024, 4096};
+    for (size_t i = 0; i < sizeof Ks / sizeof Ks[0]; i++)
+        word_lists_are_the_rows(Ks[i]);
 }
 
 Test(gpu, sparse_exact_on_integer_weights, .timeout = 300)

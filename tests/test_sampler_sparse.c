@@ -306,8 +306,53 @@ static int plans_long_lists_of(const corpus *c, uint32_t K, lda_model_kind model
     lda_zplan z;
     cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
     cr_assert(strstr(z.why, z.sparse_long_lists ? "(long lists" : "(short lists)"), "%s", z.why);
+    /* the word lists go with the long lists' draw of φ formed from the counts, and their room
+     * is in the scratch */
+    const int word_lists = z.sparse_long_lists && z.phi_from_counts && K >= LDA_ZPLAN_WORD_LISTS_FROM_K;
+    cr_assert_eq(z.sparse_word_lists, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, "K=%u", K);
+    cr_assert_eq(z.word_list_ratio, word_lists ? LDA_ZPLAN_WORD_LIST_RATIO : 0u, "K=%u", K);
+    cr_assert_eq(z.word_list_doc_most, word_lists ? K / LDA_ZPLAN_WORD_LIST_DOC_SHARE : 0u, "K=%u", K);
+    lda_sparse_scratch without;
+    lda_sparse_scratch_plan(L, K, p.precision, LDA_WORD_LISTS_NONE, &without);
+    cr_assert_eq(z.scratch_bytes > without.total_bytes, word_lists, "K=%u: %zu bytes of scratch, %zu without word lists",
+                 K, z.scratch_bytes, without.total_bytes);
     lda_layout_free(L);
     return z.sparse_long_lists;
+}
+
+/* A word's list has room for min(K, its tokens) topics (its counts have no more non-zero
+ * entries, in a model whose counts are its corpus's), or K for whole rows; the pieces of a
+ * cut document count each token once. */
+Test(sampler_sparse, word_lists_have_room_for_each_words_topics)
+{
+    corpus *c = test_planted_corpus(4, 25, 20, 200, 3000, 1, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 256, &err);
+    cr_assert(L, "%s", err.msg);
+    uint64_t *tokens = calloc(c->vocab_size, sizeof *tokens), *offsets = malloc((c->vocab_size + 1) * sizeof *offsets);
+    for (size_t i = 0; i < c->num_tokens; i++)
+        tokens[c->words[i]]++;
+    const uint32_t Ks[] = {1, 7, 1024};
+    for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; k++) {
+        const uint32_t K = Ks[k];
+        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, offsets);
+        cr_assert_eq(offsets[0], 0);
+        for (uint32_t w = 0; w < c->vocab_size; w++)
+            cr_assert_eq(offsets[w + 1] - offsets[w], tokens[w] < K ? tokens[w] : K, "K=%u word %u", K, w);
+        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_WHOLE_ROWS, offsets);
+        cr_assert_eq(offsets[c->vocab_size], (uint64_t)c->vocab_size * K, "K=%u", K);
+        lda_sparse_scratch a, b;
+        lda_sparse_scratch_plan(L, K, LDA_PRECISION_FLOAT, LDA_WORD_LISTS_NONE, &a);
+        lda_sparse_scratch_plan(L, K, LDA_PRECISION_FLOAT, LDA_WORD_LISTS_BY_TOKENS, &b);
+        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, offsets);
+        cr_assert_geq(b.total_bytes - a.total_bytes,
+                      offsets[c->vocab_size] * 8 + (c->vocab_size + 1) * 8 + c->vocab_size * 4, "K=%u", K);
+        cr_assert_geq(b.word_offsets_at, a.total_bytes, "K=%u: the word lists overlap the slots' lists", K);
+    }
+    free(tokens);
+    free(offsets);
+    lda_layout_free(L);
+    corpus_free(c);
 }
 
 static int plans_long_lists(const corpus *c, uint32_t K)

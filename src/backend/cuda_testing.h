@@ -36,10 +36,21 @@ int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdraw *in, int
 
 /* The same sparse draw (θ collapsed, in->n_mk) with φ formed from the counts n_wk (V × K) and
  * n_k (K) with beta as it reads them (core/phi_mean.h), as the collapsed model's draw does;
- * in->phi is not read. long_lists as lda_cuda_sample_z_sparse_lists (-1: the plan's). */
+ * in->phi is not read. long_lists as lda_cuda_sample_z_sparse_lists (-1: the plan's). In the
+ * long lists' compilation, word_lists (zplan.h, sparse_word_lists): -1 as a training run's plan
+ * (each word's list with room for its tokens' topics: a word whose non-zero n_wk are more is
+ * gathered), 0 none, 1 every word's list with room for K topics, read at every run's first
+ * token. */
 int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
-                                         const uint32_t *n_k, double beta, int long_lists, uint32_t *z,
-                                         lda_error *err);
+                                         const uint32_t *n_k, double beta, int long_lists, int word_lists,
+                                         uint32_t *z, lda_error *err);
+
+/* The word lists (cuda/word_lists.cuh) that the word tables' kernel writes from n_wk (V × K):
+ * word w's room is room[w] entries; topics and counts (Σ room entries each) get each list at
+ * the offsets the rooms make, len (V) each length, or UINT32_MAX where the word's non-zero
+ * counts outnumber its room. */
+int lda_cuda_word_lists(uint32_t V, uint32_t K, const uint32_t *n_wk, const uint32_t *n_k, const uint32_t *room,
+                        uint32_t *topics, uint32_t *counts, uint32_t *len, lda_error *err);
 
 /* The sparse draw's word tables (cuda/sparse_table.cuh) of V words at K topics, `table`
  * holding V × lda_sparse_blocks(K) reals of `precision` (NULL: none built). n_wk NULL: from phi

@@ -93,7 +93,33 @@ static size_t aligned(size_t bytes)
     return (bytes + 255) & ~(size_t)255;
 }
 
-void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_sparse_scratch *out)
+/* Each word's tokens in L (every slot's, once). */
+static void word_tokens(const lda_layout *L, uint64_t *tokens)
+{
+    for (size_t w = 0; w < L->vocab_size; w++)
+        tokens[w] = 0;
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            tokens[L->words[lda_layout_pos(L, s, i)]]++;
+}
+
+void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint64_t *offsets)
+{
+    /* the tokens counted into offsets[1 ..], then summed in place */
+    offsets[0] = 0;
+    if (word_lists == LDA_WORD_LISTS_BY_TOKENS)
+        word_tokens(L, offsets + 1);
+    for (size_t w = 0; w < L->vocab_size; w++) {
+        const uint64_t room = word_lists == LDA_WORD_LISTS_NONE        ? 0
+                              : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? K
+                              : offsets[w + 1] < K                      ? offsets[w + 1]
+                                                                        : K;
+        offsets[w + 1] = offsets[w] + room;
+    }
+}
+
+void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_word_lists word_lists,
+                             lda_sparse_scratch *out)
 {
     uint64_t entries = 0;
     for (size_t s = 0; s < L->num_slots; s++)
@@ -104,6 +130,26 @@ void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision prec
     out->counts_at = out->lists_at + aligned(entries * sizeof(uint32_t));
     out->lengths_at = out->counts_at + aligned(entries * sizeof(uint32_t));
     out->total_bytes = out->lengths_at + aligned(L->num_slots * sizeof(uint32_t));
+    out->word_offsets_at = out->word_topics_at = out->word_counts_at = out->word_lengths_at = 0;
+    if (word_lists == LDA_WORD_LISTS_NONE)
+        return;
+    uint64_t word_entries = 0;
+    if (word_lists == LDA_WORD_LISTS_WHOLE_ROWS)
+        word_entries = (uint64_t)L->vocab_size * K;
+    else { /* Σ_w min(K, its tokens), without an array of V */
+        uint64_t *offsets = malloc((L->vocab_size + 1) * sizeof *offsets);
+        if (offsets) {
+            lda_sparse_word_list_offsets(L, K, word_lists, offsets);
+            word_entries = offsets[L->vocab_size];
+        } else /* the most it can be */
+            word_entries = L->num_tokens;
+        free(offsets);
+    }
+    out->word_offsets_at = out->total_bytes;
+    out->word_topics_at = out->word_offsets_at + aligned((L->vocab_size + 1) * sizeof(uint64_t));
+    out->word_counts_at = out->word_topics_at + aligned(word_entries * sizeof(uint32_t));
+    out->word_lengths_at = out->word_counts_at + aligned(word_entries * sizeof(uint32_t));
+    out->total_bytes = out->word_lengths_at + aligned(L->vocab_size * sizeof(uint32_t));
 }
 
 size_t lda_word_prior_prefix_bytes(uint32_t V, uint32_t K, lda_precision precision)

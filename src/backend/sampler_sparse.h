@@ -29,14 +29,28 @@ int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw
 /* Where the GPU's sparse draw keeps its tables in the plan's scratch (zplan.h): the word
  * tables, then each slot's list offset (num_slots + 1 uint64), then the lists' topics and
  * their counts (uint32 each, at the same offsets), then each list's length (num_slots
- * uint32). The lists are the document–topic counts n[m,k] on the device: no D × K array. */
+ * uint32). The lists are the document–topic counts n[m,k] on the device: no D × K array.
+ * With word lists (the collapsed model's long lists' draw, zplan.h), then each word's list
+ * offset (V + 1 uint64), its topics and counts n[w,k] (uint32 each), and its length (V uint32):
+ * the non-zero n[w,k] of each word, which the draw reads in step with a document's list
+ * instead of gathering n[w,k] from the V × K counts (cuda/word_lists.cuh). */
 typedef struct {
     size_t table_bytes;
     size_t offsets_at, lists_at, counts_at, lengths_at; /* byte offsets into the scratch */
+    size_t word_offsets_at, word_topics_at, word_counts_at, word_lengths_at; /* word lists (0: none) */
     size_t total_bytes;
 } lda_sparse_scratch;
 
-void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_sparse_scratch *out);
+/* The room of each word's list: none (no word lists), min(K, the word's tokens) (the
+ * non-zero counts of a model whose counts are its corpus's), or K (any counts: the tests'). */
+typedef enum { LDA_WORD_LISTS_NONE, LDA_WORD_LISTS_BY_TOKENS, LDA_WORD_LISTS_WHOLE_ROWS } lda_word_lists;
+
+void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_word_lists word_lists,
+                             lda_sparse_scratch *out);
+
+/* offsets[w] = Σ_{v<w} the room of word v's list (lda_word_lists), for w = 0 .. V: word w's
+ * list is at offsets[w] .. offsets[w + 1]. */
+void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint64_t *offsets);
 
 /* offsets[s] = Σ_{t<s} lda_sparse_list_capacity of slot t (core/sparse_draw.h), for
  * s = 0 .. num_slots: slot s's list is lists[offsets[s] .. offsets[s+1]). */

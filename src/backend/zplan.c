@@ -118,10 +118,15 @@ static int long_lists(const lda_layout *L, uint32_t K)
     return L->num_tokens && (double)long_tokens >= LDA_ZPLAN_LONG_LIST_SHARE * (double)L->num_tokens;
 }
 
-static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
+void lda_zplan_sparse_scratch(const lda_layout *L, lda_zplan *z)
 {
     lda_sparse_scratch sc;
-    lda_sparse_scratch_plan(L, p->num_topics, p->precision, &sc);
+    lda_sparse_scratch_plan(L, z->K, z->precision, (lda_word_lists)z->sparse_word_lists, &sc);
+    z->scratch_bytes = sc.total_bytes;
+}
+
+static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
+{
     /* φ's mean (the collapsed model) is formed from the counts by the word tables and the draw
      * as they read it, so an update writes only its K scales and φ is written when something
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
@@ -130,17 +135,22 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
     const int lists_long = long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
+    const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= LDA_ZPLAN_WORD_LISTS_FROM_K;
+    z->sparse_word_lists = word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE;
+    z->word_list_ratio = word_lists ? LDA_ZPLAN_WORD_LIST_RATIO : 0;
+    z->word_list_doc_most = word_lists ? p->num_topics / LDA_ZPLAN_WORD_LIST_DOC_SHARE : 0;
     z->kernel = LDA_ZKERNEL_SPARSE;
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
-    z->scratch_bytes = sc.total_bytes;
+    lda_zplan_sparse_scratch(L, z);
     snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s), then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)",
-             lists_long         ? "long lists, their sums carried along a word's run"
+             word_lists         ? "long lists, their sums carried along a word's run, n[w,k] read as word lists"
+             : lists_long       ? "long lists, their sums carried along a word's run"
              : phi_read_large_k ? "long lists' form: φ read at K >= " LDA_STRINGIFY(LDA_ZPLAN_LONG_LIST_PHI_READ)
                                   ", sums carried along a word's run"
                                 : "short lists",
-             LDA_SPARSE_BLOCK, sc.total_bytes >> 20);
+             LDA_SPARSE_BLOCK, z->scratch_bytes >> 20);
 }
 
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *z,

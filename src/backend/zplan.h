@@ -76,6 +76,9 @@ typedef struct {
     int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
     int phi_from_counts;       /* the sparse draw forms φ's mean from n[w,k] as it reads it (no φ written) */
     int sparse_long_lists;     /* the sparse draw's kernel for long lists (LDA_ZPLAN_LONG_LISTS), else short */
+    int sparse_word_lists;     /* lda_word_lists (backend/sampler_sparse.h): its draw reads n[w,k] as word lists */
+    uint32_t word_list_ratio;  /* ... where a word's list is at most this many times the document's */
+    uint32_t word_list_doc_most; /* ... and the document's has at most this many topics */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
@@ -96,6 +99,29 @@ typedef struct {
  * K = 4096, 10.89 against 11.49 at 10,000; at 1024, 2.55 against 2.23 (the short lists' one);
  * collapsed (φ formed from the counts) 3.24 against 3.04 at 4096 (results/sparse/ab-session9-h100.txt). */
 #define LDA_ZPLAN_LONG_LIST_PHI_READ 4096
+/* The collapsed model's long lists' draw (φ formed from n[w,k]) keeps each word's non-zero
+ * n[w,k] as a list (cuda/word_lists.cuh) from K = LDA_ZPLAN_WORD_LISTS_FROM_K on and, at the
+ * first token of a run of one word, reads it in step with the document's list instead of
+ * gathering n[w,k] for each listed topic from the V × K counts (a 32-byte sector from memory
+ * for each 4-byte count): where the word's list is at most LDA_ZPLAN_WORD_LIST_RATIO times
+ * the document's, and the document's has at most K / LDA_ZPLAN_WORD_LIST_DOC_SHARE topics (a
+ * denser one's gathers fall on most of φ's row, few sectors apart, and its merge is long).
+ * Measured on the H100 in one run each (wikimix, collapsed, ms an iteration after 30, and the
+ * first 30 iterations' seconds; results/sparse/ab-session10-h100.txt):
+ *   K = 4096: gathered 4.58 (0.317 s); ratio 4 with share 1, 2, 4, 8, 16, 32: 4.06, 4.06, 4.04,
+ *   3.89, 3.90, 4.10 (0.359, 0.326, 0.284, 0.272, 0.280, 0.292 s); ratio 2 and 8: 4.14, 4.03.
+ *   K = 10,000: gathered 6.10 (0.514 s); share 8: 4.96 (0.427 s); 4.92 to 4.98 for the others.
+ *   K = 1024: gathered 2.50; from the lists, share 8 or 16, 2.83 and 2.74: φ's counts
+ *   (160 MiB) are mostly in L2 there, and the merge's chain of loads is the longer wait. */
+#ifndef LDA_ZPLAN_WORD_LISTS_FROM_K
+#define LDA_ZPLAN_WORD_LISTS_FROM_K 4096u
+#endif
+#ifndef LDA_ZPLAN_WORD_LIST_RATIO
+#define LDA_ZPLAN_WORD_LIST_RATIO 4u
+#endif
+#ifndef LDA_ZPLAN_WORD_LIST_DOC_SHARE
+#define LDA_ZPLAN_WORD_LIST_DOC_SHARE 8u
+#endif
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
@@ -114,6 +140,10 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *plan, lda_error *
 /* A plan that draws z and nothing else (the test harness checks the draw alone: it builds
  * the sparse tables itself, since no φ update runs). */
 void lda_zplan_draw_only(lda_zplan *plan);
+
+/* The scratch of a sparse plan for L, after its word lists' fields were set (the tests set
+ * them; lda_zplan_make sizes its own). */
+void lda_zplan_sparse_scratch(const lda_layout *L, lda_zplan *plan);
 
 /* "staged", "split", ... */
 const char *lda_zkernel_name(lda_zkernel kernel);
