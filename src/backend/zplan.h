@@ -93,6 +93,11 @@ typedef struct {
  * never wiki43k, whose documents stop at 445 tokens). */
 #define LDA_ZPLAN_LONG_LIST 1024u
 #define LDA_ZPLAN_LONG_LIST_SHARE 0.1
+/* (One form draws every group. The long lists' form for the groups with a slot whose list may
+ * reach 64, 256 or 1024 topics and the short lists' for the others, in two launches, was slower
+ * on wikimix, collapsed, the H100, in one run: K = 1024 / 4096 / 10,000 took 2.59 / 4.05 / 5.10,
+ * 2.69 / 4.18 / 5.28 and 2.77 / 4.75 / 5.60 ms against 2.55 / 3.94 / 4.98 with one launch;
+ * results/sparse/ab-session10-h100.txt.) */
 /* With φ read from memory (θ-collapsed: φ drawn) the long lists' one is also taken from this K
  * on, whatever the lists: φ's rows are then 16 KiB and more, and the loop's loads running ahead
  * gain more than the warps resident. wiki43k, θ-collapsed, on the H100: 5.69 against 6.13 ms at
