@@ -79,6 +79,19 @@ template <bool FROM_COUNTS> struct phi_source {
 // a ballot and three shuffles a word, the entries written by the warp, +1.7 ms (the loads no
 // longer ran ahead); each lane testing its word's 32 counts of the tile, +0.46 ms; the lists
 // unread in both (results/sparse/ab-session10-h100.txt).
+// Topic k's values of words w0 .. w0 + 31 (0 past V or K): their counts n[w,k], or φ[w,k]'s
+// bits. Read-only in the kernel (__ldg): the loads may run ahead of the lists' stores.
+template <bool FROM_COUNTS>
+__device__ __forceinline__ void table_tile_load(const phi_source<FROM_COUNTS> &phi, uint32_t V, uint32_t K, size_t w0,
+                                                uint32_t k, uint32_t (&out)[LDA_WARP])
+{
+#pragma unroll
+    for (uint32_t i = 0; i < LDA_WARP; i++)
+        out[i] = k < K && w0 + i < V ? (FROM_COUNTS ? __ldg(phi.n_wk + (w0 + i) * K + k)
+                                                    : __float_as_uint(__ldg(phi.phi + (w0 + i) * K + k)))
+                                     : 0u;
+}
+
 template <typename REAL, bool FROM_COUNTS, bool LISTING>
 __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
     sparse_table_kernel(const phi_source<FROM_COUNTS> phi, const float *__restrict__ alpha, uint32_t V, uint32_t K,
@@ -104,36 +117,40 @@ __global__ void __launch_bounds__(SPARSE_TABLE_WARPS *LDA_WARP)
         list_at = lists.offset[w0 + lane];
         room = (uint32_t)(lists.offset[w0 + lane + 1] - list_at);
     }
+    // The tile's 32 values (counts, or φ's bits), α_k and φ's scale s_k are loaded a tile ahead:
+    // the next tile's loads are in flight while this one is added up. Measured on the H100 in
+    // one run (collapsed, ms an iteration at K = 1024 / 4096 / 10,000): loaded as used, wiki43k
+    // 1.70 / 3.01 / 4.48, wikimix 2.54 / 3.92 / 4.96; the values a tile ahead 1.57 / 2.51 / 3.07
+    // and 2.40 / 3.65 / 4.30 (the kernel at K = 4096 on wikimix: 814 -> 557 us); two tiles ahead,
+    // in two sets of registers taken in turn, no faster (577 us). What bounds it now is the grid:
+    // V / 32 warps, 9.4 an SM for wikimix's 39,781 words (Nsight Compute: 14.7% occupancy, 44%
+    // of DRAM bandwidth); α and s_k a tile ahead too took 557 to 536 us
+    // (results/sparse/ab-session10-h100.txt).
+    uint32_t next[LDA_WARP];
+    table_tile_load(phi, V, K, w0, lane, next);
+    float next_alpha = lane < K ? alpha[lane] : 0.0f, next_scale = lane < K ? phi.scale_of(lane) : 0.0f;
     for (uint32_t k0 = 0; k0 < K; k0 += LDA_WARP) {
         const uint32_t k = k0 + lane;
         uint32_t nonzero = 0; // LISTING: which topics of the tile this lane's word has a count of
-        if (LISTING) {
-            // the tile's 32 loads first (read-only: they may run ahead of the lists' stores), then
-            // one ballot a word of the tile, kept by that word's lane
-            uint32_t n[LDA_WARP];
+        const float scale_k = next_scale;
+        alpha_tile[lane] = next_alpha;
 #pragma unroll
-            for (uint32_t i = 0; i < LDA_WARP; i++)
-                n[i] = k < K && w0 + i < V ? __ldg(phi.n_wk + (w0 + i) * K + k) : 0u;
-            const float scale_k = k < K ? phi.scale_of(k) : 0.0f;
-            if (k < K)
-                alpha_tile[lane] = alpha[k];
-#pragma unroll
-            for (uint32_t i = 0; i < LDA_WARP; i++) {
-                if (k < K && w0 + i < V) {
-                    count_tile[i][lane] = n[i];
-                    tile[i][lane] = lda_phi_mean_value(n[i], phi.beta, scale_k);
-                }
-                const uint32_t has = __ballot_sync(LDA_FULL_WARP, n[i] != 0u);
+        for (uint32_t i = 0; i < LDA_WARP; i++) { // row i of the tile is one line of word w0 + i
+            if (k < K && w0 + i < V) {
+                if (LISTING)
+                    count_tile[i][lane] = next[i];
+                tile[i][lane] = FROM_COUNTS ? lda_phi_mean_value(next[i], phi.beta, scale_k) : __uint_as_float(next[i]);
+            }
+            if (LISTING) { // one ballot a word of the tile, kept by that word's lane
+                const uint32_t has = __ballot_sync(LDA_FULL_WARP, next[i] != 0u);
                 if (lane == i)
                     nonzero = has;
             }
-        } else if (k < K) { // lanes over the topics: row i of the tile is one line of word w0 + i
-            alpha_tile[lane] = alpha[k];
-            const float scale_k = phi.scale_of(k);
-#pragma unroll
-            for (uint32_t i = 0; i < LDA_WARP; i++)
-                if (w0 + i < V)
-                    tile[i][lane] = phi.row_at((w0 + i) * K, k, scale_k);
+        }
+        if (k0 + LDA_WARP < K) { // the whole warp: past K a lane's values are zeros, not the last tile's
+            table_tile_load(phi, V, K, w0, k + LDA_WARP, next);
+            next_alpha = k + LDA_WARP < K ? alpha[k + LDA_WARP] : 0.0f;
+            next_scale = k + LDA_WARP < K ? phi.scale_of(k + LDA_WARP) : 0.0f;
         }
         __syncwarp();
         if (mine) { // lane over its word: the CPU's additions, in its order
