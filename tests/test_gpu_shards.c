@@ -111,6 +111,42 @@ Test(gpu_shards, one_gpu_sparse, .timeout = 120)
 {
     shards_on_one_gpu("-K 100 --model collapsed --sampler sparse --refresh 2");
 }
+/* The shards hold the whole layout's warps longest first, so each shard's own layout would
+ * choose its own compilation of the sparse draw by the share of its long lists (zplan.h): the
+ * first the long lists', the last the short lists'. The whole layout's choice is given to every
+ * shard (params.sparse_long_lists), so three shards train one shard's model. The corpus: log-normal
+ * lengths, a fifth of its tokens or more in documents whose lists may reach K = 1024 topics. */
+Test(gpu_shards, one_gpu_sparse_long_lists, .timeout = 180)
+{
+    require_gpus(1);
+    char *dir = test_tmpdir(), args[8192], *out = NULL;
+    snprintf(args, sizeof args,
+             "generate -o '%s/long.ldab' --docs 600 --mean-length 300 --lengths lognormal --length-sigma 1.2 "
+             "--vocab-size 3000 -K 50 -s 3",
+             dir);
+    int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
+    free(out);
+    for (uint32_t n = 1; n <= 3; n++) {
+        snprintf(args, sizeof args,
+                 "train '%s/long.ldab' -K 1024 -n 3 -e 3 -s 7 --model collapsed --sampler sparse --device cuda -q "
+                 "-o '%s/m%u'",
+                 dir, dir, n);
+        char shards[16];
+        snprintf(shards, sizeof shards, "%u", n);
+        cr_assert_eq(setenv("LDAGPU_SHARDS", shards, 1), 0);
+        rc = test_run_ldagpu(args, &out);
+        unsetenv("LDAGPU_SHARDS");
+        cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", n, args, rc, out);
+        if (n == 1)
+            cr_assert(strstr(out, "(long lists"), "the whole layout did not take the long lists' form: %s", out);
+        free(out);
+    }
+    test_assert_runs_same_model(dir, "m", 1, 3);
+    test_rmdir(dir);
+    free(dir);
+}
+
 /* K = 2048: the evaluation's one-warp-a-token kernel, and the split kernel. */
 Test(gpu_shards, one_gpu_large_k, .timeout = 120) { shards_on_one_gpu("-K 2048 --model uncollapsed"); }
 

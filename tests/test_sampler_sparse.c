@@ -376,6 +376,39 @@ Test(sampler_sparse, plan_takes_the_long_lists_kernel_where_lists_may_be_long)
     corpus_free(long_docs);
 }
 
+/* A shard takes the whole layout's choice (params.sparse_long_lists), whatever its own lists. */
+static int plans_long_lists_given(const corpus *c, uint32_t K, int given)
+{
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 256, &err);
+    cr_assert(L, "%s", err.msg);
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.sampler = LDA_SAMPLER_SPARSE;
+    p.num_topics = K;
+    p.sparse_long_lists = given;
+    lda_zplan z;
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
+    if (given < 0) /* the layout's own choice */
+        cr_assert_eq(z.sparse_long_lists, lda_zplan_long_lists(L, K));
+    lda_layout_free(L);
+    return z.sparse_long_lists;
+}
+
+Test(sampler_sparse, plan_takes_the_whole_layouts_choice_when_given)
+{
+    corpus *short_docs = test_planted_corpus(4, 25, 500, 5, 40, 1, NULL),
+           *long_docs = test_planted_corpus(4, 25, 20, 2000, 3000, 1, NULL);
+    cr_assert(plans_long_lists_given(long_docs, 1024, -1));
+    cr_assert_not(plans_long_lists_given(long_docs, 1024, 0));
+    cr_assert_not(plans_long_lists_given(short_docs, 1024, -1));
+    cr_assert(plans_long_lists_given(short_docs, 1024, 1));
+    corpus_free(short_docs);
+    corpus_free(long_docs);
+}
+
 Test(sampler_sparse, planted_topics_recovered_collapsed)
 {
     planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_SPARSE);

@@ -107,9 +107,7 @@ static void plan_split(const lda_params *p, const lda_layout *L, const lda_gpu_l
 /* One warp a document, the CPU's split draw (core/sparse_draw.h), after a kernel that
  * builds the word tables; a part's launch has its document groups' threads. The scratch
  * holds the tables and the lists (sampler_sparse.h). --refresh works as with butterfly. */
-/* Whether LDA_ZPLAN_LONG_LIST_SHARE of the tokens are in slots whose list may reach
- * LDA_ZPLAN_LONG_LIST topics (zplan.h). */
-static int long_lists(const lda_layout *L, uint32_t K)
+int lda_zplan_long_lists(const lda_layout *L, uint32_t K)
 {
     uint64_t long_tokens = 0;
     for (size_t s = 0; s < L->num_slots; s++)
@@ -132,7 +130,7 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
      * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
     z->phi_from_counts = lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
-    const int lists_long = long_lists(L, p->num_topics),
+    const int lists_long = p->sparse_long_lists >= 0 ? p->sparse_long_lists : lda_zplan_long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
     const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= LDA_ZPLAN_WORD_LISTS_FROM_K;

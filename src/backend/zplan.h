@@ -146,6 +146,11 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *plan, lda_error *
  * the sparse tables itself, since no φ update runs). */
 void lda_zplan_draw_only(lda_zplan *plan);
 
+/* Whether LDA_ZPLAN_LONG_LIST_SHARE of L's tokens are in slots whose list may reach
+ * LDA_ZPLAN_LONG_LIST topics at K: the sparse draw's long lists' compilation (unless
+ * params.sparse_long_lists says). */
+int lda_zplan_long_lists(const lda_layout *L, uint32_t K);
+
 /* The scratch of a sparse plan for L, after its word lists' fields were set (the tests set
  * them; lda_zplan_make sizes its own). */
 void lda_zplan_sparse_scratch(const lda_layout *L, lda_zplan *plan);

@@ -105,6 +105,7 @@ void lda_params_default(lda_params *p)
     p->piece_length = LDA_PIECE_LENGTH_AUTO;
     p->optimize_interval = 0;
     p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
+    p->sparse_long_lists = -1;
 }
 
 uint32_t lda_params_piece_length(const lda_params *p)

@@ -80,6 +80,9 @@ typedef struct {
     int over_ranks;        /* shard g is MPI process g's (mpirun; util/ranks.h), shards the processes */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
+    int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's
+                              choice; 0 or 1 as the whole layout chose, given to every shard, whose
+                              own layout could choose otherwise (the two agree in distribution only) */
 } lda_params;
 
 void lda_params_default(lda_params *p);
