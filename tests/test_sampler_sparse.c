@@ -292,7 +292,7 @@ Test(sampler_sparse, plans_and_refusals)
  * into pieces of 256 that list their whole document's topics, at K = 1024 and above; not at
  * K = 256 (no list is longer), nor for documents of at most 40 tokens at any K in the collapsed
  * model. With φ read (θ-collapsed: φ drawn) it takes it from K = 4096 on whatever the lists. */
-static int plans_long_lists_of(const corpus *c, uint32_t K, lda_model_kind model)
+static int plans_long_lists_given(const corpus *c, uint32_t K, lda_model_kind model, int given)
 {
     const lda_gpu_limits h100 = {227 * 1024, 132};
     lda_error err = {0};
@@ -303,9 +303,13 @@ static int plans_long_lists_of(const corpus *c, uint32_t K, lda_model_kind model
     lda_params_set_model(&p, model);
     p.sampler = LDA_SAMPLER_SPARSE;
     p.num_topics = K;
+    p.sparse_long_lists = given;
     lda_zplan z;
     cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
     cr_assert(strstr(z.why, z.sparse_long_lists ? "(long lists" : "(short lists)"), "%s", z.why);
+    if (given < 0) /* the layout's own choice */
+        cr_assert_eq(z.sparse_long_lists,
+                     lda_zplan_long_lists(L, K) || (!z.phi_from_counts && K >= LDA_ZPLAN_LONG_LIST_PHI_READ));
     /* the word lists go with the long lists' draw of φ formed from the counts, and their room
      * is in the scratch */
     const int word_lists = z.sparse_long_lists && z.phi_from_counts && K >= LDA_ZPLAN_WORD_LISTS_FROM_K;
@@ -355,6 +359,11 @@ Test(sampler_sparse, word_lists_have_room_for_each_words_topics)
     corpus_free(c);
 }
 
+static int plans_long_lists_of(const corpus *c, uint32_t K, lda_model_kind model)
+{
+    return plans_long_lists_given(c, K, model, -1);
+}
+
 static int plans_long_lists(const corpus *c, uint32_t K)
 {
     return plans_long_lists_of(c, K, LDA_MODEL_COLLAPSED);
@@ -377,34 +386,14 @@ Test(sampler_sparse, plan_takes_the_long_lists_kernel_where_lists_may_be_long)
 }
 
 /* A shard takes the whole layout's choice (params.sparse_long_lists), whatever its own lists. */
-static int plans_long_lists_given(const corpus *c, uint32_t K, int given)
-{
-    const lda_gpu_limits h100 = {227 * 1024, 132};
-    lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, 256, &err);
-    cr_assert(L, "%s", err.msg);
-    lda_params p;
-    lda_params_default(&p);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-    p.sampler = LDA_SAMPLER_SPARSE;
-    p.num_topics = K;
-    p.sparse_long_lists = given;
-    lda_zplan z;
-    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
-    if (given < 0) /* the layout's own choice */
-        cr_assert_eq(z.sparse_long_lists, lda_zplan_long_lists(L, K));
-    lda_layout_free(L);
-    return z.sparse_long_lists;
-}
-
 Test(sampler_sparse, plan_takes_the_whole_layouts_choice_when_given)
 {
     corpus *short_docs = test_planted_corpus(4, 25, 500, 5, 40, 1, NULL),
            *long_docs = test_planted_corpus(4, 25, 20, 2000, 3000, 1, NULL);
-    cr_assert(plans_long_lists_given(long_docs, 1024, -1));
-    cr_assert_not(plans_long_lists_given(long_docs, 1024, 0));
-    cr_assert_not(plans_long_lists_given(short_docs, 1024, -1));
-    cr_assert(plans_long_lists_given(short_docs, 1024, 1));
+    cr_assert(plans_long_lists_given(long_docs, 1024, LDA_MODEL_COLLAPSED, -1));
+    cr_assert_not(plans_long_lists_given(long_docs, 1024, LDA_MODEL_COLLAPSED, 0));
+    cr_assert_not(plans_long_lists_given(short_docs, 1024, LDA_MODEL_COLLAPSED, -1));
+    cr_assert(plans_long_lists_given(short_docs, 1024, LDA_MODEL_COLLAPSED, 1));
     corpus_free(short_docs);
     corpus_free(long_docs);
 }
