@@ -71,12 +71,11 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
         plan.sparse_long_lists = long_lists;
     if (sampler == LDA_SAMPLER_SPARSE) { // the word lists: the plan's rule, or the one asked for
         const bool listing = counts && plan.sparse_long_lists && word_lists != 0;
-        plan.sparse_word_lists = !listing ? LDA_WORD_LISTS_NONE
+        lda_zplan_set_word_lists(L,
+                                 !listing         ? LDA_WORD_LISTS_NONE
                                  : word_lists > 0 ? LDA_WORD_LISTS_WHOLE_ROWS
-                                                  : LDA_WORD_LISTS_BY_TOKENS;
-        plan.word_list_ratio = !listing ? 0 : word_lists > 0 ? UINT32_MAX : LDA_ZPLAN_WORD_LIST_RATIO;
-        plan.word_list_doc_most = !listing ? 0 : word_lists > 0 ? UINT32_MAX : K / LDA_ZPLAN_WORD_LIST_DOC_SHARE;
-        lda_zplan_sparse_scratch(L, &plan);
+                                                  : LDA_WORD_LISTS_BY_TOKENS,
+                                 &plan);
     }
     zsample_args a;
     memset(&a, 0, sizeof a);

@@ -116,10 +116,17 @@ int lda_zplan_long_lists(const lda_layout *L, uint32_t K)
     return L->num_tokens && (double)long_tokens >= LDA_ZPLAN_LONG_LIST_SHARE * (double)L->num_tokens;
 }
 
-void lda_zplan_sparse_scratch(const lda_layout *L, lda_zplan *z)
+void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *z)
 {
+    z->sparse_word_lists = word_lists;
+    z->word_list_ratio = word_lists == LDA_WORD_LISTS_NONE       ? 0
+                         : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
+                                                                  : LDA_ZPLAN_WORD_LIST_RATIO;
+    z->word_list_doc_most = word_lists == LDA_WORD_LISTS_NONE       ? 0
+                            : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
+                                                                     : z->K / LDA_ZPLAN_WORD_LIST_DOC_SHARE;
     lda_sparse_scratch sc;
-    lda_sparse_scratch_plan(L, z->K, z->precision, (lda_word_lists)z->sparse_word_lists, &sc);
+    lda_sparse_scratch_plan(L, z->K, z->precision, (lda_word_lists)word_lists, &sc);
     z->scratch_bytes = sc.total_bytes;
 }
 
@@ -134,13 +141,10 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
     const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= LDA_ZPLAN_WORD_LISTS_FROM_K;
-    z->sparse_word_lists = word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE;
-    z->word_list_ratio = word_lists ? LDA_ZPLAN_WORD_LIST_RATIO : 0;
-    z->word_list_doc_most = word_lists ? p->num_topics / LDA_ZPLAN_WORD_LIST_DOC_SHARE : 0;
     z->kernel = LDA_ZKERNEL_SPARSE;
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
-    lda_zplan_sparse_scratch(L, z);
+    lda_zplan_set_word_lists(L, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, z);
     snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s), then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)",
              word_lists         ? "long lists, their sums carried along a word's run, n[w,k] read as word lists"

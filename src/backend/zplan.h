@@ -151,9 +151,10 @@ void lda_zplan_draw_only(lda_zplan *plan);
  * params.sparse_long_lists says). */
 int lda_zplan_long_lists(const lda_layout *L, uint32_t K);
 
-/* The scratch of a sparse plan for L, after its word lists' fields were set (the tests set
- * them; lda_zplan_make sizes its own). */
-void lda_zplan_sparse_scratch(const lda_layout *L, lda_zplan *plan);
+/* A sparse plan's word lists (word_lists: an lda_word_lists, backend/sampler_sparse.h) and the
+ * scratch for L that holds them: none; by its tokens, read where the rule above says; whole
+ * rows, read at every run's first token (any counts: the tests'). lda_zplan_make sets its own. */
+void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *plan);
 
 /* "staged", "split", ... */
 const char *lda_zkernel_name(lda_zkernel kernel);
