@@ -310,11 +310,13 @@ static int plans_long_lists_given(const corpus *c, uint32_t K, lda_model_kind mo
     if (given < 0) /* the layout's own choice */
         cr_assert_eq(z.sparse_long_lists,
                      lda_zplan_long_lists(L, K) || (!z.phi_from_counts && K >= LDA_ZPLAN_LONG_LIST_PHI_READ));
-    /* the word lists go with the long lists' draw of φ formed from the counts, and their room
-     * is in the scratch */
-    const int word_lists = z.sparse_long_lists && z.phi_from_counts && K >= LDA_ZPLAN_WORD_LISTS_FROM_K;
+    /* the word lists go with the long lists' draw of φ formed from the counts, for the word
+     * side and (from a larger K) the merge, and their room is in the scratch */
+    const int merged = K >= LDA_ZPLAN_WORD_LISTS_FROM_K, word_side = K >= LDA_ZPLAN_WORD_SIDE_FROM_K,
+              word_lists = z.sparse_long_lists && z.phi_from_counts && (merged || word_side);
     cr_assert_eq(z.sparse_word_lists, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, "K=%u", K);
-    cr_assert_eq(z.word_list_ratio, word_lists ? LDA_ZPLAN_WORD_LIST_RATIO : 0u, "K=%u", K);
+    cr_assert_eq(z.word_list_ratio, word_lists && merged ? LDA_ZPLAN_WORD_LIST_RATIO : 0u, "K=%u", K);
+    cr_assert_eq(z.word_side_ratio, word_lists && word_side ? LDA_ZPLAN_WORD_SIDE_RATIO : 0u, "K=%u", K);
     cr_assert_eq(z.word_list_doc_most, word_lists ? K / LDA_ZPLAN_WORD_LIST_DOC_SHARE : 0u, "K=%u", K);
     lda_sparse_scratch without;
     lda_sparse_scratch_plan(L, K, p.precision, LDA_WORD_LISTS_NONE, &without);

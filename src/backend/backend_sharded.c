@@ -552,6 +552,7 @@ void lda_sharded_destroy(lda_backend *b)
         free(sh->own);
         free(sh->total);
         free(sh->hists);
+        free(sh->word_tokens);
         free(sh);
     }
     free(b);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/sampler_sparse.h"
 #include "backend/sharded_internal.h"
 #include "util/ranks.h"
 
@@ -36,8 +37,11 @@ static int shard_layouts(lda_backend *b, lda_error *err)
     sharded *sh = b->impl;
     const lda_layout *L = b->layout;
     uint32_t *row = lda_malloc_array(L->num_cut_docs + 1, sizeof *row, "shards", err);
-    if (!row)
+    if (!row || !(sh->word_tokens = lda_malloc_array((size_t)L->vocab_size + 1, sizeof *sh->word_tokens, "shards", err))) {
+        free(row);
         return -1;
+    }
+    lda_sparse_word_tokens(L, sh->word_tokens);
     for (size_t c = 0; c < L->num_cut_docs; c++)
         row[c] = LDA_NO_DOC;
     for (uint32_t g = 0; g < sh->count; g++) {
@@ -46,6 +50,7 @@ static int shard_layouts(lda_backend *b, lda_error *err)
             free(row);
             return -1;
         }
+        sh->layouts[g]->corpus_word_tokens = sh->word_tokens;
         for (size_t j = 0; j < sh->layouts[g]->num_shared_docs; j++)
             row[sh->layouts[g]->shared_row[j]] = 0;
     }

@@ -80,6 +80,10 @@ typedef struct {
     size_t *shared_offsets; /* num_shared_docs + 1: shared document j has slots shared_slots[shared_offsets[j] ..] */
     uint32_t *shared_slots; /* this shard's pieces of them */
     uint32_t *shared_row;   /* num_shared_docs: the row of each in the shards' exchange of their counts */
+    const uint64_t *corpus_word_tokens; /* a shard's layout: each word's tokens in the whole layout (the
+                               sparse draw's word lists have room by them, so a word is listed, and
+                               drawn by the word side, in every shard as on one GPU), owned by
+                               the sharded backend; NULL: the layout's own */
     uint32_t *warp_len;     /* num_warps: longest document of the warp */
     size_t *warp_offset;    /* num_warps + 1: first position of each warp */
     uint32_t *words;        /* num_positions: interleaved word ids */

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+struct lda_sparse_word_side;
+
 typedef struct {
     const float *theta; /* θ given: num_slots × K in slot order */
     uint32_t *n_mk;     /* θ collapsed (when not NULL): num_slots × K counts, updated in place */
@@ -28,6 +30,9 @@ typedef struct {
     /* --sampler sparse (θ collapsed): V × K reals of the precision, each word's prefix sums of
      * α_k φ[w,k] (sampler_sparse.h); NULL: the dense draw. */
     const void *word_prior;
+    /* ... and where φ is the mean of counts, the word side of its draw (core/sparse_draw.h);
+     * NULL: none. */
+    const struct lda_sparse_word_side *word_side;
     uint32_t K;
     lda_precision precision;
     uint64_t seed;

@@ -67,7 +67,8 @@ static void sample_warp(void *vctx, size_t q, int worker)
                                   .table = in->word_prior,
                                   .K = in->K,
                                   .seed = in->seed,
-                                  .iteration = in->iteration};
+                                  .iteration = in->iteration,
+                                  .word_side = in->word_side};
         if (in->precision == LDA_PRECISION_DOUBLE)
             lda_sparse_draw_doc_double(&d);
         else
@@ -93,11 +94,12 @@ static size_t aligned(size_t bytes)
     return (bytes + 255) & ~(size_t)255;
 }
 
-/* Each word's tokens in L (every slot's, once). */
-static void word_tokens(const lda_layout *L, uint64_t *tokens)
+void lda_sparse_word_tokens(const lda_layout *L, uint64_t *tokens)
 {
     for (size_t w = 0; w < L->vocab_size; w++)
-        tokens[w] = 0;
+        tokens[w] = L->corpus_word_tokens ? L->corpus_word_tokens[w] : 0;
+    if (L->corpus_word_tokens)
+        return;
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++)
             tokens[L->words[lda_layout_pos(L, s, i)]]++;
@@ -108,7 +110,7 @@ void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_list
     /* the tokens counted into offsets[1 ..], then summed in place */
     offsets[0] = 0;
     if (word_lists == LDA_WORD_LISTS_BY_TOKENS)
-        word_tokens(L, offsets + 1);
+        lda_sparse_word_tokens(L, offsets + 1);
     for (size_t w = 0; w < L->vocab_size; w++) {
         const uint64_t room = word_lists == LDA_WORD_LISTS_NONE        ? 0
                               : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? K

@@ -48,6 +48,10 @@ typedef enum { LDA_WORD_LISTS_NONE, LDA_WORD_LISTS_BY_TOKENS, LDA_WORD_LISTS_WHO
 void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_word_lists word_lists,
                              lda_sparse_scratch *out);
 
+/* Each word's tokens in L (every slot's, once), w < V; a shard's, the whole layout's
+ * (layout.h, corpus_word_tokens). */
+void lda_sparse_word_tokens(const lda_layout *L, uint64_t *tokens);
+
 /* offsets[w] = Σ_{v<w} the room of word v's list (lda_word_lists), for w = 0 .. V: word w's
  * list is at offsets[w] .. offsets[w + 1]. */
 void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint64_t *offsets);

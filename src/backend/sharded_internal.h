@@ -22,6 +22,7 @@ typedef struct {
     uint32_t **own, **total; /* the all-reduce's arrays (this process's shards), per call */
     lda_allreduce *sum;
     size_t doc_rows;       /* cut documents with pieces in several shards */
+    uint64_t *word_tokens; /* each word's tokens in the whole layout (layout.h, corpus_word_tokens) */
     lda_count_hist *hists; /* count, once the priors are first learned */
 } sharded;
 

@@ -118,10 +118,14 @@ int lda_zplan_long_lists(const lda_layout *L, uint32_t K)
 
 void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *z)
 {
+    const int by_tokens = word_lists == LDA_WORD_LISTS_BY_TOKENS;
     z->sparse_word_lists = word_lists;
-    z->word_list_ratio = word_lists == LDA_WORD_LISTS_NONE       ? 0
+    z->word_list_ratio = word_lists == LDA_WORD_LISTS_NONE         ? 0
                          : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
-                                                                  : LDA_ZPLAN_WORD_LIST_RATIO;
+                         : z->K >= LDA_ZPLAN_WORD_LISTS_FROM_K     ? LDA_ZPLAN_WORD_LIST_RATIO
+                                                                   : 0;
+    z->word_side_ratio =
+        by_tokens && z->K >= LDA_ZPLAN_WORD_SIDE_FROM_K && z->K <= LDA_ZPLAN_WORD_SIDE_MOST_K ? LDA_ZPLAN_WORD_SIDE_RATIO : 0;
     z->word_list_doc_most = word_lists == LDA_WORD_LISTS_NONE       ? 0
                             : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
                                                                      : z->K / LDA_ZPLAN_WORD_LIST_DOC_SHARE;
@@ -140,14 +144,17 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
     const int lists_long = p->sparse_long_lists >= 0 ? p->sparse_long_lists : lda_zplan_long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
-    const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= LDA_ZPLAN_WORD_LISTS_FROM_K;
+    const uint32_t lists_from_k =
+        LDA_ZPLAN_WORD_SIDE_FROM_K < LDA_ZPLAN_WORD_LISTS_FROM_K ? LDA_ZPLAN_WORD_SIDE_FROM_K : LDA_ZPLAN_WORD_LISTS_FROM_K;
+    const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= lists_from_k;
     z->kernel = LDA_ZKERNEL_SPARSE;
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
     lda_zplan_set_word_lists(L, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, z);
     snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s), then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)",
-             word_lists         ? "long lists, their sums carried along a word's run, n[w,k] read as word lists"
+             word_lists         ? "long lists, their sums carried along a word's run, n[w,k] read as word lists, "
+                                  "the word side where a word's list is short"
              : lists_long       ? "long lists, their sums carried along a word's run"
              : phi_read_large_k ? "long lists' form: φ read at K >= " LDA_STRINGIFY(LDA_ZPLAN_LONG_LIST_PHI_READ)
                                   ", sums carried along a word's run"

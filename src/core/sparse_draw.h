@@ -57,6 +57,37 @@
  * compilation does the same (cuda/zsample_sparse.cuh). */
 #define LDA_SPARSE_REUSE_AFTER 64u
 
+/* The word side (the collapsed model, whose φ is the mean of the counts, core/phi_mean.h):
+ * φ[w,k] = f_k + e[w,k], with f_k the φ of a zero count (the floor) and e[w,k] = φ[w,k] − f_k
+ * non-zero only on the word's topics (those with n[w,k] > 0). The document part then splits
+ * into E = Σ over the word's topics of n[m,k] e[w,k], and F = Σ over the document's of
+ * n[m,k] f_k, which depends on the document alone and is kept as its counts move (f of the old
+ * topic taken off, of the new one added). A token whose word lists few topics beside its
+ * document's (lda_sparse_word_side_applies) sums E over the word's list, looking up n[m,k],
+ * instead of summing over the document's whole list: in wikimix's long documents most words
+ * are rare, and at K = 1024 the first tokens of runs cost 8 times fewer passes of 32 entries
+ * (a count over a trained model's z). The target then falls in E (the word's topic, in the
+ * lanes' order over its list), in F (the document's topic, by a pass over its list with
+ * weights n[m,k] f_k), or in the word's part; a target in F where no entry has a weight (F's
+ * rounding residue) draws from the word's part from zero. Same distribution; the sums are
+ * associated otherwise, so the topics are the plain split's where the sums are exact. */
+typedef struct lda_sparse_word_side {
+    const uint64_t *offset; /* V + 1: word w's topics at topics[offset[w] ..] */
+    const uint32_t *topics; /* each word's topics with n[w,k] > 0, increasing */
+    const uint32_t *len;    /* V: how many; LDA_SPARSE_WORD_UNLISTED where not listed */
+    const float *floor;     /* K: f_k */
+    uint32_t ratio;         /* lda_sparse_word_side_applies */
+} lda_sparse_word_side;
+
+#define LDA_SPARSE_WORD_UNLISTED UINT32_MAX
+
+/* Whether a token of a word listing wlen topics, in a document listing m, is drawn by the word
+ * side: its list at most 1 / ratio of the document's (ratio 0: never). */
+LDA_HD int lda_sparse_word_side_applies(uint32_t wlen, uint32_t ratio, uint32_t m)
+{
+    return ratio != 0 && wlen != LDA_SPARSE_WORD_UNLISTED && (uint64_t)wlen * ratio <= m;
+}
+
 LDA_HD uint32_t lda_sparse_blocks(uint32_t K)
 {
     return (K + LDA_SPARSE_BLOCK - 1) / LDA_SPARSE_BLOCK;
@@ -123,6 +154,7 @@ typedef struct {
     uint32_t K;
     uint64_t seed;
     uint32_t iteration;
+    const lda_sparse_word_side *word_side; /* NULL: none */
 } lda_sparse_doc;
 
 /* Where topic stands in the sorted list of m topics: the first entry not below it. */
@@ -236,80 +268,179 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         weight[j] = now;                                                                                  \
     }                                                                                                     \
                                                                                                           \
-    /* Draws every token of the document in order. The fields are read into locals once:       \
-     * the counts are written through a uint32_t pointer, which C lets alias the struct's        \
-     * integers, so the compiler would reload them after every write. */                          \
-    LDA_HD void lda_sparse_draw_doc_##SUFFIX(const lda_sparse_doc *d)                                       \
-    {                                                                                                     \
-        const uint32_t K = d->K, blocks = lda_sparse_blocks(K), len = d->len, iteration = d->iteration;   \
-        const uint32_t *const words = d->words;                                                           \
-        uint32_t *const z = d->z, *const n = d->n, *const topics = d->topics;                             \
-        const float *const phi = d->phi, *const alpha = d->alpha;                                         \
-        const REAL *const table = (const REAL *)d->table;                                                 \
-        REAL *const sums = (REAL *)d->sums;                                                               \
-        const size_t base = d->base, stride = d->stride;                                                  \
-        const uint64_t seed = d->seed, token_base = d->token_base;                                        \
-        uint32_t m = lda_sparse_list_build(d);                                                            \
-        REAL lane_sum[LDA_SPARSE_LANES];  /* each lane's total over its entries, for word summed */      \
-        uint32_t summed = UINT32_MAX;     /* the word sums[] and lane_sum[] stand for (none: UINT32_MAX) */ \
-        for (uint32_t i = 0; i < len; i++) {                                                              \
-            const size_t pos = base + (size_t)i * stride;                                                 \
-            const uint32_t w = words[pos], old = z[pos];                                                  \
-            const float *ph = phi + (size_t)w * K;                                                        \
-            const REAL *block_end = table + (size_t)w * blocks;                                           \
-            n[old]--;                                                                                     \
-            /* Up to 32 topics the lanes' order is the list's: running sums, searched. Beyond,    \
-             * each entry's weight and each lane's total in one pass, then the lanes' totals;     \
-             * along a run of one word, only the old topic's entry changed (REUSE_AFTER). */      \
-            REAL sparse = 0, lane_total[LDA_SPARSE_LANES];                                                \
-            if (m <= LDA_SPARSE_LANES) {                                                                  \
-                summed = UINT32_MAX;                                                                      \
-                for (uint32_t j = 0; j < m; j++) {                                                        \
-                    const uint32_t k = topics[j];                                                         \
-                    sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k])); \
-                    sums[j] = sparse;                                                                     \
-                }                                                                                         \
-            } else {                                                                                      \
-                if (w == summed && m > LDA_SPARSE_REUSE_AFTER) {                                          \
-                    lda_sparse_moved_##SUFFIX(topics, m, sums, lane_sum, n, ph, old);                     \
-                } else {                                                                                  \
-                    summed = w;                                                                           \
-                    for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                       \
-                        lane_sum[l] = 0;                                                                  \
-                    for (uint32_t j0 = 0; j0 < m; j0 += LDA_SPARSE_LANES)                                 \
-                        for (uint32_t j = j0, l = 0; l < LDA_SPARSE_LANES && j < m; j++, l++) {           \
-                            const uint32_t k = topics[j];                                                 \
-                            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]);                   \
-                            lane_sum[l] = lda_sparse_add_##SUFFIX(lane_sum[l], sums[j]);                  \
-                        }                                                                                 \
-                }                                                                                         \
-                for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                           \
-                    lane_total[l] = sparse = lda_sparse_add_##SUFFIX(sparse, lane_sum[l]);                \
-            }                                                                                             \
-            const REAL dense = block_end[blocks - 1];                                                     \
-            const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);               \
-            const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(sparse, dense),          \
-                                                           lda_uniform_##SUFFIX(bits));                   \
-            uint32_t topic = 0;                                                                           \
-            if (target < sparse) { /* the first running sum beyond the target */                          \
-                topic = m <= LDA_SPARSE_LANES                                                             \
-                            ? topics[lda_binary_search_##SUFFIX(sums, (int)m, target)]                    \
-                            : lda_sparse_pick_##SUFFIX(topics, m, sums, lane_total, target);              \
-            } else {                                                                                      \
-                REAL t = target - sparse; /* kept strictly below Q: rounding may reach it */              \
-                if (!(t < dense))                                                                         \
-                    t = lda_below_##SUFFIX(dense);                                                        \
-                topic = lda_sparse_search_prior_##SUFFIX(block_end, alpha, ph, K, t);                     \
-            }                                                                                             \
-            z[pos] = topic;                                                                               \
-            const uint32_t listed = m;                                                                    \
-            m = lda_sparse_list_add(topics, m, n, topic);                                                 \
-            n[topic]++;                                                                                   \
-            if (m != listed) /* inserted: the entries after it moved to the next lane */                  \
-                summed = UINT32_MAX;                                                                      \
-            else if (summed == w && m > LDA_SPARSE_REUSE_AFTER)                                            \
-                lda_sparse_moved_##SUFFIX(topics, m, sums, lane_sum, n, ph, topic);                       \
-        }                                                                                                 \
+                                                                                                               \
+    /* Each lane's total over its entries j ≡ lane (mod 32) of weight[0 .. n), in order, and the               \
+     * running totals over the lanes; returns the whole. */                                                    \
+    LDA_HD REAL lda_sparse_lanes_##SUFFIX(const REAL *weight, uint32_t n, REAL *lane_sum, REAL *lane_total)    \
+    {                                                                                                          \
+        for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                                        \
+            lane_sum[l] = 0;                                                                                   \
+        for (uint32_t j = 0; j < n; j++)                                                                       \
+            lane_sum[j % LDA_SPARSE_LANES] = lda_sparse_add_##SUFFIX(lane_sum[j % LDA_SPARSE_LANES], weight[j]); \
+        REAL total = 0;                                                                                        \
+        for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                                        \
+            lane_total[l] = total = lda_sparse_add_##SUFFIX(total, lane_sum[l]);                               \
+        return total;                                                                                          \
+    }                                                                                                          \
+                                                                                                               \
+    /* The entry the target falls in as the GPU's warp finds it: the first lane with a weight                  \
+     * whose running total passes the target, else the last lane with a weight; then that                      \
+     * lane's entries from the total before it, else its last entry with a weight. Some entry                  \
+     * must have one. */                                                                                       \
+    LDA_HD uint32_t lda_sparse_pick_weighted_##SUFFIX(const uint32_t *topics, uint32_t n, const REAL *weight,  \
+                                                      const REAL *lane_sum, const REAL *lane_total, REAL target) \
+    {                                                                                                          \
+        uint32_t lane = LDA_SPARSE_LANES, last = 0;                                                            \
+        for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                                        \
+            if (lane_sum[l] > 0) {                                                                             \
+                last = l;                                                                                      \
+                if (lane == LDA_SPARSE_LANES && target < lane_total[l])                                        \
+                    lane = l;                                                                                  \
+            }                                                                                                  \
+        if (lane == LDA_SPARSE_LANES)                                                                          \
+            lane = last;                                                                                       \
+        REAL run = lane ? lane_total[lane - 1] : (REAL)0;                                                      \
+        uint32_t found = lane;                                                                                 \
+        for (uint32_t j = lane; j < n; j += LDA_SPARSE_LANES) {                                                \
+            if (!(weight[j] > 0))                                                                              \
+                continue;                                                                                      \
+            run = lda_sparse_add_##SUFFIX(run, weight[j]);                                                     \
+            found = j;                                                                                         \
+            if (target < run)                                                                                  \
+                break;                                                                                         \
+        }                                                                                                      \
+        return topics[found];                                                                                  \
+    }                                                                                                          \
+                                                                                                               \
+    /* A token's draw by the word side (lda_sparse_word_side): n[m,k] with the token taken off,                \
+     * floor_sum F, bits its uniform's; sums room for the longer of the two lists. */                          \
+    LDA_HD uint32_t lda_sparse_word_side_draw_##SUFFIX(const lda_sparse_word_side *ws, uint32_t w, const uint32_t *n, \
+                                                       const float *ph, const uint32_t *topics, uint32_t m,    \
+                                                       REAL floor_sum, const REAL *block_end, const float *alpha, \
+                                                       uint32_t K, REAL *sums, uint32_t bits)                  \
+    {                                                                                                          \
+        const uint32_t *wt = ws->topics + ws->offset[w], wlen = ws->len[w];                                    \
+        REAL lane_sum[LDA_SPARSE_LANES], lane_total[LDA_SPARSE_LANES];                                         \
+        for (uint32_t j = 0; j < wlen; j++) {                                                                  \
+            const uint32_t k = wt[j];                                                                          \
+            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)lda_sparse_add_float(ph[k], -ws->floor[k]));   \
+        }                                                                                                      \
+        const REAL word = lda_sparse_lanes_##SUFFIX(sums, wlen, lane_sum, lane_total);                         \
+        const REAL doc = lda_sparse_add_##SUFFIX(word, floor_sum > 0 ? floor_sum : (REAL)0);                   \
+        const REAL dense = block_end[lda_sparse_blocks(K) - 1];                                                \
+        const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(doc, dense), lda_uniform_##SUFFIX(bits)); \
+        if (target < word)                                                                                     \
+            return lda_sparse_pick_weighted_##SUFFIX(wt, wlen, sums, lane_sum, lane_total, target);            \
+        REAL t = 0; /* F's residue, with no weight under it: the word's part from zero */                      \
+        if (target < doc) {                                                                                    \
+            for (uint32_t j = 0; j < m; j++)                                                                   \
+                sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[topics[j]], (REAL)ws->floor[topics[j]]);             \
+            if (lda_sparse_lanes_##SUFFIX(sums, m, lane_sum, lane_total) > 0)                                  \
+                return lda_sparse_pick_weighted_##SUFFIX(topics, m, sums, lane_sum, lane_total, target - word); \
+        } else {                                                                                               \
+            t = target - doc; /* kept strictly below Q: rounding may reach it */                               \
+            if (!(t < dense))                                                                                  \
+                t = lda_below_##SUFFIX(dense);                                                                 \
+        }                                                                                                      \
+        return lda_sparse_search_prior_##SUFFIX(block_end, alpha, ph, K, t);                                   \
+    }                                                                                                          \
+                                                                                                               \
+    /* F of the document's list (lda_sparse_word_side), in the lanes' order. */                                \
+    LDA_HD REAL lda_sparse_floor_sum_##SUFFIX(const float *floor, const uint32_t *topics, uint32_t m, const uint32_t *n, \
+                                              REAL *sums)                                                      \
+    {                                                                                                          \
+        REAL lane_sum[LDA_SPARSE_LANES], lane_total[LDA_SPARSE_LANES];                                         \
+        for (uint32_t j = 0; j < m; j++)                                                                       \
+            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[topics[j]], (REAL)floor[topics[j]]);                     \
+        return lda_sparse_lanes_##SUFFIX(sums, m, lane_sum, lane_total);                                       \
+    }                                                                                                          \
+                                                                                                          \
+    /* Draws every token of the document in order. The fields are read into locals once:                       \
+     * the counts are written through a uint32_t pointer, which C lets alias the struct's                      \
+     * integers, so the compiler would reload them after every write. */                                       \
+    LDA_HD void lda_sparse_draw_doc_##SUFFIX(const lda_sparse_doc *d)                                          \
+    {                                                                                                          \
+        const uint32_t K = d->K, blocks = lda_sparse_blocks(K), len = d->len, iteration = d->iteration;        \
+        const uint32_t *const words = d->words;                                                                \
+        uint32_t *const z = d->z, *const n = d->n, *const topics = d->topics;                                  \
+        const float *const phi = d->phi, *const alpha = d->alpha;                                              \
+        const REAL *const table = (const REAL *)d->table;                                                      \
+        REAL *const sums = (REAL *)d->sums;                                                                    \
+        const size_t base = d->base, stride = d->stride;                                                       \
+        const uint64_t seed = d->seed, token_base = d->token_base;                                             \
+        uint32_t m = lda_sparse_list_build(d);                                                                 \
+        REAL lane_sum[LDA_SPARSE_LANES];  /* each lane's total over its entries, for word summed */            \
+        uint32_t summed = UINT32_MAX;     /* the word sums[] and lane_sum[] stand for (none: UINT32_MAX) */    \
+        const lda_sparse_word_side *const ws = d->word_side;                                                   \
+        REAL floor_sum = ws ? lda_sparse_floor_sum_##SUFFIX(ws->floor, topics, m, n, sums) : (REAL)0; /* F */  \
+        for (uint32_t i = 0; i < len; i++) {                                                                   \
+            const size_t pos = base + (size_t)i * stride;                                                      \
+            const uint32_t w = words[pos], old = z[pos];                                                       \
+            const float *ph = phi + (size_t)w * K;                                                             \
+            const REAL *block_end = table + (size_t)w * blocks;                                                \
+            n[old]--;                                                                                          \
+            if (ws)                                                                                            \
+                floor_sum = lda_sparse_add_##SUFFIX(floor_sum, -(REAL)ws->floor[old]);                         \
+            const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);                    \
+            uint32_t topic = 0;                                                                                \
+            if (ws && lda_sparse_word_side_applies(ws->len[w], ws->ratio, m)) {                                \
+                summed = UINT32_MAX; /* sums[] are the word side's now */                                      \
+                topic = lda_sparse_word_side_draw_##SUFFIX(ws, w, n, ph, topics, m, floor_sum, block_end, alpha, K, \
+                                                           sums, bits);                                        \
+            } else {                                                                                           \
+                /* Up to 32 topics the lanes' order is the list's: running sums, searched. Beyond,             \
+                 * each entry's weight and each lane's total in one pass, then the lanes' totals;              \
+                 * along a run of one word, only the old topic's entry changed (REUSE_AFTER). */               \
+                REAL sparse = 0, lane_total[LDA_SPARSE_LANES];                                                 \
+                if (m <= LDA_SPARSE_LANES) {                                                                   \
+                    summed = UINT32_MAX;                                                                       \
+                    for (uint32_t j = 0; j < m; j++) {                                                         \
+                        const uint32_t k = topics[j];                                                          \
+                        sparse = lda_sparse_add_##SUFFIX(sparse, lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k])); \
+                        sums[j] = sparse;                                                                      \
+                    }                                                                                          \
+                } else {                                                                                       \
+                    if (w == summed && m > LDA_SPARSE_REUSE_AFTER) {                                           \
+                        lda_sparse_moved_##SUFFIX(topics, m, sums, lane_sum, n, ph, old);                      \
+                    } else {                                                                                   \
+                        summed = w;                                                                            \
+                        for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                        \
+                            lane_sum[l] = 0;                                                                   \
+                        for (uint32_t j0 = 0; j0 < m; j0 += LDA_SPARSE_LANES)                                  \
+                            for (uint32_t j = j0, l = 0; l < LDA_SPARSE_LANES && j < m; j++, l++) {            \
+                                const uint32_t k = topics[j];                                                  \
+                                sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)ph[k]);                    \
+                                lane_sum[l] = lda_sparse_add_##SUFFIX(lane_sum[l], sums[j]);                   \
+                            }                                                                                  \
+                    }                                                                                          \
+                    for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                            \
+                        lane_total[l] = sparse = lda_sparse_add_##SUFFIX(sparse, lane_sum[l]);                 \
+                }                                                                                              \
+                const REAL dense = block_end[blocks - 1];                                                      \
+                const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(sparse, dense),         \
+                                                               lda_uniform_##SUFFIX(bits));                    \
+                if (target < sparse) { /* the first running sum beyond the target */                           \
+                    topic = m <= LDA_SPARSE_LANES                                                              \
+                                ? topics[lda_binary_search_##SUFFIX(sums, (int)m, target)]                     \
+                                : lda_sparse_pick_##SUFFIX(topics, m, sums, lane_total, target);               \
+                } else {                                                                                       \
+                    REAL t = target - sparse; /* kept strictly below Q: rounding may reach it */               \
+                    if (!(t < dense))                                                                          \
+                        t = lda_below_##SUFFIX(dense);                                                         \
+                    topic = lda_sparse_search_prior_##SUFFIX(block_end, alpha, ph, K, t);                      \
+                }                                                                                              \
+            }                                                                                                  \
+            z[pos] = topic;                                                                                    \
+            const uint32_t listed = m;                                                                         \
+            m = lda_sparse_list_add(topics, m, n, topic);                                                      \
+            n[topic]++;                                                                                        \
+            if (ws)                                                                                            \
+                floor_sum = lda_sparse_add_##SUFFIX(floor_sum, (REAL)ws->floor[topic]);                        \
+            if (m != listed) /* inserted: the entries after it moved to the next lane */                       \
+                summed = UINT32_MAX;                                                                           \
+            else if (summed == w && m > LDA_SPARSE_REUSE_AFTER)                                                \
+                lda_sparse_moved_##SUFFIX(topics, m, sums, lane_sum, n, ph, topic);                            \
+        }                                                                                                      \
     }
 
 LDA_DEFINE_SPARSE_DRAW(float, float)
