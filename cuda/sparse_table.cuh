@@ -68,11 +68,6 @@ template <bool FROM_COUNTS> struct phi_source {
     {
         return lda_phi_mean_value(n, beta, scale[k]);
     }
-    // f_k, φ of a zero count: the word side's floor (core/sparse_draw.h)
-    __device__ __forceinline__ float floor_of(uint32_t k) const
-    {
-        return of_count(0, k);
-    }
 };
 
 // Warp g builds the tables of words 32g .. 32g + 31; lane i's word is 32g + i. LISTING (from the

@@ -49,11 +49,9 @@ fail:
 
 // long_lists: the sparse draw's compilation (zplan.h): -1 the plan's, 0 short lists', 1 long lists'.
 // word_lists (from the counts, long lists): -1 as a training run's plan, 0 none, 1 every word's
-// list with room for K topics, read at every run's first token. word_side: the plan's
-// word_side_ratio (0: none).
+// list with room for K topics, read at every run's first token.
 static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
-                    const phi_counts *counts, int long_lists, int word_lists, uint32_t word_side, uint32_t *z_inout,
-                    lda_error *err)
+                    const phi_counts *counts, int long_lists, int word_lists, uint32_t *z_inout, lda_error *err)
 {
     const uint32_t K = in->K;
     const bool collapsed = in->n_mk != NULL;
@@ -78,7 +76,6 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
                                  : word_lists > 0 ? LDA_WORD_LISTS_WHOLE_ROWS
                                                   : LDA_WORD_LISTS_BY_TOKENS,
                                  &plan);
-        plan.word_side_ratio = plan.sparse_word_lists != LDA_WORD_LISTS_NONE ? word_side : 0;
     }
     zsample_args a;
     memset(&a, 0, sizeof a);
@@ -167,13 +164,13 @@ fail:
 extern "C" int lda_cuda_sample_z_given(const lda_layout *L, const lda_zdraw *in, lda_sampler sampler, uint32_t split,
                                        uint32_t *z_inout, lda_error *err)
 {
-    return sample_z(L, in, sampler, split, NULL, -1, -1, 0, z_inout, err);
+    return sample_z(L, in, sampler, split, NULL, -1, -1, z_inout, err);
 }
 
 extern "C" int lda_cuda_sample_z_sparse_lists(const lda_layout *L, const lda_zdraw *in, int long_lists,
                                               uint32_t *z_inout, lda_error *err)
 {
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, NULL, long_lists, -1, 0, z_inout, err);
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, NULL, long_lists, -1, z_inout, err);
 }
 
 extern "C" int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
@@ -181,15 +178,7 @@ extern "C" int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const l
                                                     uint32_t *z_inout, lda_error *err)
 {
     const phi_counts counts = {n_wk, n_k, beta};
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, long_lists, word_lists, 0, z_inout, err);
-}
-
-extern "C" int lda_cuda_sample_z_sparse_word_side(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
-                                                  const uint32_t *n_k, double beta, uint32_t ratio, uint32_t *z_inout,
-                                                  lda_error *err)
-{
-    const phi_counts counts = {n_wk, n_k, beta};
-    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, 1, 1, ratio, z_inout, err);
+    return sample_z(L, in, LDA_SAMPLER_SPARSE, 0, &counts, long_lists, word_lists, z_inout, err);
 }
 
 extern "C" int lda_cuda_sparse_tables(uint32_t V, uint32_t K, lda_precision precision, const float *alpha,

@@ -14,7 +14,6 @@
 
 #include <stdint.h>
 
-#include "core/sparse_draw.h"
 #include "warp.cuh"
 
 // Word w lists len[w] topics at topics[offset[w] ..], their counts at counts[offset[w] ..], with
@@ -26,7 +25,7 @@ struct word_lists {
     uint32_t *len; // V; NULL: no word lists
 };
 
-#define WORD_LIST_OVERFLOW LDA_SPARSE_WORD_UNLISTED // core/sparse_draw.h
+#define WORD_LIST_OVERFLOW UINT32_MAX
 
 // n[w,k] for each lane's topic k of a chunk of a document's list (topics increasing over the
 // lanes; `listed` lanes hold one, the chunk's last `last`), from word w's list (its topics wt,

@@ -110,7 +110,6 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
         out->words.len = reinterpret_cast<uint32_t *>(base + sc.word_lengths_at);
         out->word_list_ratio = plan.word_list_ratio;
         out->word_list_doc_most = plan.word_list_doc_most;
-        out->word_side_ratio = plan.word_side_ratio;
     }
     out->table = base;
     out->list_offset = reinterpret_cast<const uint64_t *>(base + sc.offsets_at);
@@ -145,9 +144,8 @@ static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsa
         const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
         if (blocks == 0)
             return 0;
-        const size_t index_bytes = t.word_side_ratio && t.words.len ? word_side_index_bytes(a.K, threads) : 0;
         if (plan.sparse_long_lists && t.n_wk)
-            zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, index_bytes, stream>>>(a, t, slots);
+            zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
         else if (plan.sparse_long_lists)
             zsample_sparse_long_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
         else if (t.n_wk)

@@ -95,8 +95,6 @@ struct zsample_sparse_tables {
     // document's, and the document's has at most word_list_doc_most topics; words.len NULL: none.
     word_lists words;
     uint32_t word_list_ratio, word_list_doc_most;
-    // ... and the word side (core/sparse_draw.h, lda_sparse_word_side_applies); 0: none
-    uint32_t word_side_ratio;
 };
 
 // The slots' lists as count_lists (count_lists.cuh).

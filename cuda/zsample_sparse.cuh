@@ -55,158 +55,6 @@ template <typename REAL> __device__ __forceinline__ REAL sparse_sum_moved(REAL s
     return sparse_add(sparse_add(sum, -sparse_mul((REAL)c, phi)), sparse_mul((REAL)c2, phi));
 }
 
-// The word side's index of the document's list, in the warp's own shared memory: a bitmap of
-// the listed topics and, for each word of 32 topics, its rank (the listed topics before it), so
-// topic k's entry is found with two shared loads and a population count. Measured on the H100
-// (wikimix, collapsed, ms an iteration at K = 1024, 4096, 10,000): each lane's binary search
-// of the list instead, 3.48, 5.01, 4.77, slower than without the word side (2.44, 3.66, 4.31):
-// ten dependent loads where the document's pass has two (results/sparse/ab-session11-h100.txt).
-struct list_index {
-    uint32_t *bits, *rank;
-    uint32_t words; // ceil(K / 32)
-    // Entry of topic k in the list, UINT32_MAX where it is not listed.
-    __device__ __forceinline__ uint32_t entry(uint32_t k) const
-    {
-        const uint32_t w = bits[k >> 5], bit = 1u << (k & 31);
-        return w & bit ? rank[k >> 5] + __popc(w & (bit - 1)) : UINT32_MAX;
-    }
-    // n[m,k] of the list's counts, 0 where k is not listed.
-    __device__ __forceinline__ uint32_t count(const uint32_t *counts, uint32_t k) const
-    {
-        const uint32_t j = entry(k);
-        return j != UINT32_MAX ? counts[j] : 0u;
-    }
-    // The index of a list of m topics, increasing.
-    __device__ __forceinline__ void build(const uint32_t *topics, uint32_t m, uint32_t lane) const
-    {
-        for (uint32_t i = lane; i < words; i += LDA_WARP)
-            bits[i] = 0;
-        __syncwarp();
-        for (uint32_t j = lane; j < m; j += LDA_WARP)
-            atomicOr(&bits[topics[j] >> 5], 1u << (topics[j] & 31));
-        __syncwarp();
-        uint32_t carry = 0;
-        for (uint32_t i0 = 0; i0 < words; i0 += LDA_WARP) {
-            const uint32_t i = i0 + lane, v = i < words ? __popc(bits[i]) : 0u;
-            const uint32_t upto = warp_inclusive_sum(v, lane);
-            if (i < words)
-                rank[i] = carry + upto - v;
-            carry += __shfl_sync(LDA_FULL_WARP, upto, 31);
-        }
-        __syncwarp();
-    }
-    // Topic k inserted into the list: the entries after it moved up by one.
-    __device__ __forceinline__ void insert(uint32_t k, uint32_t lane) const
-    {
-        if (lane == 0)
-            bits[k >> 5] |= 1u << (k & 31);
-        for (uint32_t i = (k >> 5) + 1 + lane; i < words; i += LDA_WARP)
-            rank[i]++;
-        __syncwarp();
-    }
-};
-
-// The word side's shared memory of a block of `threads` at K topics: each warp's index.
-__host__ __device__ inline size_t word_side_index_bytes(uint32_t K, uint32_t threads)
-{
-    return (size_t)(threads / LDA_WARP) * 2 * ((K + 31) / 32) * sizeof(uint32_t);
-}
-
-// The entry a target falls in, in the lanes' order (core/sparse_draw.h, lda_sparse_pick_weighted):
-// `mine` is this lane's total over entries j ≡ lane (mod 32) of n, `upto` the running total
-// over the lanes through it; entry(j, k) gives entry j's weight and sets its topic k. The
-// first lane with a weight whose running total passes the target, else the last with a
-// weight; then its entries from the total before it, else its last entry with a weight. Sets
-// topic and at (the entry); false where no entry has a weight.
-template <typename REAL, typename ENTRY>
-__device__ __forceinline__ bool lanes_pick(REAL mine, REAL upto, REAL target, uint32_t n, uint32_t lane,
-                                           const ENTRY &entry, uint32_t &topic, uint32_t &at)
-{
-    const uint32_t weighted_lanes = __ballot_sync(LDA_FULL_WARP, mine > (REAL)0);
-    if (!weighted_lanes)
-        return false;
-    const REAL before = __shfl_up_sync(LDA_FULL_WARP, upto, 1);
-    const uint32_t lanes = __ballot_sync(LDA_FULL_WARP, mine > (REAL)0 && target < upto);
-    const uint32_t L = lanes ? (uint32_t)__ffs(lanes) - 1 : 31u - __clz(weighted_lanes);
-    REAL carry = L ? __shfl_sync(LDA_FULL_WARP, before, L) : (REAL)0;
-    bool found = false;
-    for (uint32_t j0 = L; j0 < n && !found; j0 += LDA_WARP * LDA_WARP) {
-        const uint32_t j = j0 + lane * LDA_WARP;
-        uint32_t k = 0;
-        const REAL weight = j < n ? entry(j, k) : (REAL)0;
-        const REAL v = carry + warp_inclusive_sum(weight, lane);
-        const uint32_t hit = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0 && target < v);
-        const uint32_t weighted = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0);
-        if (hit || weighted) {
-            const uint32_t from = hit ? (uint32_t)__ffs(hit) - 1 : 31 - __clz(weighted);
-            topic = __shfl_sync(LDA_FULL_WARP, k, from);
-            at = __shfl_sync(LDA_FULL_WARP, j, from);
-            found = hit != 0;
-        }
-        carry = __shfl_sync(LDA_FULL_WARP, v, 31);
-    }
-    return true;
-}
-
-// A token's document part by the word side (core/sparse_draw.h, lda_sparse_word_side_draw):
-// the old topic's count already taken off; E over the word's list wt/wc (wlen entries) with
-// n[m,k] looked up, F = floor_sum. Sets topic and at (its entry in the document's list) and
-// returns true where the target falls in E or F; else false with *tw the word part's target.
-template <typename REAL, bool FROM_COUNTS>
-__device__ __forceinline__ bool word_side_pick(const phi_source<FROM_COUNTS> &phi, const uint32_t *wt, const uint32_t *wc,
-                                               uint32_t wlen, const list_index &index, const uint32_t *topics,
-                                               const uint32_t *counts, uint32_t m, REAL floor_sum, REAL dense,
-                                               uint32_t bits, uint32_t lane, uint32_t &topic, uint32_t &at, REAL &tw)
-{
-    const auto word_entry = [&](uint32_t j, uint32_t &k) {
-        k = wt[j];
-        const float e = lda_sparse_add_float(phi.of_count(wc[j], k), -phi.floor_of(k));
-        return sparse_mul((REAL)index.count(counts, k), (REAL)e);
-    };
-    REAL mine = 0;
-    for (uint32_t j = lane; j < wlen; j += LDA_WARP) {
-        uint32_t k;
-        mine = sparse_add(mine, word_entry(j, k));
-    }
-    const REAL upto = warp_inclusive_sum(mine, lane);
-    const REAL word = __shfl_sync(LDA_FULL_WARP, upto, 31);
-    const REAL doc = sparse_add(word, floor_sum > (REAL)0 ? floor_sum : (REAL)0);
-    const REAL target = scaled_target(sparse_add(doc, dense), uniform_from_bits<REAL>(bits));
-    if (target < word) {
-        lanes_pick(mine, upto, target, wlen, lane, word_entry, topic, at);
-        at = index.entry(topic); // listed: it has a count
-        return true;
-    }
-    tw = 0; // F's residue, with no weight under it: the word's part from zero
-    if (target < doc) {
-        const auto floor_entry = [&](uint32_t j, uint32_t &k) {
-            k = topics[j];
-            return sparse_mul((REAL)counts[j], (REAL)phi.floor_of(k));
-        };
-        REAL mine_f = 0;
-        for (uint32_t j = lane; j < m; j += LDA_WARP) {
-            uint32_t k;
-            mine_f = sparse_add(mine_f, floor_entry(j, k));
-        }
-        const REAL upto_f = warp_inclusive_sum(mine_f, lane);
-        return lanes_pick(mine_f, upto_f, target - word, m, lane, floor_entry, topic, at);
-    }
-    tw = target - doc;
-    return false;
-}
-
-// F of the slot's list when its draw begins (core/sparse_draw.h, lda_sparse_floor_sum): the
-// lanes' totals of n[m,k] f_k, summed over the warp (every lane gets it).
-template <typename REAL, bool FROM_COUNTS>
-__device__ __forceinline__ REAL floor_sum_of(const phi_source<FROM_COUNTS> &phi, const uint32_t *topics,
-                                             const uint32_t *counts, uint32_t m, uint32_t lane)
-{
-    REAL mine = 0;
-    for (uint32_t j = lane; j < m; j += LDA_WARP)
-        mine = sparse_add(mine, sparse_mul((REAL)counts[j], (REAL)phi.floor_of(topics[j])));
-    return __shfl_sync(LDA_FULL_WARP, warp_inclusive_sum(mine, lane), 31);
-}
-
 // One warp a document: warp w of a launch draws slot (w % 32) of the part's (w / 32)-th
 // document group, its lanes sharing the work of each token. Its counts are its list
 // (count_lists.cuh): the row's non-zero topics, increasing (the CPU's list), with their counts;
@@ -247,141 +95,125 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     const size_t base = a.warp_offset[q] + r;
     REAL mine = 0;                 // this lane's sum over its entries, for word `summed`
     uint32_t summed = UINT32_MAX;  // the word the lanes' sums stand for (none: UINT32_MAX)
-    // the word side (core/sparse_draw.h), with the word lists: F, the document's floor
-    const bool WORD_SIDE = WORD_LISTS && t.word_side_ratio;
-    REAL floor_sum = WORD_SIDE ? floor_sum_of<REAL>(phi, topics, counts, m, lane) : (REAL)0;
-    extern __shared__ uint32_t word_side_shared[]; // word_side_index_bytes
-    const uint32_t index_words = (K + 31) / 32;
-    uint32_t *const own = word_side_shared + (size_t)(threadIdx.x / LDA_WARP) * 2 * index_words;
-    const list_index index{own, own + index_words, index_words};
-    if (WORD_SIDE)
-        index.build(topics, m, lane);
+    const uint64_t token_base = a.slot_token_base[s];
+    uint32_t lane_bits = 0; // token (i & ~31) + lane's random bits: each lane draws one of 32 tokens'
     for (uint32_t i = 0; i < len; i++) {
         const size_t pos = base + (size_t)i * LDA_WARP;
         const uint32_t w = a.words[pos], old = a.z[pos];
+        // The token's uniform, the same bits as ever: Philox's ten rounds are a hundred
+        // instructions, which the warp issued for every token; now each lane forms one of the
+        // next 32 tokens' and the token takes its lane's.
+        if (i % LDA_WARP == 0)
+            lane_bits = i + lane < len ? lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, token_base + i + lane) : 0u;
+        const uint32_t bits = __shfl_sync(LDA_FULL_WARP, lane_bits, i % LDA_WARP);
         const size_t row = (size_t)w * K; // φ[w, .]
         const REAL *block_end = table + (size_t)w * blocks;
-        const REAL dense = block_end[blocks - 1];
-        const uint32_t bits = lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, a.slot_token_base[s] + i);
-        const uint32_t wlen = WORD_LISTS ? t.words.len[w] : WORD_LIST_OVERFLOW;
-        uint32_t topic = 0, at = 0; // the topic drawn, and its entry
-        bool inserted = false;      // ... new to the list, with its count of one
-        bool in_document;           // ... drawn from the document part
-        REAL tw;                    // else the word part's target
-        if (WORD_SIDE)
-            floor_sum = sparse_add(floor_sum, -(REAL)phi.floor_of(old));
-        if (WORD_SIDE && lda_sparse_word_side_applies(wlen, t.word_side_ratio, m)) {
-            summed = UINT32_MAX; // the lanes' sums are for the word side's entries now
-            if (lane == 0)
-                counts[index.entry(old)]--; // listed: it has a count
-            __syncwarp(); // the old topic's count before the sums read it
-            const uint64_t wo = t.words.offset[w];
-            in_document = word_side_pick<REAL>(phi, t.words.topics + wo, t.words.counts + wo, wlen, index, topics,
-                                              counts, m, floor_sum, dense, bits, lane, topic, at, tw);
+        if (REUSE && w == summed && m > LDA_SPARSE_REUSE_AFTER) {
+            // The previous token's word (a run, LDA_SPARSE_REUSE_AFTER): the lanes' sums stand
+            // but for the old topic's count, which the lane that holds its entry takes off.
+            const uint32_t j = count_list_find(topics, m, old, lane); // listed: it has a count
+            if (lane == j % LDA_WARP) {
+                const uint32_t c = counts[j];
+                counts[j] = c - 1;
+                mine = sparse_sum_moved(mine, c, c - 1, (REAL)phi.at(row, old));
+            }
         } else {
-            if (REUSE && w == summed && m > LDA_SPARSE_REUSE_AFTER) {
-                // The previous token's word (a run, LDA_SPARSE_REUSE_AFTER): the lanes' sums stand
-                // but for the old topic's count, which the lane that holds its entry takes off.
-                const uint32_t j = count_list_find(topics, m, old, lane); // listed: it has a count
-                if (lane == j % LDA_WARP) {
-                    const uint32_t c = counts[j];
-                    counts[j] = c - 1;
-                    mine = sparse_sum_moved(mine, c, c - 1, (REAL)phi.at(row, old));
+            // The lanes' order (sparse_draw.h): each lane adds its own entries, j ≡ lane (mod
+            // 32), with no exchange inside the loop; one prefix sum over the lanes' totals
+            // follows. The token leaves its topic: the lane that holds its entry counts it one
+            // less. For long lists it writes that after the loop (a store inside it keeps the
+            // loop's loads from running ahead of it); for short ones inside (the kernel
+            // compiles to fewer registers, and more warps hide the latency instead).
+            mine = 0;
+            summed = w;
+            uint32_t old_at = UINT32_MAX, old_count = 0;
+            // n[w,k] from the word's list where it is short beside the document's, and the
+            // document's is sparse in K (zplan.h, LDA_ZPLAN_WORD_LIST_RATIO and _DOC_SHARE).
+            // Measured on the H100 in one run (wikimix, collapsed, ms an iteration at K = 4096
+            // and 10,000 after 30 iterations): gathered 4.58 and 6.10, from the lists 3.89 and
+            // 4.96; the first 30 iterations 0.317 and 0.514 s against 0.272 and 0.427 s
+            // (results/sparse/ab-session10-h100.txt).
+            const uint32_t wlen = WORD_LISTS ? t.words.len[w] : WORD_LIST_OVERFLOW;
+            if (WORD_LISTS && wlen != WORD_LIST_OVERFLOW && (uint64_t)wlen <= (uint64_t)t.word_list_ratio * m &&
+                m <= t.word_list_doc_most) {
+                // n[w,k] from the word's list, read in step with the document's (word_lists.cuh):
+                // the same counts, the same additions in the same order
+                const uint32_t *wt = t.words.topics + t.words.offset[w], *wc = t.words.counts + t.words.offset[w];
+                uint32_t p = 0;
+                for (uint32_t j0 = 0; j0 < m; j0 += LDA_WARP) {
+                    const uint32_t j = j0 + lane;
+                    const bool listed = j < m;
+                    const uint32_t k = listed ? topics[j] : UINT32_MAX;
+                    uint32_t c = listed ? counts[j] : 0u;
+                    if (k == old) {
+                        old_at = j;
+                        old_count = --c;
+                    }
+                    const uint32_t last = __shfl_sync(LDA_FULL_WARP, k, m - j0 < LDA_WARP ? m - j0 - 1 : LDA_WARP - 1);
+                    const uint32_t n = word_list_count(wt, wc, wlen, p, k, last, lane);
+                    if (listed)
+                        mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.of_count(n, k)));
                 }
             } else {
-                // The lanes' order (sparse_draw.h): each lane adds its own entries, j ≡ lane (mod
-                // 32), with no exchange inside the loop; one prefix sum over the lanes' totals
-                // follows. The token leaves its topic: the lane that holds its entry counts it one
-                // less. For long lists it writes that after the loop (a store inside it keeps the
-                // loop's loads from running ahead of it); for short ones inside (the kernel
-                // compiles to fewer registers, and more warps hide the latency instead).
-                mine = 0;
-                summed = w;
-                uint32_t old_at = UINT32_MAX, old_count = 0;
-                // n[w,k] from the word's list where it is short beside the document's, and the
-                // document's is sparse in K (zplan.h, LDA_ZPLAN_WORD_LIST_RATIO and _DOC_SHARE).
-                // Measured on the H100 in one run (wikimix, collapsed, ms an iteration at K = 4096
-                // and 10,000 after 30 iterations): gathered 4.58 and 6.10, from the lists 3.89 and
-                // 4.96; the first 30 iterations 0.317 and 0.514 s against 0.272 and 0.427 s
-                // (results/sparse/ab-session10-h100.txt).
-                if (WORD_LISTS && wlen != WORD_LIST_OVERFLOW && (uint64_t)wlen <= (uint64_t)t.word_list_ratio * m &&
-                    m <= t.word_list_doc_most) {
-                    // n[w,k] from the word's list, read in step with the document's (word_lists.cuh):
-                    // the same counts, the same additions in the same order
-                    const uint32_t *wt = t.words.topics + t.words.offset[w], *wc = t.words.counts + t.words.offset[w];
-                    uint32_t p = 0;
-                    for (uint32_t j0 = 0; j0 < m; j0 += LDA_WARP) {
-                        const uint32_t j = j0 + lane;
-                        const bool listed = j < m;
-                        const uint32_t k = listed ? topics[j] : UINT32_MAX;
-                        uint32_t c = listed ? counts[j] : 0u;
-                        if (k == old) {
+                for (uint32_t j = lane; j < m; j += LDA_WARP) {
+                    const uint32_t k = topics[j];
+                    uint32_t c = counts[j];
+                    if (k == old) {
+                        --c;
+                        if (LONG_LISTS) {
                             old_at = j;
-                            old_count = --c;
+                            old_count = c;
+                        } else {
+                            counts[j] = c;
                         }
-                        const uint32_t last = __shfl_sync(LDA_FULL_WARP, k, m - j0 < LDA_WARP ? m - j0 - 1 : LDA_WARP - 1);
-                        const uint32_t n = word_list_count(wt, wc, wlen, p, k, last, lane);
-                        if (listed)
-                            mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.of_count(n, k)));
                     }
-                } else {
-                    for (uint32_t j = lane; j < m; j += LDA_WARP) {
-                        const uint32_t k = topics[j];
-                        uint32_t c = counts[j];
-                        if (k == old) {
-                            --c;
-                            if (LONG_LISTS) {
-                                old_at = j;
-                                old_count = c;
-                            } else {
-                                counts[j] = c;
-                            }
-                        }
-                        mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
-                    }
+                    mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
                 }
-                if (LONG_LISTS && old_at != UINT32_MAX)
-                    counts[old_at] = old_count;
             }
-            __syncwarp(); // the old topic's count before the search reads it
-            const REAL upto = warp_inclusive_sum(mine, lane);
-            const REAL sparse = __shfl_sync(LDA_FULL_WARP, upto, 31);
-            const REAL target = scaled_target(sparse + dense, uniform_from_bits<REAL>(bits));
-            const REAL before = __shfl_up_sync(LDA_FULL_WARP, upto, 1);
-            in_document = target < sparse;
-            if (in_document) {
-                // the first lane whose running sum passes the target (one with weight: a lane of
-                // none repeats the sum before it), then its entries' running sums from the sum
-                // before it; where rounding leaves them short of the target, its last weighted entry
-                const uint32_t lanes = __ballot_sync(LDA_FULL_WARP, mine > (REAL)0 && target < upto);
-                const uint32_t L = lanes ? (uint32_t)__ffs(lanes) - 1
-                                         : 31u - __clz(__ballot_sync(LDA_FULL_WARP, mine > (REAL)0));
-                REAL carry = L ? __shfl_sync(LDA_FULL_WARP, before, L) : (REAL)0;
-                bool found = false, any = false;
-                for (uint32_t j0 = L; j0 < m && !found; j0 += LDA_WARP * LDA_WARP) {
-                    const uint32_t j = j0 + lane * LDA_WARP, k = j < m ? topics[j] : 0;
-                    const REAL weight = j < m ? sparse_mul((REAL)counts[j], (REAL)phi.at(row, k)) : (REAL)0;
-                    const REAL v = carry + warp_inclusive_sum(weight, lane);
-                    const uint32_t hit = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0 && target < v);
-                    const uint32_t weighted = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0);
-                    if (hit || weighted) {
-                        const uint32_t from = hit ? (uint32_t)__ffs(hit) - 1 : 31 - __clz(weighted);
-                        topic = __shfl_sync(LDA_FULL_WARP, k, from);
-                        at = __shfl_sync(LDA_FULL_WARP, j, from);
-                        found = hit != 0;
-                        any = true;
-                    }
-                    carry = __shfl_sync(LDA_FULL_WARP, v, 31);
+            if (LONG_LISTS && old_at != UINT32_MAX)
+                counts[old_at] = old_count;
+        }
+        __syncwarp(); // the old topic's count before the search reads it
+        const REAL upto = warp_inclusive_sum(mine, lane);
+        const REAL sparse = __shfl_sync(LDA_FULL_WARP, upto, 31);
+        const REAL dense = block_end[blocks - 1];
+        const REAL target = scaled_target(sparse + dense, uniform_from_bits<REAL>(bits));
+        uint32_t topic = 0, at = 0; // the topic drawn, and its entry
+        bool inserted = false;      // ... new to the list, with its count of one
+        const REAL before = __shfl_up_sync(LDA_FULL_WARP, upto, 1);
+        bool in_document = target < sparse;
+        if (in_document) {
+            // the first lane whose running sum passes the target (one with weight: a lane of
+            // none repeats the sum before it), then its entries' running sums from the sum
+            // before it; where rounding leaves them short of the target, its last weighted entry
+            const uint32_t lanes = __ballot_sync(LDA_FULL_WARP, mine > (REAL)0 && target < upto);
+            const uint32_t L = lanes ? (uint32_t)__ffs(lanes) - 1
+                                     : 31u - __clz(__ballot_sync(LDA_FULL_WARP, mine > (REAL)0));
+            REAL carry = L ? __shfl_sync(LDA_FULL_WARP, before, L) : (REAL)0;
+            bool found = false, any = false;
+            for (uint32_t j0 = L; j0 < m && !found; j0 += LDA_WARP * LDA_WARP) {
+                const uint32_t j = j0 + lane * LDA_WARP, k = j < m ? topics[j] : 0;
+                const REAL weight = j < m ? sparse_mul((REAL)counts[j], (REAL)phi.at(row, k)) : (REAL)0;
+                const REAL v = carry + warp_inclusive_sum(weight, lane);
+                const uint32_t hit = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0 && target < v);
+                const uint32_t weighted = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0);
+                if (hit || weighted) {
+                    const uint32_t from = hit ? (uint32_t)__ffs(hit) - 1 : 31 - __clz(weighted);
+                    topic = __shfl_sync(LDA_FULL_WARP, k, from);
+                    at = __shfl_sync(LDA_FULL_WARP, j, from);
+                    found = hit != 0;
+                    any = true;
                 }
-                // A lane's sum carried along a run (LDA_SPARSE_REUSE_AFTER) may keep a rounding's
-                // residue once its entries' weights are all zero; a target there draws from the
-                // word's part. (A sum formed afresh is positive only with a weighted entry.)
-                if (REUSE && !any) in_document = false;
+                carry = __shfl_sync(LDA_FULL_WARP, v, 31);
             }
-            tw = REUSE && target < sparse ? (REAL)0 : target - sparse;
+            // A lane's sum carried along a run (LDA_SPARSE_REUSE_AFTER) may keep a rounding's
+            // residue once its entries' weights are all zero; a target there draws from the
+            // word's part. (A sum formed afresh is positive only with a weighted entry.)
+            if (REUSE && !any) in_document = false;
         }
         if (!in_document) {
-            if (!(tw < dense)) // kept strictly below Q: rounding may reach it
+            REAL tw = REUSE && target < sparse ? (REAL)0 : target - sparse; // kept strictly below Q: rounding may reach it
+            if (!(tw < dense))
                 tw = below_real(dense);
             uint32_t b = blocks - 1;
             for (uint32_t b0 = 0; b0 < blocks; b0 += LDA_WARP) {
@@ -401,8 +233,6 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             at = count_list_find(topics, m, topic, lane);
             if (at == m || topics[at] != topic) { // a topic the document has not listed
                 count_list_insert(list, s, m, at, topic, lane);
-                if (WORD_SIDE)
-                    index.insert(topic, lane);
                 m++;
                 inserted = true;
                 summed = UINT32_MAX; // the entries after it moved to the next lane
@@ -416,8 +246,6 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             if (REUSE)
                 mine = sparse_sum_moved(mine, c, c + 1, (REAL)phi.at(row, topic));
         }
-        if (WORD_SIDE)
-            floor_sum = sparse_add(floor_sum, (REAL)phi.floor_of(topic));
         __syncwarp(); // this token's writes before the next token's reads
     }
     count_list_compact(list, s, m, lane);

@@ -18,9 +18,7 @@
 #include "backend/sampler_cpu.h"
 #include "backend/sampler_sparse.h"
 #include "backend/updates_cpu.h"
-#include "core/phi_mean.h"
 #include "core/rng.h"
-#include "core/sparse_draw.h"
 #include "corpus/corpus_read.h"
 #include "helpers.h"
 #include "pieces.h"
@@ -1046,102 +1044,6 @@ static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, i
     corpus_free(c);
 }
 
-/* The word side of the collapsed model's draw (core/sparse_draw.h, lda_sparse_word_side) on
- * the GPU against the CPU's: φ = (n[w,k] + β) s_k with β = 1/2 and s_k = 1/32 or 1/64 (n_k + Vβ
- * a power of two), so φ, its floor and every product and sum is exact in double and the warp
- * must draw the CPU's topics and leave its counts, over three passes, with and without pieces,
- * on both test corpora; in float, where sums round, all but 1% of the first pass. Most words
- * list a twelfth of the topics (drawn by the word side where the document lists `ratio`
- * times more), every seventh every topic (merged). Returns the tokens of the first pass that
- * the CPU's draw without the word side gives otherwise: the word side was taken. */
-static size_t sparse_word_side_equals_the_cpu_on(int runs, uint32_t K, lda_precision precision, uint32_t ratio,
-                                               uint32_t piece_length)
-{
-    const uint32_t V = 40;
-    const double beta = 0.5;
-    corpus *c = runs ? run_corpus(V) : ragged_corpus(V);
-    lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, piece_length, &err);
-    cr_assert(L, "%s", err.msg);
-    float *phi = malloc((size_t)V * K * sizeof *phi), *alpha = malloc(K * sizeof *alpha), *floor_ = malloc(K * 4);
-    uint32_t *n_wk = malloc((size_t)V * K * sizeof *n_wk), *n_k = malloc(K * sizeof *n_k);
-    uint32_t *topics = malloc((size_t)V * K * 4), len[40];
-    uint64_t offset[41] = {0};
-    for (uint32_t k = 0; k < K; k++) {
-        alpha[k] = (float)(1 + k % 3);
-        n_k[k] = k % 2 ? 12 : 44;
-        floor_[k] = lda_phi_mean_value(0, (float)beta, lda_phi_mean_scale(n_k[k], V, beta));
-    }
-    for (uint32_t w = 0; w < V; w++) {
-        len[w] = 0;
-        for (uint32_t k = 0; k < K; k++) {
-            const size_t i = (size_t)w * K + k;
-            const uint32_t bits = lda_rng_once(12, LDA_RNG_TEST, K, i);
-            n_wk[i] = w % 7 == 0 || bits % 12 == 0 ? 1 + bits % 200 : 0;
-            if (n_wk[i])
-                topics[offset[w] + len[w]++] = k;
-        }
-        offset[w + 1] = offset[w] + len[w];
-    }
-    const lda_sparse_word_side ws = {offset, topics, len, floor_, ratio};
-    lda_pool *pool = lda_pool_create(2, &err);
-    cr_assert(pool, "%s", err.msg);
-    cr_assert_eq(lda_cpu_update_phi(pool, V, n_wk, n_k, K, beta, LDA_UPDATE_MEAN, 0, 0, phi, &err), 0, "%s", err.msg);
-    void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
-    uint32_t *n[2], *z[2], *z_plain = malloc(L->num_positions * 4), *n_plain = malloc(L->num_slots * K * 4);
-    two_random_starts(L, K, z, n);
-    memcpy(z_plain, z[0], L->num_positions * 4);
-    memcpy(n_plain, n[0], L->num_slots * K * 4);
-    char what[128];
-    snprintf(what, sizeof what, "word side K=%u %s ratio %u, pieces of %u, %s", K,
-             lda_choice_name(lda_precision_choices, precision), ratio, piece_length, runs ? "runs" : "ragged");
-    size_t apart = 0; /* tokens the draw without the word side gives otherwise */
-    for (uint32_t it = 1; it <= 3; it++) {
-        lda_zdraw in = {.alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
-                        .seed = 43, .iteration = it};
-        lda_cpu_word_prior_prefix(pool, V, &in, table);
-        if (it == 1) {
-            in.n_mk = n_plain;
-            cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z_plain, &err), 0, "%s", err.msg);
-        }
-        in.n_mk = n[0];
-        in.word_side = &ws;
-        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z[0], &err), 0, "%s", err.msg);
-        in.n_mk = n[1];
-        cr_assert_eq(lda_cuda_sample_z_sparse_word_side(L, &in, n_wk, n_k, beta, ratio, z[1], &err), 0, "%s", err.msg);
-        size_t mismatches = 0;
-        for (size_t i = 0; i < L->num_positions; i++) {
-            mismatches += z[0][i] != z[1][i];
-            apart += it == 1 && z[0][i] != z_plain[i];
-        }
-        if (precision == LDA_PRECISION_FLOAT) {
-            cr_assert_leq(mismatches, c->num_tokens / 100, "%s: %zu of %zu draws differ from the CPU", what, mismatches,
-                          c->num_tokens);
-            break;
-        }
-        cr_assert_eq(mismatches, 0, "%s pass %u: %zu of %zu draws differ from the CPU", what, it, mismatches,
-                     c->num_tokens);
-        cr_assert_eq(memcmp(n[0], n[1], L->num_slots * K * 4), 0, "%s pass %u: counts differ from the CPU", what, it);
-        for (int d = 0; d < 2; d++)
-            recount_joined(L, K, z[d], n[d]);
-    }
-    lda_pool_destroy(pool);
-    free_two(n);
-    free_two(z);
-    free(z_plain);
-    free(n_plain);
-    free(table);
-    free(phi);
-    free(alpha);
-    free(floor_);
-    free(n_wk);
-    free(n_k);
-    free(topics);
-    lda_layout_free(L);
-    corpus_free(c);
-    return apart;
-}
-
 /* The word tables (cuda/sparse_table.cuh) are the CPU's byte for byte: the kernel keeps the
  * CPU's additions in their order (no reassociation, no fused multiply-add), on integer φ and on
  * real φ, in both precisions; 200 words make whole and partial warps and two blocks. From the
@@ -1296,21 +1198,6 @@ Test(gpu, sparse_phi_from_counts_equals_phi_written, .timeout = 300)
     for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
         sparse_from_counts_equals_phi_written(sparse_K[i], LDA_PRECISION_FLOAT, 16);
         sparse_from_counts_equals_phi_written(sparse_K[i], LDA_PRECISION_DOUBLE, 0);
-    }
-}
-
-Test(gpu, sparse_word_side_equals_the_cpu, .timeout = 300)
-{
-    require_gpu();
-    for (size_t i = 0; i < sizeof sparse_K / sizeof sparse_K[0]; i++) {
-        size_t apart = 0;
-        for (int runs = 0; runs < 2; runs++) {
-            apart += sparse_word_side_equals_the_cpu_on(runs, sparse_K[i], LDA_PRECISION_DOUBLE, 1, 0);
-            apart += sparse_word_side_equals_the_cpu_on(runs, sparse_K[i], LDA_PRECISION_DOUBLE, 4, 16);
-            apart += sparse_word_side_equals_the_cpu_on(runs, sparse_K[i], LDA_PRECISION_FLOAT, 2, 16);
-        }
-        if (sparse_K[i] >= 32)
-            cr_assert_gt(apart, 0, "K=%u: the word side was never taken", sparse_K[i]);
     }
 }
 

@@ -51,12 +51,57 @@ static uint32_t reference_draw(const uint32_t *n, const uint8_t *listed, const f
     return topic_of[lda_linear_search_double(cum, (int)m, t)];
 }
 
+/* The word side (core/sparse_draw.h, lda_sparse_word_side) written out plainly for one token:
+ * the weights n[k] e[w,k] of the word's listed topics in the lanes' order over its list, then
+ * n[k] f_k of the document's listed topics in the lanes' order over theirs, then α_k φ[k] of
+ * every topic, in one array, searched linearly. */
+static uint32_t reference_word_side_draw(const uint32_t *n, const uint8_t *listed, const uint32_t *wt,
+                                         const float *we, uint32_t wlen, const float *floor_, const float *phi,
+                                         const float *alpha, uint32_t K, lda_precision precision, uint32_t bits,
+                                         double *cum, uint32_t *topic_of)
+{
+    uint32_t e = 0, doc_part = 0;
+    double *weight = cum + 2 * K, sum = 0;
+    for (uint32_t lane = 0; lane < 32; lane++)
+        for (uint32_t j = lane; j < wlen; j += 32) {
+            topic_of[e] = wt[j];
+            weight[e++] = (double)n[wt[j]] * we[j];
+        }
+    for (uint32_t k = 0; k < K; k++)
+        if (listed[k])
+            topic_of[2 * K + doc_part++] = k;
+    for (uint32_t lane = 0; lane < 32; lane++)
+        for (uint32_t j = lane; j < doc_part; j += 32) {
+            const uint32_t k = topic_of[2 * K + j];
+            topic_of[e] = k;
+            weight[e++] = (double)n[k] * floor_[k];
+        }
+    for (uint32_t k = 0; k < K; k++) {
+        topic_of[e] = k;
+        weight[e++] = (double)alpha[k] * phi[k];
+    }
+    for (uint32_t j = 0; j < e; j++) {
+        sum = precision == LDA_PRECISION_FLOAT ? (double)((float)sum + (float)weight[j]) : sum + weight[j];
+        cum[j] = sum;
+    }
+    if (precision == LDA_PRECISION_FLOAT) {
+        float *c32 = (float *)(cum + 5 * K);
+        for (uint32_t j = 0; j < e; j++)
+            c32[j] = (float)cum[j];
+        return topic_of[lda_linear_search_float(c32, (int)e, lda_scaled_target_float(c32[e - 1], lda_uniform_float(bits)))];
+    }
+    return topic_of[lda_linear_search_double(cum, (int)e, lda_scaled_target_double(cum[e - 1], lda_uniform_double(bits)))];
+}
+
 /* Documents of 1 to 120 tokens over 37 words (some cut into pieces of piece_length), a third
  * of the tokens repeating the word before them (runs, along which the draw carries its sums:
  * LDA_SPARSE_REUSE_AFTER), integer φ in 0..7 (zero for every topic k ≡ 2 mod 5) and integer
  * α_k in 1..3, random initial z: three passes of the sparse draw must give the reference's z
- * and counts exactly. */
-static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32_t piece_length)
+ * and counts exactly. With the word side (quarters > 0): φ = f_k + e[w,k], f_k in 1..2, e in
+ * 1..7 on a sixth of the topics, or about 10 of them at larger K (every seventh word on all of
+ * them), tokens whose word lists
+ * at most quarters / 4 times their document's topics drawn by its reference. */
+static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32_t piece_length, uint32_t quarters)
 {
     enum { DOCS = 40, V = 37, PASSES = 3 };
     uint32_t lengths[DOCS], *docs[DOCS];
@@ -81,6 +126,25 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     }
     for (uint32_t w = 0; w < V; w++)
         phi[w * K] = 1.0f; /* every word has a weight somewhere, also at K = 1 */
+    float *floor_ = malloc(K * sizeof *floor_), *excess = malloc((size_t)V * K * sizeof *excess);
+    uint32_t *word_topics = malloc((size_t)V * K * sizeof *word_topics), word_len[V];
+    uint64_t word_offset[V + 1];
+    word_offset[0] = 0;
+    for (uint32_t w = 0; w < V; w++) {
+        word_len[w] = 0;
+        for (uint32_t k = 0; k < K && quarters; k++) {
+            const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, 5, w * K + k);
+            const uint32_t e = w % 7 == 0 || bits % (K < 60 ? 6 : K / 10) == 0 ? 1 + (bits >> 8) % 7 : 0;
+            floor_[k] = (float)(1 + k % 2);
+            phi[w * K + k] = floor_[k] + (float)e;
+            if (e) {
+                word_topics[word_offset[w] + word_len[w]] = k;
+                excess[word_offset[w] + word_len[w]++] = (float)e;
+            }
+        }
+        word_offset[w + 1] = word_offset[w] + word_len[w];
+    }
+    const lda_sparse_word_side ws = {word_offset, word_topics, word_len, excess, floor_, quarters};
     uint32_t *z = calloc(L->num_positions, sizeof *z), *n = calloc(L->num_slots * K, sizeof *n);
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++) {
@@ -93,14 +157,14 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     memcpy(ez, z, L->num_positions * sizeof *z);
     memcpy(en, n, L->num_slots * K * sizeof *n);
     void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
-    double *cum = malloc(2 * K * sizeof *cum);
+    double *cum = malloc(8 * K * sizeof *cum);
     uint32_t *topic_of = malloc(3 * K * sizeof *topic_of);
     uint8_t *listed = malloc(K);
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
-    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
-                    .seed = 21};
-    size_t changed = 0;
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .word_side = quarters ? &ws : NULL,
+                    .K = K, .precision = precision, .seed = 21};
+    size_t changed = 0, by_word = 0;
     for (uint32_t it = 1; it <= PASSES; it++) {
         in.iteration = it;
         lda_cpu_word_prior_prefix(pool, V, &in, table);
@@ -113,9 +177,17 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
                     for (uint32_t k = 0; k < K; k++)
                         listed[k] = row[k] != 0;
                 row[ez[pos]]--;
-                uint32_t old = ez[pos];
-                ez[pos] = reference_draw(row, listed, phi + (size_t)w * K, alpha, K, precision,
-                                         lda_rng_once(21, LDA_RNG_Z, it, L->slot_token_base[s] + i), cum, topic_of);
+                uint32_t old = ez[pos], m = 0;
+                for (uint32_t k = 0; k < K; k++)
+                    m += listed[k];
+                const uint32_t bits = lda_rng_once(21, LDA_RNG_Z, it, L->slot_token_base[s] + i);
+                if (quarters && lda_sparse_word_side_applies(word_len[w], quarters, m)) {
+                    by_word++;
+                    ez[pos] = reference_word_side_draw(row, listed, word_topics + word_offset[w], excess + word_offset[w],
+                                                       word_len[w], floor_, phi + (size_t)w * K, alpha, K, precision,
+                                                       bits, cum, topic_of);
+                } else
+                    ez[pos] = reference_draw(row, listed, phi + (size_t)w * K, alpha, K, precision, bits, cum, topic_of);
                 row[ez[pos]]++;
                 listed[ez[pos]] = 1;
                 changed += ez[pos] != old;
@@ -137,7 +209,12 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     }
     if (K > 1)
         cr_assert_gt(changed, c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+    if (quarters && K >= 32)
+        cr_assert_gt(by_word, c->num_tokens / 10, "K=%u: %zu draws by the word side", K, by_word);
     lda_pool_destroy(pool);
+    free(floor_);
+    free(excess);
+    free(word_topics);
     for (uint32_t d = 0; d < DOCS; d++)
         free(docs[d]);
     free(phi);
@@ -159,20 +236,32 @@ static const uint32_t exact_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
 Test(sampler_sparse, exact_on_integer_weights_float)
 {
     for (size_t i = 0; i < sizeof exact_K / sizeof exact_K[0]; i++)
-        exact_on_integer_weights(exact_K[i], LDA_PRECISION_FLOAT, 0);
+        exact_on_integer_weights(exact_K[i], LDA_PRECISION_FLOAT, 0, 0);
 }
 
 Test(sampler_sparse, exact_on_integer_weights_double)
 {
     for (size_t i = 0; i < sizeof exact_K / sizeof exact_K[0]; i++)
-        exact_on_integer_weights(exact_K[i], LDA_PRECISION_DOUBLE, 0);
+        exact_on_integer_weights(exact_K[i], LDA_PRECISION_DOUBLE, 0, 0);
 }
 
 /* Pieces keep their document's counts: their topics come from the row, not from their z. */
 Test(sampler_sparse, exact_on_integer_weights_with_pieces)
 {
-    exact_on_integer_weights(33, LDA_PRECISION_FLOAT, 16);
-    exact_on_integer_weights(1024, LDA_PRECISION_DOUBLE, 7);
+    exact_on_integer_weights(33, LDA_PRECISION_FLOAT, 16, 0);
+    exact_on_integer_weights(1024, LDA_PRECISION_DOUBLE, 7, 0);
+}
+
+/* The word side: its draws, with their sums carried along a word's run and the document's
+ * floor kept as its counts move, are its plain restatement's on integer weights, with and
+ * without pieces, at several shares of the word's list to the document's. */
+Test(sampler_sparse, exact_on_integer_weights_word_side)
+{
+    for (size_t i = 0; i < sizeof exact_K / sizeof exact_K[0]; i++) {
+        exact_on_integer_weights(exact_K[i], LDA_PRECISION_FLOAT, 0, 4);
+        exact_on_integer_weights(exact_K[i], LDA_PRECISION_DOUBLE, 16, 2);
+    }
+    exact_on_integer_weights(1024, LDA_PRECISION_DOUBLE, 7, 64);
 }
 
 /* Documents of 4 tokens of one word, the last three held at topics (b, b, c): the first
@@ -310,13 +399,11 @@ static int plans_long_lists_given(const corpus *c, uint32_t K, lda_model_kind mo
     if (given < 0) /* the layout's own choice */
         cr_assert_eq(z.sparse_long_lists,
                      lda_zplan_long_lists(L, K) || (!z.phi_from_counts && K >= LDA_ZPLAN_LONG_LIST_PHI_READ));
-    /* the word lists go with the long lists' draw of φ formed from the counts, for the word
-     * side and (from a larger K) the merge, and their room is in the scratch */
-    const int merged = K >= LDA_ZPLAN_WORD_LISTS_FROM_K, word_side = K >= LDA_ZPLAN_WORD_SIDE_FROM_K,
-              word_lists = z.sparse_long_lists && z.phi_from_counts && (merged || word_side);
+    /* the word lists go with the long lists' draw of φ formed from the counts, and their room
+     * is in the scratch */
+    const int word_lists = z.sparse_long_lists && z.phi_from_counts && K >= LDA_ZPLAN_WORD_LISTS_FROM_K;
     cr_assert_eq(z.sparse_word_lists, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, "K=%u", K);
-    cr_assert_eq(z.word_list_ratio, word_lists && merged ? LDA_ZPLAN_WORD_LIST_RATIO : 0u, "K=%u", K);
-    cr_assert_eq(z.word_side_ratio, word_lists && word_side ? LDA_ZPLAN_WORD_SIDE_RATIO : 0u, "K=%u", K);
+    cr_assert_eq(z.word_list_ratio, word_lists ? LDA_ZPLAN_WORD_LIST_RATIO : 0u, "K=%u", K);
     cr_assert_eq(z.word_list_doc_most, word_lists ? K / LDA_ZPLAN_WORD_LIST_DOC_SHARE : 0u, "K=%u", K);
     lda_sparse_scratch without;
     lda_sparse_scratch_plan(L, K, p.precision, LDA_WORD_LISTS_NONE, &without);

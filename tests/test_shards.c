@@ -359,6 +359,10 @@ Test(shards_cli, same_model_files_phi_mean_double)
     cli_shards_equal_one("--model phi-mean --precision double");
 }
 Test(shards_cli, same_model_files_sparse_sampler) { cli_shards_equal_one("--model theta-collapsed --sampler sparse"); }
+/* the collapsed model's sparse draw takes the word side (zplan.h) where a word's list is short
+ * beside its document's; a shard sizes its word lists by the whole corpus, so the same tokens
+ * take it on any shard count (layout.h, corpus_word_tokens) */
+Test(shards_cli, same_model_files_collapsed_sparse_sampler) { cli_shards_equal_one("--model collapsed --sampler sparse"); }
 
 /* 6 iterations in one run == 3 iterations split `part_count` ways, resumed for 3 by `resume`
  * (count ways: shards or processes). */

@@ -4,8 +4,8 @@
  * sums than the plain split's, so they are tested by their distribution: pairs of tokens
  * whose joint law is known, with a chi-squared at significance 0.001, every part of the draw
  * reached (the word's topics, the floor, the word's dense part), and F carried from the first
- * token to the second. The GPU's word side is checked against this one exactly
- * (tests/test_gpu.c). */
+ * token to the second. Its exact test, against a plain restatement on integer weights, is in
+ * tests/test_sampler_sparse.c. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
@@ -30,7 +30,7 @@ static void word_side_weights(float *phi, float *floor_, float *alpha)
 /* Documents of two tokens of word 1, held at topics (a, b): the first is drawn with counts
  * {b: 1}, the second with {the first's new topic: 1}. P(z0, z1) = P(z0 | b) P(z1 | z0), each
  * ∝ (n[k] + α_k) φ[1,k]. Both tokens go by the word side (its list of 2 is within the
- * document's 2 or 3 topics, ratio 1). */
+ * document's 2 or 3 topics: quarters 4). */
 static void chi2_of_word_side_pairs(lda_precision precision)
 {
     const uint32_t a0 = 3, b0 = 6;
@@ -42,7 +42,8 @@ static void chi2_of_word_side_pairs(lda_precision precision)
     word_side_weights(phi, floor_, alpha);
     const uint64_t offset[V + 1] = {0, 0, 2};
     const uint32_t topics[] = {2, 6}, len[V] = {LDA_SPARSE_WORD_UNLISTED, 2};
-    const lda_sparse_word_side ws = {offset, topics, len, floor_, 1};
+    const float excess[] = {lda_sparse_add_float(phi[K + 2], -floor_[2]), lda_sparse_add_float(phi[K + 6], -floor_[6])};
+    const lda_sparse_word_side ws = {offset, topics, len, excess, floor_, 4};
     double prob[K * K], cond[K];
     for (uint32_t x = 0; x < K; x++) {
         double sum = 0;
@@ -89,15 +90,18 @@ static void chi2_of_word_side_pairs(lda_precision precision)
 Test(sparse_word_side, chi_squared_of_pairs_float) { chi2_of_word_side_pairs(LDA_PRECISION_FLOAT); }
 Test(sparse_word_side, chi_squared_of_pairs_double) { chi2_of_word_side_pairs(LDA_PRECISION_DOUBLE); }
 
-/* The rule that sends a token to the word side: its word listed, its list at most 1 / ratio
- * of the document's, ratio 0 never. */
+/* The rule that sends a token to the word side: its word listed, its list at most quarters / 4
+ * times the document's, quarters 0 never. */
 Test(sparse_word_side, applies_where_the_words_list_is_short)
 {
-    cr_assert(lda_sparse_word_side_applies(2, 1, 2));
-    cr_assert(lda_sparse_word_side_applies(2, 4, 8));
-    cr_assert(!lda_sparse_word_side_applies(3, 4, 8));
-    cr_assert(!lda_sparse_word_side_applies(0, 0, 8));
-    cr_assert(!lda_sparse_word_side_applies(LDA_SPARSE_WORD_UNLISTED, 1, UINT32_MAX));
-    cr_assert(lda_sparse_word_side_applies(0, 1, 0));
-    cr_assert(!lda_sparse_word_side_applies(1u << 30, 8, UINT32_MAX)); /* no overflow of len × ratio */
+    cr_assert(lda_sparse_word_side_applies(2, 4, 2));
+    cr_assert(lda_sparse_word_side_applies(2, 1, 8));
+    cr_assert(!lda_sparse_word_side_applies(3, 1, 8));
+    cr_assert(lda_sparse_word_side_applies(16, 8, 8));
+    cr_assert(!lda_sparse_word_side_applies(17, 8, 8));
+    cr_assert(!lda_sparse_word_side_applies(1, 0, 8));
+    cr_assert(!lda_sparse_word_side_applies(LDA_SPARSE_WORD_UNLISTED, 4, UINT32_MAX));
+    cr_assert(lda_sparse_word_side_applies(0, 4, 0));
+    cr_assert(!lda_sparse_word_side_applies(UINT32_MAX - 1, UINT32_MAX, 1)); /* no overflow of the products */
+    cr_assert(lda_sparse_word_side_applies(UINT32_MAX - 1, 4, UINT32_MAX));
 }

@@ -22,6 +22,7 @@ typedef struct {
     uint32_t *own_docs, *total_docs; /* a shard: its shared documents' rows, summed (shards.h) */
     size_t doc_rows;
     void *word_prior; /* --sampler sparse: each word's prefix sums of α_k φ[w,k] (sampler_sparse.h) */
+    lda_cpu_word_side word_side; /* ... with φ the mean of the counts: the word side (zplan.h); else empty */
 } cpu_state;
 
 /* The counts from z (a cut document's in every piece). */
@@ -94,6 +95,11 @@ static int cpu_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_
                     .part_count = p->refresh};
     if (st->word_prior) /* φ changed since the last part, α perhaps too */
         lda_cpu_word_prior_prefix(st->pool, b->layout->vocab_size, &in, st->word_prior);
+    if (st->word_side.offset) { /* ... and the counts φ's mean was formed from */
+        lda_cpu_word_side_build(st->pool, b->layout->vocab_size, p->num_topics, st->n_wk, st->n_k, b->priors.beta,
+                                st->phi, &st->word_side);
+        in.word_side = &st->word_side.view;
+    }
     return lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err) || recount(b, err) ? -1 : 0;
 }
 
@@ -222,6 +228,7 @@ static void cpu_destroy(lda_backend *b)
         free(st->own_docs);
         free(st->total_docs);
         free(st->word_prior);
+        lda_cpu_word_side_free(&st->word_side);
         free(st);
     }
     free(b);
@@ -274,7 +281,9 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
         (params->sampler == LDA_SAMPLER_SPARSE &&
          !(st->word_prior = lda_malloc_array(1, lda_word_prior_prefix_bytes(L->vocab_size, params->num_topics,
                                                                             params->precision),
-                                             "the sparse draw's word table", err)))) {
+                                             "the sparse draw's word table", err))) ||
+        (b->zplan.word_side_quarters &&
+         lda_cpu_word_side_create(L, params->num_topics, b->zplan.word_side_quarters, &st->word_side, err))) {
         cpu_destroy(b);
         return NULL;
     }

@@ -45,14 +45,6 @@ int lda_cuda_sample_z_sparse_from_counts(const lda_layout *L, const lda_zdraw *i
                                          const uint32_t *n_k, double beta, int long_lists, int word_lists,
                                          uint32_t *z, lda_error *err);
 
-/* The collapsed model's draw with the word side (core/sparse_draw.h, lda_sparse_word_side):
- * φ formed from the counts as lda_cuda_sample_z_sparse_from_counts, the long lists'
- * compilation with every word's whole list, a token drawn by the word side where
- * lda_sparse_word_side_applies(its word's list, ratio, its document's), the others' lists
- * merged. */
-int lda_cuda_sample_z_sparse_word_side(const lda_layout *L, const lda_zdraw *in, const uint32_t *n_wk,
-                                       const uint32_t *n_k, double beta, uint32_t ratio, uint32_t *z, lda_error *err);
-
 /* The word lists (cuda/word_lists.cuh) that the word tables' kernel writes from n_wk (V × K):
  * word w's room is room[w] entries; topics and counts (Σ room entries each) get each list at
  * the offsets the rooms make, len (V) each length, or UINT32_MAX where the word's non-zero

@@ -4,7 +4,9 @@
 #include "backend/sampler_sparse.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/phi_mean.h"
 #include "core/sparse_draw.h"
 
 /* Words a task of the table build: enough work to amortize claiming it. */
@@ -22,7 +24,7 @@ typedef struct {
     uint32_t *z;
     size_t part_count;
     uint32_t *lists; /* K topics a worker: a document's list never has more */
-    double *sums;    /* K running sums a worker (doubles: room for either precision) */
+    double *sums;    /* 2 K running sums a worker (doubles: room for either precision; sparse_draw.h) */
 } sparse_ctx;
 
 static size_t real_bytes(lda_precision precision)
@@ -61,7 +63,7 @@ static void sample_warp(void *vctx, size_t q, int worker)
                                   .token_base = L->slot_token_base[s],
                                   .n = in->n_mk + s * in->K,
                                   .topics = c->lists + (size_t)worker * in->K,
-                                  .sums = c->sums + (size_t)worker * in->K,
+                                  .sums = c->sums + (size_t)worker * 2 * in->K,
                                   .phi = in->phi,
                                   .alpha = in->alpha,
                                   .table = in->word_prior,
@@ -177,7 +179,7 @@ int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw
     }
     const size_t room = (size_t)lda_pool_threads(pool) * in->K;
     if (!(c.lists = lda_malloc_array(room, sizeof(uint32_t), "the sparse draw's lists", err)) ||
-        !(c.sums = lda_malloc_array(room, sizeof(double), "the sparse draw's sums", err))) {
+        !(c.sums = lda_malloc_array(2 * room, sizeof(double), "the sparse draw's sums", err))) {
         free(c.lists);
         return -1;
     }
@@ -185,4 +187,73 @@ int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw
     free(c.lists);
     free(c.sums);
     return 0;
+}
+
+int lda_cpu_word_side_create(const lda_layout *L, uint32_t K, uint32_t quarters, lda_cpu_word_side *ws,
+                             lda_error *err)
+{
+    memset(ws, 0, sizeof *ws);
+    if (!(ws->offset = lda_malloc_array((size_t)L->vocab_size + 1, sizeof *ws->offset, "the word side's lists", err)))
+        return -1;
+    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, ws->offset);
+    if (!(ws->topics = lda_malloc_array(ws->offset[L->vocab_size] + 1, sizeof *ws->topics, "the word side's lists", err)) ||
+        !(ws->len = lda_malloc_array((size_t)L->vocab_size + 1, sizeof *ws->len, "the word side's lists", err)) ||
+        !(ws->excess = lda_malloc_array(ws->offset[L->vocab_size] + 1, sizeof *ws->excess, "the word side's lists", err)) ||
+        !(ws->floor = lda_malloc_array(K, sizeof *ws->floor, "the word side's floor", err))) {
+        lda_cpu_word_side_free(ws);
+        return -1;
+    }
+    ws->view = (lda_sparse_word_side){ws->offset, ws->topics, ws->len, ws->excess, ws->floor, quarters};
+    return 0;
+}
+
+typedef struct {
+    size_t V;
+    uint32_t K;
+    const uint32_t *n_wk;
+    const float *phi;
+    lda_cpu_word_side *ws;
+} word_side_ctx;
+
+static void word_side_words(void *vctx, size_t task, int worker)
+{
+    (void)worker;
+    const word_side_ctx *c = vctx;
+    const size_t w_end = (task + 1) * TABLE_WORDS_A_TASK < c->V ? (task + 1) * TABLE_WORDS_A_TASK : c->V;
+    for (size_t w = task * TABLE_WORDS_A_TASK; w < w_end; w++) {
+        const uint32_t *n = c->n_wk + w * c->K;
+        const float *ph = c->phi + w * c->K;
+        uint32_t *topics = c->ws->topics + c->ws->offset[w];
+        float *excess = c->ws->excess + c->ws->offset[w];
+        const uint64_t room = c->ws->offset[w + 1] - c->ws->offset[w];
+        uint32_t m = 0;
+        for (uint32_t k = 0; k < c->K; k++)
+            if (n[k]) {
+                if (m < room) {
+                    topics[m] = k;
+                    excess[m] = lda_sparse_add_float(ph[k], -c->ws->floor[k]);
+                }
+                m++;
+            }
+        c->ws->len[w] = m <= room ? m : LDA_SPARSE_WORD_UNLISTED;
+    }
+}
+
+void lda_cpu_word_side_build(lda_pool *pool, uint32_t V, uint32_t K, const uint32_t *n_wk, const uint32_t *n_k,
+                             double beta, const float *phi, lda_cpu_word_side *ws)
+{
+    for (uint32_t k = 0; k < K; k++)
+        ws->floor[k] = lda_phi_mean_value(0, (float)beta, lda_phi_mean_scale(n_k[k], V, beta));
+    word_side_ctx c = {V, K, n_wk, phi, ws};
+    lda_pool_run(pool, (V + TABLE_WORDS_A_TASK - 1) / TABLE_WORDS_A_TASK, word_side_words, &c);
+}
+
+void lda_cpu_word_side_free(lda_cpu_word_side *ws)
+{
+    free(ws->offset);
+    free(ws->topics);
+    free(ws->len);
+    free(ws->excess);
+    free(ws->floor);
+    memset(ws, 0, sizeof *ws);
 }

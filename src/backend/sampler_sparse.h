@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend/sampler_cpu.h"
+#include "core/sparse_draw.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +26,30 @@ void lda_cpu_word_prior_prefix(lda_pool *pool, uint32_t V, const lda_zdraw *in, 
 /* The z draw of lda_cpu_sample_z (θ collapsed: in->n_mk set) with the split; in->word_prior
  * must hold lda_cpu_word_prior_prefix of the same φ and α. */
 int lda_cpu_sample_z_sparse(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err);
+
+/* The word side of the collapsed model's draw on the CPU (core/sparse_draw.h,
+ * lda_sparse_word_side): each word's topics with n[w,k] > 0, increasing, with room for
+ * min(K, its tokens) (lda_sparse_word_list_offsets; a word with more is not listed and goes by
+ * the document's list), and the floor f_k, formed as the φ of a zero count from the counts and
+ * β φ's mean is formed from (core/phi_mean.h). */
+typedef struct {
+    lda_sparse_word_side view; /* what the draw reads (lda_zdraw.word_side) */
+    uint64_t *offset;          /* V + 1 */
+    uint32_t *topics, *len;
+    float *excess;             /* beside topics: φ[w,k] − f_k */
+    float *floor;              /* K */
+} lda_cpu_word_side;
+
+/* Room for L's words at K; quarters as lda_sparse_word_side's. -1 with err when out of memory. */
+int lda_cpu_word_side_create(const lda_layout *L, uint32_t K, uint32_t quarters, lda_cpu_word_side *ws,
+                             lda_error *err);
+
+/* The lists, floor and excesses of φ (V × K), the mean of the counts n_wk (V × K) and n_k with
+ * beta. */
+void lda_cpu_word_side_build(lda_pool *pool, uint32_t V, uint32_t K, const uint32_t *n_wk, const uint32_t *n_k,
+                             double beta, const float *phi, lda_cpu_word_side *ws);
+
+void lda_cpu_word_side_free(lda_cpu_word_side *ws);
 
 /* Where the GPU's sparse draw keeps its tables in the plan's scratch (zplan.h): the word
  * tables, then each slot's list offset (num_slots + 1 uint64), then the lists' topics and

@@ -118,14 +118,10 @@ int lda_zplan_long_lists(const lda_layout *L, uint32_t K)
 
 void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *z)
 {
-    const int by_tokens = word_lists == LDA_WORD_LISTS_BY_TOKENS;
     z->sparse_word_lists = word_lists;
-    z->word_list_ratio = word_lists == LDA_WORD_LISTS_NONE         ? 0
+    z->word_list_ratio = word_lists == LDA_WORD_LISTS_NONE       ? 0
                          : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
-                         : z->K >= LDA_ZPLAN_WORD_LISTS_FROM_K     ? LDA_ZPLAN_WORD_LIST_RATIO
-                                                                   : 0;
-    z->word_side_ratio =
-        by_tokens && z->K >= LDA_ZPLAN_WORD_SIDE_FROM_K && z->K <= LDA_ZPLAN_WORD_SIDE_MOST_K ? LDA_ZPLAN_WORD_SIDE_RATIO : 0;
+                                                                  : LDA_ZPLAN_WORD_LIST_RATIO;
     z->word_list_doc_most = word_lists == LDA_WORD_LISTS_NONE       ? 0
                             : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
                                                                      : z->K / LDA_ZPLAN_WORD_LIST_DOC_SHARE;
@@ -144,17 +140,14 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
     const int lists_long = p->sparse_long_lists >= 0 ? p->sparse_long_lists : lda_zplan_long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
-    const uint32_t lists_from_k =
-        LDA_ZPLAN_WORD_SIDE_FROM_K < LDA_ZPLAN_WORD_LISTS_FROM_K ? LDA_ZPLAN_WORD_SIDE_FROM_K : LDA_ZPLAN_WORD_LISTS_FROM_K;
-    const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= lists_from_k;
+    const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= LDA_ZPLAN_WORD_LISTS_FROM_K;
     z->kernel = LDA_ZKERNEL_SPARSE;
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
     lda_zplan_set_word_lists(L, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, z);
     snprintf(z->why, sizeof z->why, "sparse: one warp a document over its topics (%s), then the word's table of "
              "%u-topic blocks (%zu MiB of tables and lists)",
-             word_lists         ? "long lists, their sums carried along a word's run, n[w,k] read as word lists, "
-                                  "the word side where a word's list is short"
+             word_lists         ? "long lists, their sums carried along a word's run, n[w,k] read as word lists"
              : lists_long       ? "long lists, their sums carried along a word's run"
              : phi_read_large_k ? "long lists' form: φ read at K >= " LDA_STRINGIFY(LDA_ZPLAN_LONG_LIST_PHI_READ)
                                   ", sums carried along a word's run"
@@ -244,9 +237,13 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->precision = p->precision;
     z->theta_collapsed = p->theta_collapsed;
     z->K = p->num_topics;
+    z->word_side_quarters = p->sampler == LDA_SAMPLER_SPARSE && lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi
+                                ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS
+                                : 0;
     if (p->sampler == LDA_SAMPLER_SPARSE)
-        snprintf(z->why, sizeof z->why, "CPU sparse: a document's topics, then the word's table of %u-topic blocks, "
-                 "%d thread%s", LDA_SPARSE_BLOCK, threads, threads == 1 ? "" : "s");
+        snprintf(z->why, sizeof z->why, "CPU sparse: a document's topics%s, then the word's table of %u-topic blocks, "
+                 "%d thread%s", z->word_side_quarters ? " or the word's where it has fewer" : "", LDA_SPARSE_BLOCK,
+                 threads, threads == 1 ? "" : "s");
     else
         snprintf(z->why, sizeof z->why, "CPU reference: prefix sums and binary search, %d thread%s", threads,
                  threads == 1 ? "" : "s");

@@ -79,8 +79,8 @@ typedef struct {
     int sparse_word_lists;     /* lda_word_lists (backend/sampler_sparse.h): its draw reads n[w,k] as word lists */
     uint32_t word_list_ratio;  /* ... where a word's list is at most this many times the document's */
     uint32_t word_list_doc_most; /* ... and the document's has at most this many topics */
-    uint32_t word_side_ratio;  /* the word side (core/sparse_draw.h) where a word's list is at most
-                                  1 / this of the document's; 0: never */
+    uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
+                                    list is at most this / 4 times the document's; 0: none */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
@@ -129,20 +129,17 @@ typedef struct {
 #ifndef LDA_ZPLAN_WORD_LIST_DOC_SHARE
 #define LDA_ZPLAN_WORD_LIST_DOC_SHARE 8u
 #endif
-/* With the word lists, a token whose word lists at most 1 / LDA_ZPLAN_WORD_SIDE_RATIO of its
- * document's topics is drawn by the word side (core/sparse_draw.h: its document part summed
- * over the word's topics, plus the document's floor kept as its counts move), from
- * K = LDA_ZPLAN_WORD_SIDE_FROM_K on (the word lists are then kept at that K too, merged
- * with the documents' lists only from LDA_ZPLAN_WORD_LISTS_FROM_K on). */
-#ifndef LDA_ZPLAN_WORD_SIDE_RATIO
-#define LDA_ZPLAN_WORD_SIDE_RATIO 2u
+
+/* The CPU's sparse draw of the collapsed model (φ the mean of the counts) takes the word side
+ * (core/sparse_draw.h) for a token whose word lists at most LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS / 4
+ * times its document's topics: its document part summed over the word's topics, each n[m,k] read
+ * from the document's row, plus the document's floor. On the GPU the same split was slower
+ * (the warp's lookups, and the registers they took from the documents' pass): wikimix 2.43
+ * against 2.38 ms at K = 1024, 4.44 against 4.26 at 10,000 on the H100
+ * (results/sparse/ab-session11-h100.txt; the kernel is in the history, 9994fff). */
+#ifndef LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS
+#define LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS 2u
 #endif
-#ifndef LDA_ZPLAN_WORD_SIDE_FROM_K
-#define LDA_ZPLAN_WORD_SIDE_FROM_K 1024u
-#endif
-/* ... up to this K: its index of a document's list takes K / 4 bytes of shared memory a warp
- * (cuda/zsample_sparse.cuh), 32 KiB a block of 128 threads here, within a launch's 48 KiB. */
-#define LDA_ZPLAN_WORD_SIDE_MOST_K 32768u
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
@@ -168,9 +165,8 @@ void lda_zplan_draw_only(lda_zplan *plan);
 int lda_zplan_long_lists(const lda_layout *L, uint32_t K);
 
 /* A sparse plan's word lists (word_lists: an lda_word_lists, backend/sampler_sparse.h) and the
- * scratch for L that holds them: none; by its tokens, read where the rules above say (merged
- * and the word side); whole rows, merged at every run's first token and no word side (any
- * counts: the tests', which set word_side_ratio as they test). lda_zplan_make sets its own. */
+ * scratch for L that holds them: none; by its tokens, read where the rule above says; whole
+ * rows, read at every run's first token (any counts: the tests'). lda_zplan_make sets its own. */
 void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *plan);
 
 /* "staged", "split", ... */

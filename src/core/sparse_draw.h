@@ -57,35 +57,40 @@
  * compilation does the same (cuda/zsample_sparse.cuh). */
 #define LDA_SPARSE_REUSE_AFTER 64u
 
-/* The word side (the collapsed model, whose φ is the mean of the counts, core/phi_mean.h):
- * φ[w,k] = f_k + e[w,k], with f_k the φ of a zero count (the floor) and e[w,k] = φ[w,k] − f_k
- * non-zero only on the word's topics (those with n[w,k] > 0). The document part then splits
- * into E = Σ over the word's topics of n[m,k] e[w,k], and F = Σ over the document's of
- * n[m,k] f_k, which depends on the document alone and is kept as its counts move (f of the old
- * topic taken off, of the new one added). A token whose word lists few topics beside its
- * document's (lda_sparse_word_side_applies) sums E over the word's list, looking up n[m,k],
- * instead of summing over the document's whole list: in wikimix's long documents most words
- * are rare, and at K = 1024 the first tokens of runs cost 8 times fewer passes of 32 entries
- * (a count over a trained model's z). The target then falls in E (the word's topic, in the
- * lanes' order over its list), in F (the document's topic, by a pass over its list with
- * weights n[m,k] f_k), or in the word's part; a target in F where no entry has a weight (F's
- * rounding residue) draws from the word's part from zero. Same distribution; the sums are
- * associated otherwise, so the topics are the plain split's where the sums are exact. */
+/* The word side (the CPU's draw of the collapsed model, whose φ is the mean of the counts,
+ * core/phi_mean.h): φ[w,k] = f_k + e[w,k], with f_k the φ of a zero count (the floor) and
+ * e[w,k] = φ[w,k] − f_k non-zero only on the word's topics (those with n[w,k] > 0). The
+ * document part then splits into E = Σ over the word's topics of n[m,k] e[w,k], and
+ * F = Σ over the document's of n[m,k] f_k, which depends on the document alone and is kept as
+ * its counts move (f of the old topic taken off, of the new one added). A token whose word
+ * lists few topics beside its document's (lda_sparse_word_side_applies) sums E over the word's
+ * list, reading e from it and n[m,k] from the document's row, instead of gathering φ[w,k] for
+ * every topic of the document's list (cache misses on φ's rows were most of the CPU's time):
+ * in wikimix's long documents most words are rare, and at K = 1024 the first tokens of runs
+ * take 8 times fewer passes of 32 entries (a count over a trained model's z). Along a run of
+ * the word E's weights are carried, the two topics that moved changed. The target then falls
+ * in E (the word's topic, in the lanes' order over its list), in F (the document's topic, by a
+ * pass over its list with weights n[m,k] f_k), or in the word's part; a target where no entry
+ * has a weight (a residue of rounding) draws from the word's part from zero. Same
+ * distribution; the sums are associated otherwise, so the topics are its plain restatement's
+ * where the sums are exact (tests/test_sampler_sparse.c). The GPU's warp does not take it:
+ * there it was slower (backend/zplan.h). */
 typedef struct lda_sparse_word_side {
     const uint64_t *offset; /* V + 1: word w's topics at topics[offset[w] ..] */
     const uint32_t *topics; /* each word's topics with n[w,k] > 0, increasing */
     const uint32_t *len;    /* V: how many; LDA_SPARSE_WORD_UNLISTED where not listed */
+    const float *excess;    /* beside topics: e[w,k] = φ[w,k] − f_k (lda_sparse_add_float) */
     const float *floor;     /* K: f_k */
-    uint32_t ratio;         /* lda_sparse_word_side_applies */
+    uint32_t quarters;      /* lda_sparse_word_side_applies */
 } lda_sparse_word_side;
 
 #define LDA_SPARSE_WORD_UNLISTED UINT32_MAX
 
 /* Whether a token of a word listing wlen topics, in a document listing m, is drawn by the word
- * side: its list at most 1 / ratio of the document's (ratio 0: never). */
-LDA_HD int lda_sparse_word_side_applies(uint32_t wlen, uint32_t ratio, uint32_t m)
+ * side: its word listed, with at most quarters / 4 times the document's topics (0: never). */
+LDA_HD int lda_sparse_word_side_applies(uint32_t wlen, uint32_t quarters, uint32_t m)
 {
-    return ratio != 0 && wlen != LDA_SPARSE_WORD_UNLISTED && (uint64_t)wlen * ratio <= m;
+    return wlen != LDA_SPARSE_WORD_UNLISTED && (uint64_t)wlen * 4 <= (uint64_t)m * quarters;
 }
 
 LDA_HD uint32_t lda_sparse_blocks(uint32_t K)
@@ -147,7 +152,8 @@ typedef struct {
     uint64_t token_base;   /* corpus-order index of its first token: the uniforms' key */
     uint32_t *n;           /* its row of n[m,k], updated token by token */
     uint32_t *topics;      /* room for its list (lda_sparse_list_capacity) */
-    void *sums;            /* room for as many REALs: the list's running sums, or its weights (over 32) */
+    void *sums;            /* room for K REALs (2 K with a word side): the list's running sums, or its
+                              weights (over 32); the word side's, then its floor pass's */
     const float *phi;      /* V × K */
     const float *alpha;    /* K */
     const void *table;     /* V × lda_sparse_blocks(K) REALs: the word tables */
@@ -300,7 +306,7 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         if (lane == LDA_SPARSE_LANES)                                                                          \
             lane = last;                                                                                       \
         REAL run = lane ? lane_total[lane - 1] : (REAL)0;                                                      \
-        uint32_t found = lane;                                                                                 \
+        uint32_t found = UINT32_MAX;                                                                           \
         for (uint32_t j = lane; j < n; j += LDA_SPARSE_LANES) {                                                \
             if (!(weight[j] > 0))                                                                              \
                 continue;                                                                                      \
@@ -309,50 +315,78 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
             if (target < run)                                                                                  \
                 break;                                                                                         \
         }                                                                                                      \
-        return topics[found];                                                                                  \
+        return found != UINT32_MAX ? topics[found] : UINT32_MAX;                                               \
     }                                                                                                          \
                                                                                                                \
-    /* A token's draw by the word side (lda_sparse_word_side): n[m,k] with the token taken off,                \
-     * floor_sum F, bits its uniform's; sums room for the longer of the two lists. */                          \
-    LDA_HD uint32_t lda_sparse_word_side_draw_##SUFFIX(const lda_sparse_word_side *ws, uint32_t w, const uint32_t *n, \
+    /* E's weights n[m,k] e[w,k] over the word's list wt, we (sums[0 .. wlen)), and each lane's                \
+     * total (lane_sum). */                                                                                    \
+    LDA_HD void lda_sparse_word_weights_##SUFFIX(const uint32_t *wt, const float *we, uint32_t wlen, const uint32_t *n, \
+                                                 REAL *sums, REAL *lane_sum)                                   \
+    {                                                                                                          \
+        for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                                        \
+            lane_sum[l] = 0;                                                                                   \
+        for (uint32_t j = 0; j < wlen; j++) {                                                                  \
+            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[wt[j]], (REAL)we[j]);                                    \
+            lane_sum[j % LDA_SPARSE_LANES] = lda_sparse_add_##SUFFIX(lane_sum[j % LDA_SPARSE_LANES], sums[j]); \
+        }                                                                                                      \
+    }                                                                                                          \
+                                                                                                               \
+    /* A topic's count moved (n[topic] is the new one): its entry in the word's list, if it has                \
+     * one, and its lane's total, as lda_sparse_moved does for the document's list. */                         \
+    LDA_HD void lda_sparse_word_moved_##SUFFIX(const uint32_t *wt, const float *we, uint32_t wlen, const uint32_t *n, \
+                                               REAL *sums, REAL *lane_sum, uint32_t topic)                     \
+    {                                                                                                          \
+        const uint32_t j = lda_sparse_list_find(wt, wlen, topic);                                              \
+        if (j == wlen || wt[j] != topic)                                                                       \
+            return;                                                                                            \
+        const REAL now = lda_sparse_mul_##SUFFIX((REAL)n[topic], (REAL)we[j]);                                 \
+        REAL *sum = &lane_sum[j % LDA_SPARSE_LANES];                                                           \
+        *sum = lda_sparse_add_##SUFFIX(lda_sparse_add_##SUFFIX(*sum, -sums[j]), now);                          \
+        sums[j] = now;                                                                                         \
+    }                                                                                                          \
+                                                                                                               \
+    /* A token's draw by the word side (lda_sparse_word_side), E's weights sums[0 .. wlen) and                 \
+     * lanes' totals lane_sum standing for n[m,k] with the token taken off; F floor_sum; bits                  \
+     * its uniform's; scratch room for m REALs (the floor's pass). A target where no entry has                 \
+     * a weight (a residue of rounding) draws from the word's part from zero. */                               \
+    LDA_HD uint32_t lda_sparse_word_side_draw_##SUFFIX(const uint32_t *wt, uint32_t wlen, const REAL *sums,    \
+                                                       const REAL *lane_sum, const float *floor, const uint32_t *n, \
                                                        const float *ph, const uint32_t *topics, uint32_t m,    \
                                                        REAL floor_sum, const REAL *block_end, const float *alpha, \
-                                                       uint32_t K, REAL *sums, uint32_t bits)                  \
+                                                       uint32_t K, REAL *scratch, uint32_t bits)               \
     {                                                                                                          \
-        const uint32_t *wt = ws->topics + ws->offset[w], wlen = ws->len[w];                                    \
-        REAL lane_sum[LDA_SPARSE_LANES], lane_total[LDA_SPARSE_LANES];                                         \
-        for (uint32_t j = 0; j < wlen; j++) {                                                                  \
-            const uint32_t k = wt[j];                                                                          \
-            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[k], (REAL)lda_sparse_add_float(ph[k], -ws->floor[k]));   \
-        }                                                                                                      \
-        const REAL word = lda_sparse_lanes_##SUFFIX(sums, wlen, lane_sum, lane_total);                         \
+        REAL lane_total[LDA_SPARSE_LANES], word = 0;                                                           \
+        for (uint32_t l = 0; l < LDA_SPARSE_LANES; l++)                                                        \
+            lane_total[l] = word = lda_sparse_add_##SUFFIX(word, lane_sum[l]);                                 \
         const REAL doc = lda_sparse_add_##SUFFIX(word, floor_sum > 0 ? floor_sum : (REAL)0);                   \
         const REAL dense = block_end[lda_sparse_blocks(K) - 1];                                                \
         const REAL target = lda_scaled_target_##SUFFIX(lda_sparse_add_##SUFFIX(doc, dense), lda_uniform_##SUFFIX(bits)); \
-        if (target < word)                                                                                     \
-            return lda_sparse_pick_weighted_##SUFFIX(wt, wlen, sums, lane_sum, lane_total, target);            \
-        REAL t = 0; /* F's residue, with no weight under it: the word's part from zero */                      \
-        if (target < doc) {                                                                                    \
+        uint32_t topic = UINT32_MAX;                                                                           \
+        REAL t = 0;                                                                                            \
+        if (target < word) {                                                                                   \
+            topic = lda_sparse_pick_weighted_##SUFFIX(wt, wlen, sums, lane_sum, lane_total, target);           \
+        } else if (target < doc) {                                                                             \
+            REAL floor_lane[LDA_SPARSE_LANES], floor_total[LDA_SPARSE_LANES];                                  \
             for (uint32_t j = 0; j < m; j++)                                                                   \
-                sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[topics[j]], (REAL)ws->floor[topics[j]]);             \
-            if (lda_sparse_lanes_##SUFFIX(sums, m, lane_sum, lane_total) > 0)                                  \
-                return lda_sparse_pick_weighted_##SUFFIX(topics, m, sums, lane_sum, lane_total, target - word); \
+                scratch[j] = lda_sparse_mul_##SUFFIX((REAL)n[topics[j]], (REAL)floor[topics[j]]);              \
+            if (lda_sparse_lanes_##SUFFIX(scratch, m, floor_lane, floor_total) > 0)                            \
+                topic = lda_sparse_pick_weighted_##SUFFIX(topics, m, scratch, floor_lane, floor_total, target - word); \
         } else {                                                                                               \
             t = target - doc; /* kept strictly below Q: rounding may reach it */                               \
             if (!(t < dense))                                                                                  \
                 t = lda_below_##SUFFIX(dense);                                                                 \
         }                                                                                                      \
-        return lda_sparse_search_prior_##SUFFIX(block_end, alpha, ph, K, t);                                   \
+        return topic != UINT32_MAX ? topic : lda_sparse_search_prior_##SUFFIX(block_end, alpha, ph, K, t);     \
     }                                                                                                          \
                                                                                                                \
     /* F of the document's list (lda_sparse_word_side), in the lanes' order. */                                \
     LDA_HD REAL lda_sparse_floor_sum_##SUFFIX(const float *floor, const uint32_t *topics, uint32_t m, const uint32_t *n, \
-                                              REAL *sums)                                                      \
+                                              REAL *scratch)                                                   \
     {                                                                                                          \
         REAL lane_sum[LDA_SPARSE_LANES], lane_total[LDA_SPARSE_LANES];                                         \
         for (uint32_t j = 0; j < m; j++)                                                                       \
-            sums[j] = lda_sparse_mul_##SUFFIX((REAL)n[topics[j]], (REAL)floor[topics[j]]);                     \
-        return lda_sparse_lanes_##SUFFIX(sums, m, lane_sum, lane_total);                                       \
+            scratch[j] = lda_sparse_mul_##SUFFIX((REAL)n[topics[j]], (REAL)floor[topics[j]]);                  \
+        return lda_sparse_lanes_##SUFFIX(scratch, m, lane_sum, lane_total);                                    \
     }                                                                                                          \
                                                                                                           \
     /* Draws every token of the document in order. The fields are read into locals once:                       \
@@ -372,7 +406,10 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
         REAL lane_sum[LDA_SPARSE_LANES];  /* each lane's total over its entries, for word summed */            \
         uint32_t summed = UINT32_MAX;     /* the word sums[] and lane_sum[] stand for (none: UINT32_MAX) */    \
         const lda_sparse_word_side *const ws = d->word_side;                                                   \
-        REAL floor_sum = ws ? lda_sparse_floor_sum_##SUFFIX(ws->floor, topics, m, n, sums) : (REAL)0; /* F */  \
+        REAL *const scratch = sums + K; /* the word side's floor pass */                                       \
+        REAL floor_sum = ws ? lda_sparse_floor_sum_##SUFFIX(ws->floor, topics, m, n, scratch) : (REAL)0; /* F */ \
+        REAL word_lane_sum[LDA_SPARSE_LANES]; /* the word side's lanes' totals, for word word_summed */        \
+        uint32_t word_summed = UINT32_MAX;                                                                     \
         for (uint32_t i = 0; i < len; i++) {                                                                   \
             const size_t pos = base + (size_t)i * stride;                                                      \
             const uint32_t w = words[pos], old = z[pos];                                                       \
@@ -383,11 +420,22 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
                 floor_sum = lda_sparse_add_##SUFFIX(floor_sum, -(REAL)ws->floor[old]);                         \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);                    \
             uint32_t topic = 0;                                                                                \
-            if (ws && lda_sparse_word_side_applies(ws->len[w], ws->ratio, m)) {                                \
-                summed = UINT32_MAX; /* sums[] are the word side's now */                                      \
-                topic = lda_sparse_word_side_draw_##SUFFIX(ws, w, n, ph, topics, m, floor_sum, block_end, alpha, K, \
-                                                           sums, bits);                                        \
+            const uint32_t *const wt = ws ? ws->topics + ws->offset[w] : NULL;                                 \
+            const float *const we = ws ? ws->excess + ws->offset[w] : NULL;                                    \
+            const uint32_t wlen = ws ? ws->len[w] : 0;                                                         \
+            if (ws && lda_sparse_word_side_applies(wlen, ws->quarters, m)) {                                      \
+                /* sums[] are the word side's now; along a run of its word only the two topics that            \
+                 * moved change E's weights (the old one here, the new one below) */                           \
+                summed = UINT32_MAX;                                                                           \
+                if (word_summed == w)                                                                          \
+                    lda_sparse_word_moved_##SUFFIX(wt, we, wlen, n, sums, word_lane_sum, old);                 \
+                else                                                                                           \
+                    lda_sparse_word_weights_##SUFFIX(wt, we, wlen, n, sums, word_lane_sum);                    \
+                word_summed = w;                                                                               \
+                topic = lda_sparse_word_side_draw_##SUFFIX(wt, wlen, sums, word_lane_sum, ws->floor, n, ph, topics, m, \
+                                                           floor_sum, block_end, alpha, K, scratch, bits);     \
             } else {                                                                                           \
+                word_summed = UINT32_MAX;                                                                      \
                 /* Up to 32 topics the lanes' order is the list's: running sums, searched. Beyond,             \
                  * each entry's weight and each lane's total in one pass, then the lanes' totals;              \
                  * along a run of one word, only the old topic's entry changed (REUSE_AFTER). */               \
@@ -436,6 +484,8 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
             n[topic]++;                                                                                        \
             if (ws)                                                                                            \
                 floor_sum = lda_sparse_add_##SUFFIX(floor_sum, (REAL)ws->floor[topic]);                        \
+            if (word_summed == w)                                                                              \
+                lda_sparse_word_moved_##SUFFIX(wt, we, wlen, n, sums, word_lane_sum, topic);                   \
             if (m != listed) /* inserted: the entries after it moved to the next lane */                       \
                 summed = UINT32_MAX;                                                                           \
             else if (summed == w && m > LDA_SPARSE_REUSE_AFTER)                                                \
