@@ -1,7 +1,7 @@
 /* test_sampler_sparse.c — the sparse z draw (backend/sampler_sparse.h): exact agreement
  * with a plain restatement of the split on integer weights over several passes (counts
  * included), a chi-squared goodness-of-fit on real weights, the refusals, and planted
- * topics recovered end to end. */
+ * topics recovered end to end; the same for the word side of the collapsed model's draw. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,9 +533,11 @@ Test(sampler_sparse, lists_from_the_row_or_from_z_draw_alike)
 /* Documents of two tokens of one word, held at topics (a, b): the first is drawn with counts
  * {b: 1}, the second with counts {the first's new topic: 1}, the first's old topic left
  * listed at zero. The pair's joint distribution is known, P(z0, z1) = P(z0 | b) P(z1 | z0),
- * so 200,000 documents test every path of the list (a stale topic, a topic added, one drawn
- * again) with a chi-squared over K² cells. Significance 0.001. */
-static void chi2_of_sparse_pairs(lda_precision precision)
+ * each ∝ (n[k] + α_k) φ[1,k], so 200,000 documents test every path of the list (a stale topic,
+ * a topic added, one drawn again) with a chi-squared over K² cells. Significance 0.001.
+ * phi1: word 1's φ; ws: the word side (core/sparse_draw.h), or NULL. */
+static void chi2_of_sparse_pairs_of(lda_precision precision, const float *phi1, const lda_sparse_word_side *ws,
+                                    uint64_t seed)
 {
     enum { K = 10, V = 2, DOCS = 200000 };
     const uint32_t a0 = 3, b0 = 6;
@@ -547,7 +549,7 @@ static void chi2_of_sparse_pairs(lda_precision precision)
     for (uint32_t k = 0; k < K; k++) {
         alpha[k] = 0.1f + (float)(k % 4) * 0.3f;
         phi[k] = 1.0f;
-        phi[K + k] = k == 8 ? 0.0f : 0.05f + (float)((k * 7) % 10) / 10.0f;
+        phi[K + k] = phi1[k];
     }
     double prob[K * K], cond[K];
     for (uint32_t x = 0; x < K; x++) {
@@ -569,8 +571,8 @@ static void chi2_of_sparse_pairs(lda_precision precision)
     void *table = malloc(lda_word_prior_prefix_bytes(V, K, precision));
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
-    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .K = K, .precision = precision,
-                    .seed = 8, .iteration = 1};
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .phi = phi, .word_prior = table, .word_side = ws, .K = K,
+                    .precision = precision, .seed = seed, .iteration = 1};
     lda_cpu_word_prior_prefix(pool, V, &in, table);
     cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
     uint64_t counts[K * K] = {0};
@@ -588,5 +590,50 @@ static void chi2_of_sparse_pairs(lda_precision precision)
     corpus_free(c);
 }
 
+static void chi2_of_sparse_pairs(lda_precision precision)
+{
+    float phi1[10];
+    for (uint32_t k = 0; k < 10; k++)
+        phi1[k] = k == 8 ? 0.0f : 0.05f + (float)((k * 7) % 10) / 10.0f;
+    chi2_of_sparse_pairs_of(precision, phi1, NULL, 8);
+}
+
 Test(sampler_sparse, chi_squared_of_pairs_float) { chi2_of_sparse_pairs(LDA_PRECISION_FLOAT); }
 Test(sampler_sparse, chi_squared_of_pairs_double) { chi2_of_sparse_pairs(LDA_PRECISION_DOUBLE); }
+
+/* The same pairs by the word side: φ[1,k] = f_k + e_k, word 1 listing topics 2 and 6 (e > 0),
+ * f_k > 0 everywhere; both tokens go by the word side (its list of 2 within the document's 2
+ * or 3 topics: quarters 4), so every part of its draw is reached (the word's topics, the floor,
+ * the word's dense part) and F and E are carried from the first token to the second. */
+static void chi2_of_word_side_pairs(lda_precision precision)
+{
+    float phi1[10], floor_[10];
+    for (uint32_t k = 0; k < 10; k++) {
+        floor_[k] = 0.05f + 0.02f * (float)(k % 3);
+        phi1[k] = floor_[k] + (k == 6 ? 0.4f : k == 2 ? 0.7f : 0.0f);
+    }
+    const uint64_t offset[3] = {0, 0, 2};
+    const uint32_t topics[] = {2, 6}, len[2] = {LDA_SPARSE_WORD_UNLISTED, 2};
+    const float excess[] = {lda_sparse_add_float(phi1[2], -floor_[2]), lda_sparse_add_float(phi1[6], -floor_[6])};
+    const lda_sparse_word_side ws = {offset, topics, len, excess, floor_, 4};
+    chi2_of_sparse_pairs_of(precision, phi1, &ws, 9);
+}
+
+Test(sampler_sparse, word_side_chi_squared_of_pairs_float) { chi2_of_word_side_pairs(LDA_PRECISION_FLOAT); }
+Test(sampler_sparse, word_side_chi_squared_of_pairs_double) { chi2_of_word_side_pairs(LDA_PRECISION_DOUBLE); }
+
+/* The rule that sends a token to the word side: its word listed, its list at most quarters / 4
+ * times the document's, quarters 0 never. */
+Test(sampler_sparse, word_side_applies_where_the_words_list_is_short)
+{
+    cr_assert(lda_sparse_word_side_applies(2, 4, 2));
+    cr_assert(lda_sparse_word_side_applies(2, 1, 8));
+    cr_assert(!lda_sparse_word_side_applies(3, 1, 8));
+    cr_assert(lda_sparse_word_side_applies(16, 8, 8));
+    cr_assert(!lda_sparse_word_side_applies(17, 8, 8));
+    cr_assert(!lda_sparse_word_side_applies(1, 0, 8));
+    cr_assert(!lda_sparse_word_side_applies(LDA_SPARSE_WORD_UNLISTED, 4, UINT32_MAX));
+    cr_assert(lda_sparse_word_side_applies(0, 4, 0));
+    cr_assert(!lda_sparse_word_side_applies(UINT32_MAX - 1, UINT32_MAX, 1)); /* no overflow of the products */
+    cr_assert(lda_sparse_word_side_applies(UINT32_MAX - 1, 4, UINT32_MAX));
+}
