@@ -96,16 +96,25 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     REAL mine = 0;                 // this lane's sum over its entries, for word `summed`
     uint32_t summed = UINT32_MAX;  // the word the lanes' sums stand for (none: UINT32_MAX)
     const uint64_t token_base = a.slot_token_base[s];
-    uint32_t lane_bits = 0; // token (i & ~31) + lane's random bits: each lane draws one of 32 tokens'
+    // Token (i & ~31) + lane's word, old topic, random bits and word part's total: each lane
+    // reads or forms one of the next 32 tokens' and the token takes its lane's. Philox's ten
+    // rounds are a hundred instructions, which the warp issued for every token; the loads began
+    // each token's chain of dependent loads.
+    uint32_t lane_word = 0, lane_old = 0, lane_bits = 0;
+    REAL lane_dense = 0;
     for (uint32_t i = 0; i < len; i++) {
         const size_t pos = base + (size_t)i * LDA_WARP;
-        const uint32_t w = a.words[pos], old = a.z[pos];
-        // The token's uniform, the same bits as ever: Philox's ten rounds are a hundred
-        // instructions, which the warp issued for every token; now each lane forms one of the
-        // next 32 tokens' and the token takes its lane's.
-        if (i % LDA_WARP == 0)
-            lane_bits = i + lane < len ? lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, token_base + i + lane) : 0u;
+        if (i % LDA_WARP == 0 && i + lane < len) {
+            const size_t at = base + (size_t)(i + lane) * LDA_WARP;
+            lane_word = a.words[at];
+            lane_old = a.z[at];
+            lane_bits = lda_rng_once(a.seed, LDA_RNG_Z, a.iteration, token_base + i + lane);
+            lane_dense = table[(size_t)lane_word * blocks + blocks - 1];
+        }
+        const uint32_t w = __shfl_sync(LDA_FULL_WARP, lane_word, i % LDA_WARP);
+        const uint32_t old = __shfl_sync(LDA_FULL_WARP, lane_old, i % LDA_WARP);
         const uint32_t bits = __shfl_sync(LDA_FULL_WARP, lane_bits, i % LDA_WARP);
+        const REAL dense = __shfl_sync(LDA_FULL_WARP, lane_dense, i % LDA_WARP);
         const size_t row = (size_t)w * K; // φ[w, .]
         const REAL *block_end = table + (size_t)w * blocks;
         if (REUSE && w == summed && m > LDA_SPARSE_REUSE_AFTER) {
@@ -176,7 +185,6 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
         __syncwarp(); // the old topic's count before the search reads it
         const REAL upto = warp_inclusive_sum(mine, lane);
         const REAL sparse = __shfl_sync(LDA_FULL_WARP, upto, 31);
-        const REAL dense = block_end[blocks - 1];
         const REAL target = scaled_target(sparse + dense, uniform_from_bits<REAL>(bits));
         uint32_t topic = 0, at = 0; // the topic drawn, and its entry
         bool inserted = false;      // ... new to the list, with its count of one
