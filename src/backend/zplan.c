@@ -130,13 +130,20 @@ void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *z)
     z->scratch_bytes = sc.total_bytes;
 }
 
+/* φ is the mean of the counts as they stand (not frozen): the GPU's draw forms it from them,
+ * the CPU's takes the word side of its split. */
+static int phi_is_the_counts_mean(const lda_params *p)
+{
+    return lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
+}
+
 static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
 {
     /* φ's mean (the collapsed model) is formed from the counts by the word tables and the draw
      * as they read it, so an update writes only its K scales and φ is written when something
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
      * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
-    z->phi_from_counts = lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
+    z->phi_from_counts = phi_is_the_counts_mean(p);
     const int lists_long = p->sparse_long_lists >= 0 ? p->sparse_long_lists : lda_zplan_long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
@@ -237,9 +244,8 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->precision = p->precision;
     z->theta_collapsed = p->theta_collapsed;
     z->K = p->num_topics;
-    z->word_side_quarters = p->sampler == LDA_SAMPLER_SPARSE && lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi
-                                ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS
-                                : 0;
+    z->word_side_quarters =
+        p->sampler == LDA_SAMPLER_SPARSE && phi_is_the_counts_mean(p) ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS : 0;
     if (p->sampler == LDA_SAMPLER_SPARSE)
         snprintf(z->why, sizeof z->why, "CPU sparse: a document's topics%s, then the word's table of %u-topic blocks, "
                  "%d thread%s", z->word_side_quarters ? " or the word's where it has fewer" : "", LDA_SPARSE_BLOCK,
