@@ -22,6 +22,10 @@ struct count_lists {
     uint32_t *topics, *counts, *len;
 };
 
+// Chunks of 32 counts a lane loads before the warp lists any of them: one warp a row (the cut
+// documents' joins, a few hundred rows) otherwise waits on one load at a time, K / 32 of them.
+#define COUNT_LIST_LOADS_AHEAD 8u
+
 // The warp writes the non-zero entries of a dense row of K counts as list r; returns its
 // length (in every lane). The list's room must hold them.
 __device__ __forceinline__ uint32_t count_list_from_row(const uint32_t *row, uint32_t K, const count_lists &l,
@@ -30,15 +34,23 @@ __device__ __forceinline__ uint32_t count_list_from_row(const uint32_t *row, uin
     const uint64_t at = l.offset[r];
     const uint32_t below = (1u << lane) - 1u;
     uint32_t m = 0;
-    for (uint32_t k0 = 0; k0 < K; k0 += LDA_WARP) {
-        const uint32_t k = k0 + lane, c = k < K ? row[k] : 0u;
-        const uint32_t mask = __ballot_sync(LDA_FULL_WARP, c != 0);
-        if (c) {
-            const uint64_t i = at + m + __popc(mask & below);
-            l.topics[i] = k;
-            l.counts[i] = c;
+    for (uint32_t k0 = 0; k0 < K; k0 += LDA_WARP * COUNT_LIST_LOADS_AHEAD) {
+        uint32_t c[COUNT_LIST_LOADS_AHEAD];
+#pragma unroll
+        for (uint32_t u = 0; u < COUNT_LIST_LOADS_AHEAD; u++) {
+            const uint32_t k = k0 + u * LDA_WARP + lane;
+            c[u] = k < K ? row[k] : 0u;
         }
-        m += __popc(mask);
+#pragma unroll
+        for (uint32_t u = 0; u < COUNT_LIST_LOADS_AHEAD; u++) {
+            const uint32_t mask = __ballot_sync(LDA_FULL_WARP, c[u] != 0);
+            if (c[u]) {
+                const uint64_t i = at + m + __popc(mask & below);
+                l.topics[i] = k0 + u * LDA_WARP + lane;
+                l.counts[i] = c[u];
+            }
+            m += __popc(mask);
+        }
     }
     if (lane == 0)
         l.len[r] = m;

@@ -45,14 +45,21 @@ __device__ __forceinline__ double sparse_add(double a, double b)
 }
 
 // φ[w,k] for the sparse draw: read, or formed from the counts (FROM_COUNTS: t.n_wk's, with the
-// scale s_k given), the same bits as the φ the mean's kernel writes.
-template <bool FROM_COUNTS> struct phi_source {
+// scale s_k given), the same bits as the φ the mean's kernel writes. AROUND_L1: the gathers are
+// cached in L2 only (ld.global.cg), leaving L1 to the document's list, which the long lists'
+// draw reads again at every run start. Measured on the H100 in one run (ms an iteration, wikimix):
+// collapsed K = 1024 2.13 against 2.23, θ-collapsed K = 4096 7.75 against 8.42, 10,000 13.12
+// against 13.66; the short lists' draw was slower with it (wiki43k K = 256 1.35 against 1.10), so
+// only the long one takes it (results/sparse/ab-session12-h100.txt).
+template <bool FROM_COUNTS, bool AROUND_L1 = false> struct phi_source {
     const float *__restrict__ phi;
     const uint32_t *__restrict__ n_wk;
     const float *__restrict__ scale;
     float beta;
     __device__ __forceinline__ float row_at(size_t row, uint32_t k, float scale_k) const
     {
+        if (AROUND_L1)
+            return FROM_COUNTS ? lda_phi_mean_value(__ldcg(n_wk + row + k), beta, scale_k) : __ldcg(phi + row + k);
         return FROM_COUNTS ? lda_phi_mean_value(n_wk[row + k], beta, scale_k) : phi[row + k];
     }
     __device__ __forceinline__ float scale_of(uint32_t k) const

@@ -78,7 +78,7 @@ template <typename REAL> __device__ __forceinline__ REAL sparse_sum_moved(REAL s
 // resident, was slower (results/sparse/ab-session8-h100.txt). Time wikimix after any change here.
 template <typename REAL, bool FROM_COUNTS, bool LONG_LISTS>
 __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zsample_sparse_tables &t,
-                                                 const phi_source<FROM_COUNTS> &phi, size_t q, uint32_t r,
+                                                 const phi_source<FROM_COUNTS, LONG_LISTS> &phi, size_t q, uint32_t r,
                                                  uint32_t lane)
 {
     const size_t s = q * LDA_WARP + r;
@@ -269,7 +269,7 @@ template <typename REAL, bool FROM_COUNTS, bool LONG_LISTS>
 __device__ __forceinline__ void sparse_draw_part(const zsample_args &a, const zsample_sparse_tables &t,
                                                  size_t slots_in_part)
 {
-    const phi_source<FROM_COUNTS> phi{a.phi, t.n_wk, t.phi_scale, t.beta};
+    const phi_source<FROM_COUNTS, LONG_LISTS> phi{a.phi, t.n_wk, t.phi_scale, t.beta};
     const size_t warps = ((size_t)gridDim.x * blockDim.x) / LDA_WARP;
     const uint32_t lane = threadIdx.x % LDA_WARP;
     for (size_t v = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / LDA_WARP; v < slots_in_part; v += warps) {

@@ -156,7 +156,8 @@ Test(pieces, planted_topics_recovered_collapsed_cpu)
 }
 
 /* --piece-length auto: 512 with θ given; with θ collapsed 256, but 512 for the sparse sampler
- * from K = 4096 on (core/params.h); a number given is kept. */
+ * from K = 1024 on with φ the mean (collapsed), from 4096 with φ drawn (θ-collapsed)
+ * (core/params.h); a number given is kept. */
 Test(pieces, auto_length_follows_the_model_the_sampler_and_K)
 {
     lda_params p;
@@ -167,10 +168,16 @@ Test(pieces, auto_length_follows_the_model_the_sampler_and_K)
     cr_assert_eq(lda_params_piece_length(&p), 256, "θ collapsed, butterfly");
     p.sampler = LDA_SAMPLER_SPARSE;
     cr_assert_eq(lda_params_piece_length(&p), 512, "sparse at K = 10,000");
-    p.num_topics = 4096;
-    cr_assert_eq(lda_params_piece_length(&p), 512, "sparse at K = 4096");
+    p.num_topics = 1024;
+    cr_assert_eq(lda_params_piece_length(&p), 512, "sparse, collapsed, at K = 1024");
+    p.num_topics = 1023;
+    cr_assert_eq(lda_params_piece_length(&p), 256, "sparse, collapsed, below K = 1024");
+    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
+    cr_assert_eq(lda_params_piece_length(&p), 256, "sparse, θ-collapsed, at K = 1023");
     p.num_topics = 4095;
-    cr_assert_eq(lda_params_piece_length(&p), 256, "sparse below K = 4096");
+    cr_assert_eq(lda_params_piece_length(&p), 256, "sparse, θ-collapsed, below K = 4096");
+    p.num_topics = 4096;
+    cr_assert_eq(lda_params_piece_length(&p), 512, "sparse, θ-collapsed, at K = 4096");
     p.piece_length = 100;
     cr_assert_eq(lda_params_piece_length(&p), 100, "a number given");
 }

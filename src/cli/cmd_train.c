@@ -44,7 +44,8 @@ static const lda_option_spec train_options[] = {
     [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "
                           "most N (0: never); exact for uncollapsed and mean-for-mode, an approximation within a "
                           "long document when θ is collapsed; auto: 512 with θ given, 256 with θ collapsed (512 with "
-                          "--sampler sparse at K >= " LDA_STRINGIFY(LDA_PIECE_LENGTH_SPARSE_LARGE_K) ")",
+                          "--sampler sparse at K >= " LDA_STRINGIFY(LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K) " collapsed, "
+                          LDA_STRINGIFY(LDA_PIECE_LENGTH_SPARSE_LARGE_K) " theta-collapsed)",
                           "auto"},
     [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
                                "every N iterations (0: never), as Mallet's --optimize-interval", "0"},

@@ -101,12 +101,21 @@ void lda_params_default(lda_params *p);
  *    wiki43k), while the held-out log-likelihood after 100 iterations was the same at 256 as
  *    at 512 and uncut (−8.130 / −8.137 on wiki43k, −8.562 / −8.571 on wikimix) and 0.01
  *    lower at 128.
- *  - θ collapsed with --sampler sparse at K >= LDA_PIECE_LENGTH_SPARSE_LARGE_K: 512. There a
+ *  - θ collapsed with --sampler sparse at K >= LDA_PIECE_LENGTH_SPARSE_LARGE_K, and with φ the
+ *    mean (collapsed) from LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K: 512. There a
  *    token's work follows its document's topics, not K, and fewer pieces mean fewer lists to
  *    join after a pass and less room for them: K = 10,000, collapsed, 4.45 ms against 4.81 on
- *    wiki43k, 6.11 against 6.49 on wikimix; at 4096 3.00 / 4.55 against 3.05 / 4.57; but at
- *    K = 256 wikimix 1.97 against 1.73 (a 512-token piece is its warp's longest chain), the
- *    held-out figure the same at K = 1024 (results/sparse/ab-session9-h100.txt). */
+ *    wiki43k, 6.11 against 6.49 on wikimix; at 4096 3.00 / 4.55 against 3.05 / 4.57
+ *    (results/sparse/ab-session9-h100.txt). At K = 1024, collapsed, a piece, which sees its document's
+ *    other pieces as they were when the pass began, costs held-out log-likelihood: 512 against
+ *    256 after 100 iterations, wiki43k +0.010 a token (six seeds, every one better: no
+ *    document is cut), wikimix −0.000 (four seeds, −0.012 to +0.013); after 300 iterations
+ *    +0.008 (five of six better) and +0.002 (six seeds, −0.002 to +0.009); bench 1.33 against
+ *    1.36 ms on wiki43k, 2.17 against 2.15 on wikimix. At K = 256 pieces of 512 gain as much
+ *    but make wikimix 1.54 ms an iteration instead of 1.45 (a 512-token piece is its warp's
+ *    longest chain), so 256 stays there; so it does for θ-collapsed at 1024 (φ drawn), which 512
+ *    made slower on wiki43k (2.08 against 1.95 ms) with its held-out figure not measured
+ *    (results/sparse/ab-session12-h100.txt). */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
  * for runs of 1,000 and more; runs here are often 100). */
@@ -116,6 +125,7 @@ void lda_params_default(lda_params *p);
 #define LDA_PIECE_LENGTH_THETA_GIVEN 512u
 #define LDA_PIECE_LENGTH_THETA_COLLAPSED 256u
 #define LDA_PIECE_LENGTH_SPARSE_LARGE_K 4096
+#define LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K 1024
 #define LDA_PIECE_LENGTH_SPARSE_AT_LARGE_K 512u
 
 /* The piece length a run uses: --piece-length, or the model's auto choice. */

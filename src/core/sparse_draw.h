@@ -212,6 +212,34 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
     return m;
 }
 
+/* The next token's reads begun while this one is drawn (the CPU's draw; a hint, so the draws
+ * are the same): a token of a new word reads its table's last block end and, on the document's
+ * path, φ[w,k] for every topic of the list, or, on the word side, the word's list. These rows
+ * are spread over V × K floats and missed the cache at most tokens, one miss after another;
+ * begun a token early they arrive while the token before is drawn. */
+LDA_HD void lda_sparse_prefetch_word(const lda_sparse_doc *d, uint32_t w, const uint32_t *topics, uint32_t m,
+                                     size_t real_size)
+{
+#ifndef __CUDA_ARCH__
+    const uint32_t blocks = lda_sparse_blocks(d->K);
+    __builtin_prefetch((const char *)d->table + ((size_t)w * blocks + blocks - 1) * real_size);
+    const lda_sparse_word_side *ws = d->word_side;
+    if (ws && lda_sparse_word_side_applies(ws->len[w], ws->quarters, m)) {
+        const uint64_t at = ws->offset[w];
+        for (uint32_t j = 0; j < ws->len[w]; j += 16) { /* a 64-byte line of each */
+            __builtin_prefetch(ws->topics + at + j);
+            __builtin_prefetch(ws->excess + at + j);
+        }
+        return;
+    }
+    const float *ph = d->phi + (size_t)w * d->K;
+    for (uint32_t j = 0; j < m; j++)
+        __builtin_prefetch(ph + topics[j]);
+#else
+    (void)d, (void)w, (void)topics, (void)m, (void)real_size;
+#endif
+}
+
 #define LDA_DEFINE_SPARSE_DRAW(REAL, SUFFIX)                                                               \
     /* The block ends of one word's prefix sums of α_k φ[k], left to right. */                              \
     LDA_HD void lda_sparse_table_row_##SUFFIX(const float *alpha, const float *ph, uint32_t K, REAL *out)   \
@@ -418,6 +446,8 @@ LDA_HD uint32_t lda_sparse_list_build(const lda_sparse_doc *d)
             n[old]--;                                                                                          \
             if (ws)                                                                                            \
                 floor_sum = lda_sparse_add_##SUFFIX(floor_sum, -(REAL)ws->floor[old]);                         \
+            if (i + 1 < len && words[pos + stride] != w) /* the next token's rows (a new word) */          \
+                lda_sparse_prefetch_word(d, words[pos + stride], topics, m, sizeof(REAL));                     \
             const uint32_t bits = lda_rng_once(seed, LDA_RNG_Z, iteration, token_base + i);                    \
             uint32_t topic = 0;                                                                                \
             const uint32_t *const wt = ws ? ws->topics + ws->offset[w] : NULL;                                 \
