@@ -70,12 +70,12 @@ template <typename REAL> __device__ __forceinline__ REAL sparse_sum_moved(REAL s
 //
 // Its speed follows how it compiles, and no one compilation is best on both corpora: for long
 // lists (LONG_LISTS, the plan's sparse_long_lists) the old topic's count is stored after the
-// lanes' loop, 58 registers; for short ones inside it, 40 registers. Measured on the H100 in
-// one run (collapsed, ms an iteration at K = 256, 1024, 4096, 10,000): the long lists' form
-// everywhere, wiki43k 1.60, 1.94, 3.20, 5.04, wikimix 1.98, 2.83, 6.78, 9.13; as the plan
-// chooses, 1.39, 1.70, 3.06, 4.82 and 1.72, 2.83, 6.76, 9.14. The short lists' form everywhere
-// took 3.99 on wikimix at 1024 (another run). Holding either to fewer registers, or fewer warps
-// resident, was slower (results/sparse/ab-session8-h100.txt). Time wikimix after any change here.
+// lanes' loop (58 registers then; 64 now, float, φ from the counts); for short ones inside it
+// (40 then; 46 now). Measured on the H100 in one run (collapsed, ms an iteration at K = 256,
+// 1024, 4096, 10,000): the long lists' form everywhere, wiki43k 1.60, 1.94, 3.20, 5.04,
+// wikimix 1.98, 2.83, 6.78, 9.13; as the plan chooses, 1.39, 1.70, 3.06, 4.82 and 1.72, 2.83,
+// 6.76, 9.14. The short lists' form everywhere took 3.99 on wikimix at 1024 (another run).
+// Holding either to fewer registers, or fewer warps resident, was slower (results/sparse/ab-session8-h100.txt). Time wikimix after any change here.
 template <typename REAL, bool FROM_COUNTS, bool LONG_LISTS>
 __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zsample_sparse_tables &t,
                                                  const phi_source<FROM_COUNTS, LONG_LISTS> &phi, size_t q, uint32_t r,
@@ -104,6 +104,10 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     // wikimix 2.31 -> 2.15 (results/sparse/ab-session11-h100.txt).
     uint32_t lane_word = 0, lane_old = 0, lane_bits = 0;
     REAL lane_dense = 0;
+    // The topic and φ[w,k] of this lane's last entry in the token's pass: on a list of up to 32
+    // topics its only one, which the draw takes where it picks this lane (below).
+    uint32_t lane_topic = UINT32_MAX;
+    REAL lane_phi = 0;
     for (uint32_t i = 0; i < len; i++) {
         const size_t pos = base + (size_t)i * LDA_WARP;
         if (i % LDA_WARP == 0 && i + lane < len) {
@@ -122,11 +126,14 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
         if (REUSE && w == summed && m > LDA_SPARSE_REUSE_AFTER) {
             // The previous token's word (a run, LDA_SPARSE_REUSE_AFTER): the lanes' sums stand
             // but for the old topic's count, which the lane that holds its entry takes off.
+            // φ[w,old] is asked for before the search for its entry, so that its gather is in
+            // flight during the search (every lane asks for the same word: one request).
+            const REAL phi_old = (REAL)phi.at(row, old);
             const uint32_t j = count_list_find(topics, m, old, lane); // listed: it has a count
             if (lane == j % LDA_WARP) {
                 const uint32_t c = counts[j];
                 counts[j] = c - 1;
-                mine = sparse_sum_moved(mine, c, c - 1, (REAL)phi.at(row, old));
+                mine = sparse_sum_moved(mine, c, c - 1, phi_old);
             }
         } else {
             // The lanes' order (sparse_draw.h): each lane adds its own entries, j ≡ lane (mod
@@ -137,6 +144,9 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             // compiles to fewer registers, and more warps hide the latency instead).
             mine = 0;
             summed = w;
+            // (not read past the lane's entries; without this store the short lists' kernel with φ
+            // read compiled to 45 registers, not 40)
+            lane_topic = UINT32_MAX;
             uint32_t old_at = UINT32_MAX, old_count = 0;
             // n[w,k] from the word's list where it is short beside the document's, and the
             // document's is sparse in K (zplan.h, LDA_ZPLAN_WORD_LIST_RATIO and _DOC_SHARE).
@@ -162,8 +172,12 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
                     }
                     const uint32_t last = __shfl_sync(LDA_FULL_WARP, k, m - j0 < LDA_WARP ? m - j0 - 1 : LDA_WARP - 1);
                     const uint32_t n = word_list_count(wt, wc, wlen, p, k, last, lane);
-                    if (listed)
-                        mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.of_count(n, k)));
+                    if (listed) {
+                        const REAL f = (REAL)phi.of_count(n, k);
+                        mine = sparse_add(mine, sparse_mul((REAL)c, f));
+                        lane_topic = k;
+                        lane_phi = f;
+                    }
                 }
             } else {
                 for (uint32_t j = lane; j < m; j += LDA_WARP) {
@@ -178,7 +192,10 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
                             counts[j] = c;
                         }
                     }
-                    mine = sparse_add(mine, sparse_mul((REAL)c, (REAL)phi.at(row, k)));
+                    const REAL f = (REAL)phi.at(row, k);
+                    mine = sparse_add(mine, sparse_mul((REAL)c, f));
+                    lane_topic = k;
+                    lane_phi = f;
                 }
             }
             if (LONG_LISTS && old_at != UINT32_MAX)
@@ -189,6 +206,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
         const REAL sparse = __shfl_sync(LDA_FULL_WARP, upto, 31);
         const REAL target = scaled_target(sparse + dense, uniform_from_bits<REAL>(bits));
         uint32_t topic = 0, at = 0; // the topic drawn, and its entry
+        REAL topic_phi = 0;         // REUSE: φ[w,topic] as the draw formed it, for the lane's carried sum
         bool inserted = false;      // ... new to the list, with its count of one
         const REAL before = __shfl_up_sync(LDA_FULL_WARP, upto, 1);
         bool in_document = target < sparse;
@@ -201,15 +219,34 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
                                      : 31u - __clz(__ballot_sync(LDA_FULL_WARP, mine > (REAL)0));
             REAL carry = L ? __shfl_sync(LDA_FULL_WARP, before, L) : (REAL)0;
             bool found = false, any = false;
+            if (m <= LDA_WARP) {
+                // Each lane holds at most one entry, its sum formed afresh at this token (sums are
+                // carried only on lists longer than LDA_SPARSE_REUSE_AFTER): the search below
+                // would look at lane L's one entry alone and take it, hit or not, so its topic and
+                // φ are taken from the lane's pass, not read and gathered again. With the drawn
+                // topic's φ passed on below (not gathered again for the carried sum) and φ[w,old]
+                // asked for early, measured on the H100 in one run, two rounds (collapsed, ms an
+                // iteration at K = 256 / 1024 / 4096 / 10,000): wiki43k 1.10 / 1.31 / 2.26 / 2.96
+                // -> 1.06 / 1.31 / 2.32 / 2.95, wikimix 1.45 / 2.12 / 3.37 / 3.86 -> 1.46 / 2.04 /
+                // 3.28 / 3.76; the model the same to the bit (results/sparse/ab-session13-h100.txt).
+                topic = __shfl_sync(LDA_FULL_WARP, lane_topic, L);
+                if (REUSE)
+                    topic_phi = __shfl_sync(LDA_FULL_WARP, lane_phi, L);
+                at = L;
+                found = any = true;
+            }
             for (uint32_t j0 = L; j0 < m && !found; j0 += LDA_WARP * LDA_WARP) {
                 const uint32_t j = j0 + lane * LDA_WARP, k = j < m ? topics[j] : 0;
-                const REAL weight = j < m ? sparse_mul((REAL)counts[j], (REAL)phi.at(row, k)) : (REAL)0;
+                const REAL f = j < m ? (REAL)phi.at(row, k) : (REAL)0;
+                const REAL weight = j < m ? sparse_mul((REAL)counts[j], f) : (REAL)0;
                 const REAL v = carry + warp_inclusive_sum(weight, lane);
                 const uint32_t hit = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0 && target < v);
                 const uint32_t weighted = __ballot_sync(LDA_FULL_WARP, weight > (REAL)0);
                 if (hit || weighted) {
                     const uint32_t from = hit ? (uint32_t)__ffs(hit) - 1 : 31 - __clz(weighted);
                     topic = __shfl_sync(LDA_FULL_WARP, k, from);
+                    if (REUSE)
+                        topic_phi = __shfl_sync(LDA_FULL_WARP, f, from);
                     at = __shfl_sync(LDA_FULL_WARP, j, from);
                     found = hit != 0;
                     any = true;
@@ -235,11 +272,15 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             }
             const uint32_t k0 = b * LDA_SPARSE_BLOCK, k = k0 + lane;
             const bool in_block = lane < LDA_SPARSE_BLOCK && k < K;
+            const REAL f = in_block ? (REAL)phi.at(row, k) : (REAL)0;
             const REAL v = (b ? block_end[b - 1] : (REAL)0) +
-                           warp_inclusive_sum(in_block ? (REAL)a.alpha[k] * (REAL)phi.at(row, k) : (REAL)0, lane);
+                           warp_inclusive_sum(in_block ? (REAL)a.alpha[k] * f : (REAL)0, lane);
             const uint32_t hit = __ballot_sync(LDA_FULL_WARP, in_block && tw < v);
             const uint32_t last = (K - k0 < LDA_SPARSE_BLOCK ? K - k0 : LDA_SPARSE_BLOCK) - 1;
-            topic = k0 + (hit ? (uint32_t)__ffs(hit) - 1 : last);
+            const uint32_t drawn = hit ? (uint32_t)__ffs(hit) - 1 : last;
+            topic = k0 + drawn;
+            if (REUSE)
+                topic_phi = __shfl_sync(LDA_FULL_WARP, f, drawn);
             at = count_list_find(topics, m, topic, lane);
             if (at == m || topics[at] != topic) { // a topic the document has not listed
                 count_list_insert(list, s, m, at, topic, lane);
@@ -254,7 +295,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             const uint32_t c = counts[at];
             counts[at] = c + 1;
             if (REUSE)
-                mine = sparse_sum_moved(mine, c, c + 1, (REAL)phi.at(row, topic));
+                mine = sparse_sum_moved(mine, c, c + 1, topic_phi);
         }
         __syncwarp(); // this token's writes before the next token's reads
     }
@@ -280,8 +321,10 @@ __device__ __forceinline__ void sparse_draw_part(const zsample_args &a, const zs
 }
 
 // The plan's two compilations (zplan.h, sparse_long_lists): under the launch bounds (128, 1)
-// ptxas gives the long lists' form 58 registers (under (128) alone, or none, it chose 40 or 48);
-// the short lists' form takes 40 without them.
+// ptxas gives the long lists' form 64 registers (float, φ from the counts; when it took 58,
+// under (128) alone, or none, it chose 40 or 48); the short lists' form takes 46 without them.
+// Holding the short one to 40 (12 blocks an SM) was faster on wiki43k at K = 256 (1.04 against
+// 1.07 ms) and slower at 4096 (2.44 against 2.32; results/sparse/ab-session13-h100.txt).
 template <typename REAL, bool FROM_COUNTS>
 __global__ void zsample_sparse_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
 {
