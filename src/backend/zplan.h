@@ -95,6 +95,9 @@ typedef struct {
  * never wiki43k, whose documents stop at 445 tokens). */
 #define LDA_ZPLAN_LONG_LIST 1024u
 #define LDA_ZPLAN_LONG_LIST_SHARE 0.1
+/* (From lists of 256 instead, so that both corpora take the long lists' form at K = 256, it was
+ * slower on both, with pieces of 256 or 512: wikimix 1.45 -> 1.62 ms, wiki43k 1.06 -> 1.44, H100,
+ * one run; results/sparse/ab-session13-h100.txt.) */
 /* (One form draws every group. The long lists' form for the groups with a slot whose list may
  * reach 64, 256 or 1024 topics and the short lists' for the others, in two launches, was slower
  * on wikimix, collapsed, the H100, in one run: K = 1024 / 4096 / 10,000 took 2.59 / 4.05 / 5.10,
