@@ -75,7 +75,8 @@ template <typename REAL> __device__ __forceinline__ REAL sparse_sum_moved(REAL s
 // 1024, 4096, 10,000): the long lists' form everywhere, wiki43k 1.60, 1.94, 3.20, 5.04,
 // wikimix 1.98, 2.83, 6.78, 9.13; as the plan chooses, 1.39, 1.70, 3.06, 4.82 and 1.72, 2.83,
 // 6.76, 9.14. The short lists' form everywhere took 3.99 on wikimix at 1024 (another run).
-// Holding either to fewer registers, or fewer warps resident, was slower (results/sparse/ab-session8-h100.txt). Time wikimix after any change here.
+// Holding either to fewer registers, or fewer warps resident, was slower
+// (results/sparse/ab-session8-h100.txt). Time wikimix after any change here.
 template <typename REAL, bool FROM_COUNTS, bool LONG_LISTS>
 __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zsample_sparse_tables &t,
                                                  const phi_source<FROM_COUNTS, LONG_LISTS> &phi, size_t q, uint32_t r,
