@@ -15,9 +15,9 @@
 #include "helpers.h"
 
 typedef struct {
-    const char *name, *content;
-    size_t len; /* 0: strlen(content) */
-    int gz;
+    const char *name, *content; /* content NULL: len bytes of 'a' */
+    size_t len;                 /* 0: strlen(content) */
+    int gz;                     /* written gzip-compressed */
 } input_file;
 
 typedef enum { NO_SETUP, TINY_MODEL, TINY_TOP_MODEL } setup_kind; /* TINY_TOP_MODEL: --doc-topics top:1 */
@@ -61,6 +61,10 @@ typedef struct {
 #define BINARY_CORPUS(version, tokens, crc) BINARY_HEADER(version, ZERO8, tokens, ZERO4, crc)
 #define EMPTY_CRC "\x69\x42\x49\x48"
 
+/* The start of a PDF file: its version line, the binary comment line PDF writers add, an object. */
+#define PDF_LIKE "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Length 44 /Filter /FlateDecode >>\nstream\n" \
+    "x\x9c\x2b\xe4\x02\x00\nendstream\nendobj\n"
+
 /* A UCI triple of document d with the most tokens a document may have (2^27 - 1). */
 #define T(d) #d " 1 134217727\n"
 #define T8(a, b, c, d, e, f, g, h) T(a) T(b) T(c) T(d) T(e) T(f) T(g) T(h)
@@ -73,9 +77,37 @@ static malformed rows[] = {
     {"empty file", "clean", NO_SETUP, {{"c", "", 0, 0}}, NULL, TRAIN, 2, "c: the corpus is empty (no documents)"},
     {"only blank lines", "clean", NO_SETUP, {{"c", "\n \n\t\n", 0, 0}}, NULL, TRAIN, 2, "the corpus is empty"},
     {"only stop words", "clean", NO_SETUP, {{"c", "the and of\nthe\n", 0, 0}}, NULL, TRAIN, 2, "stop words"},
-    {"binary bytes as text", "clean", NO_SETUP, {{"c", "\x01\x02\xff\xfe\0\0\x7f", 7, 0}}, NULL, TRAIN, 2,
-     "the corpus is empty"},
+    {"binary bytes as text", "28.6: trained on", NO_SETUP, {{"c", "\x01\x02\xff\xfe\0\0\x7f", 7, 0}}, NULL, TRAIN, 2,
+     "c does not look like text: a NUL byte at offset 4; --force-text reads it as text anyway"},
     {"a folder as corpus", "clean", NO_SETUP, {{0}}, NULL, "train %D -o %D/out", 2, "Is a directory"},
+    /* ---- not text (issue 28's defects; the PDF and the binary trained into topics) ---- */
+    {"a PDF as text", "28.6: trained on", NO_SETUP, {{"c.pdf", PDF_LIKE, 0, 0}}, NULL,
+     "train %D/c.pdf -K 2 -n 1 --device cpu -o %D/out", 2,
+     "c.pdf does not look like text: it starts like a PDF document (convert it to text first); --force-text reads it "
+     "as text anyway"},
+    {"a PDF read with --force-text", "28.6: the override", NO_SETUP, {{"c.pdf", PDF_LIKE, 0, 0}}, NULL,
+     "train %D/c.pdf --force-text --min-df 1 --max-df 1 -K 2 -n 1 -q --device cpu -o %D/out", 0, "(text):"},
+    {"the ldagpu binary as text", "28.6: trained on", NO_SETUP, {{0}}, NULL,
+     "train \"$LDAGPU_BIN\" -K 2 -n 1 --device cpu -o %D/out", 2,
+     "does not look like text: it starts like an executable or library (ELF)"},
+    {"UTF-16 text", "29.16: blamed as empty", NO_SETUP,
+     {{"c", "\xff\xfe" "a\0l\0p\0h\0a\0 \0b\0e\0t\0a\0\n\0", 24, 0}}, NULL, TRAIN, 2,
+     "c is UTF-16 text: ldagpu reads UTF-8 (convert it first: iconv -f UTF-16 -t UTF-8)"},
+    {"an endless device as corpus", "29.7: grew without end", NO_SETUP, {{0}}, NULL,
+     "train /dev/zero -K 2 -n 1 --device cpu -o %D/out", 2, "/dev/zero does not look like text: a NUL byte at offset 0"},
+    {"a gzip-compressed binary corpus", "29.16: blamed as too short", NO_SETUP,
+     {{"c.ldab.gz", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 76, 1}}, NULL, "train %D/c.ldab.gz -o %D/out", 2,
+     "c.ldab.gz is an ldagpu binary corpus compressed with gzip: decompress it first (gunzip)"},
+    {"a gzip-compressed binary corpus named binary", "29.16: blamed as too short", NO_SETUP,
+     {{"c.ldab.gz", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 76, 1}}, NULL, "train %D/c.ldab.gz -f binary -o %D/out",
+     2, "c.ldab.gz is compressed with gzip: decompress it first (gunzip)"},
+    {"a binary corpus cut inside its header", "29.16: not one, it said", NO_SETUP,
+     {{"c", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 20, 0}}, NULL, TRAIN "-f binary", 2,
+     "c: truncated: 20 bytes, fewer than a binary corpus's 68-byte header and checksum"},
+    {"Latin-1 text with a few accents", "clean", NO_SETUP,
+     {{"c", "Le caf\xe9 est tr\xe8s bon et la cr\xe8me aussi, mais le th\xe9 reste meilleur pour la sant\xe9\n"
+            "Le caf\xe9 est tr\xe8s bon et la cr\xe8me aussi, mais le th\xe9 reste meilleur pour la sant\xe9\n", 0, 0}},
+     NULL, TRAIN "-q --min-df 1 --max-df 1", 0, "(text): 2 documents"},
     {"gzip cut short", "clean", NO_SETUP, {{"c", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x4b\x4c", 12, 0}},
      NULL, TRAIN, 2, "truncated gzip data"},
     {"gzip corrupt inside", "clean", NO_SETUP,
@@ -144,6 +176,20 @@ static malformed rows[] = {
     {"ldac tokens beyond memory", "4: tiny file, huge cost", NO_SETUP,
      {{"c.ldac", "1 0:100000000\n", 0, 0}, {"c.vocab", "a\n", 0, 0}}, "LDAGPU_MEMORY_LIMIT=64M",
      "train %D/c.ldac -o %D/out", 1, "c.ldac:1: not enough memory: the corpus declares 100000000 tokens"},
+    {"ldac --vocab none, a word id near 2^32", "29.13: 25 bytes, 62 s", NO_SETUP, {{"c.ldac", "1 4294967292:1\n", 0, 0}},
+     "LDAGPU_MEMORY_LIMIT=1G", "train %D/c.ldac --vocab none -o %D/out", 1,
+     "c.ldac:1: not enough memory: --vocab none names the words by their ids, 0 to 4294967292 here: 4294967293 words, "
+     "160.0 GiB to hold them, and 1.0 GiB are available"},
+    {"uci --vocab none, W near 2^32", "29.13: 25 bytes, 62 s", NO_SETUP,
+     {{"docword.c.txt", "1\n4294967294\n1\n1 1 1\n", 0, 0}}, "LDAGPU_MEMORY_LIMIT=1G",
+     "train %D/docword.c.txt --vocab none -o %D/out", 1,
+     "docword.c.txt:2: not enough memory: --vocab none names the words by their ids, 1 to 4294967294 here"},
+    {"uci 134 million empty documents", "29.13: 20 bytes, 48 s and 2.3 GB", TINY_MODEL,
+     {{"docword.c.txt", "134000000\n12\n1\n1 1 1\n", 0, 0},
+      {"vocab.c.txt", "apple\nbanana\ncherry\ngrape\nlemon\nmango\nengine\npiston\nrotor\nvalve\nwheel\ngear\n", 0, 0}},
+     "LDAGPU_MEMORY_LIMIT=256M", "infer %D/m %D/docword.c.txt --device cpu -o %D/theta.tsv", 1,
+     "docword.c.txt:1: not enough memory: the corpus declares 134000000 documents, 1022 MiB to hold them, and 256 MiB "
+     "are available"},
     {"binary: not one", "clean", NO_SETUP, {{"c", "alpha beta\n", 0, 0}}, NULL, TRAIN "-f binary", 2,
      "c: not an ldagpu binary corpus"},
     {"binary: cut short", "clean", NO_SETUP, {{"c", BINARY_CORPUS("\x01", ZERO8, EMPTY_CRC), 70, 0}}, NULL, TRAIN, 2,
@@ -181,6 +227,10 @@ static malformed rows[] = {
     {"config file binary", "7: echoed raw", NO_SETUP, {{"p.conf", "\x7f" "ELF\x02\x01\x01\x1b[31m\n", 0, 0}},
      NULL, "train %D/p.conf -c %D/p.conf", 2, "p.conf:1: expected 'key = value', got '\\x7fELF\\x02"},
     {"config missing", "clean", NO_SETUP, {{0}}, NULL, "train x -c %D/none.conf", 2, "none.conf: No such file"},
+    {"config an endless device", "29.7: trained with defaults", NO_SETUP, {{0}}, NULL, "train x -c /dev/zero", 2,
+     "/dev/zero: not a regular file (a device); a configuration must be a file"},
+    {"config a corpus given by mistake", "29.7: read whole", NO_SETUP, {{"big.conf", NULL, 2 << 20, 0}}, NULL,
+     "train x -c %D/big.conf", 2, "big.conf: 2 MiB, more than a configuration file holds (at most 1024 KiB)"},
     {"topics out of range", "clean", NO_SETUP, {{0}}, NULL, "train x -K 0", 2, "-K/--topics: expected an integer"},
     {"memory limit malformed", "4: the new budget", NO_SETUP, {{"c", "alpha beta\n", 0, 0}}, "LDAGPU_MEMORY_LIMIT=1T", TRAIN,
      2, "LDAGPU_MEMORY_LIMIT: expected a number of bytes"},
@@ -274,10 +324,21 @@ ParameterizedTest(size_t *index, malformed, input)
         const input_file *f = &row->files[i];
         char *name = expand(f->name, dir), *path = NULL;
         cr_assert(asprintf(&path, "%s/%s", dir, name) > 0);
-        FILE *fp = fopen(path, "wb");
-        cr_assert(fp, "%s", path);
-        fwrite(f->content, 1, f->len ? f->len : strlen(f->content), fp);
-        fclose(fp);
+        const size_t len = f->len ? f->len : strlen(f->content);
+        char *filler = f->content ? NULL : malloc(len); /* no content: len bytes of one letter */
+        if (filler)
+            memset(filler, 'a', len);
+        const char *bytes = f->content ? f->content : filler;
+        if (f->gz) {
+            gzFile g = gzopen(path, "wb");
+            cr_assert(g && gzwrite(g, bytes, (unsigned)len) == (int)len && gzclose(g) == Z_OK, "%s", path);
+        } else {
+            FILE *fp = fopen(path, "wb");
+            cr_assert(fp, "%s", path);
+            fwrite(bytes, 1, len, fp);
+            fclose(fp);
+        }
+        free(filler);
         free(path);
         free(name);
     }

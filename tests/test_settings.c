@@ -31,6 +31,7 @@ static void unusual_settings(lda_settings *s)
     s->corpus.min_df = 9;
     s->corpus.max_df = 0.25;
     s->corpus.max_vocab = 1234;
+    s->corpus.force_text = 1;
     s->holdout = 0.125;
     s->holdout_iterations = 33;
     s->doc_topics = (lda_doc_topics){LDA_DOC_TOPICS_SPARSE, 0, 0.125};

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "core/parse.h" /* lda_parse_flag_value, for the flags' config values */
 #include "util/config_file.h"
 
 typedef struct {
@@ -44,8 +45,5 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
                       lda_error *err);
 
 void lda_options_print_help(const lda_command_spec *spec, FILE *out);
-
-/* Boolean config values for flags: true/false/yes/no/1/0. */
-int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err);
 
 #endif

@@ -11,8 +11,10 @@
 #include "cli/commands.h"
 #include "backend/backend.h"
 #include "cli/corpus_option_rows.h"
+#include "model/model_corpus.h"
 #include "model/settings.h"
 #include "train/trainer.h"
+#include "util/input.h"
 #include "util/ranks.h"
 
 enum {
@@ -223,6 +225,8 @@ static int merge_resume(train_ctx *ctx, const lda_resume_state *st, const char *
             lda_setting_copy(row, &r.settings, &m->settings);
     }
     r.corpus_path = corpus_path ? corpus_path : m->corpus_path;
+    if (lda_model_check_recorded_files(corpus_path ? NULL : m->corpus_path, &r.settings.corpus, err))
+        return -1;
     if (!ctx->given[OPT_OUTPUT])
         r.output_dir = ctx->resume;
     if (m->iterations > UINT32_MAX - r.settings.params.iterations) {
@@ -317,6 +321,7 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
         ctx->o.corpus_path = positional[0];
     }
     install_stop_handlers();
+    lda_input_watch_stop(&stop_signal); /* a read waiting on a pipe ends at the first signal */
     ctx->o.stop = &stop_signal;
     int rc = lda_train(&ctx->o, &err) ? lda_report(command, &err) : LDA_EXIT_OK;
     lda_resume_free(&st);

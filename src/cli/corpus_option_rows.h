@@ -20,12 +20,15 @@
 #define LDA_ROW_MIN_DF {"min-df", 0, "N", "raw text: drop words in fewer documents", "2"}
 #define LDA_ROW_MAX_DF {"max-df", 0, "F", "raw text: drop words in more than this fraction of documents", "0.5"}
 #define LDA_ROW_MAX_VOCAB {"max-vocab", 0, "N", "raw text: keep the N most frequent words (0: all)", "0"}
+#define LDA_ROW_FORCE_TEXT                                                                                      \
+    {"force-text", 0, NULL, "raw text: read the corpus as text even where it does not look like text (NUL "     \
+     "bytes, a PDF, UTF-16), which is otherwise refused", NULL}
 #define LDA_READER_OPTION_IDS                                                                                 \
-    OPT_FORMAT, OPT_VOCAB, OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB
+    OPT_FORMAT, OPT_VOCAB, OPT_STOPWORDS, OPT_MIN_WORD_LEN, OPT_MIN_DF, OPT_MAX_DF, OPT_MAX_VOCAB, OPT_FORCE_TEXT
 #define LDA_READER_OPTION_ROWS                                                                                \
     [OPT_FORMAT] = LDA_ROW_FORMAT, [OPT_VOCAB] = LDA_ROW_VOCAB, [OPT_STOPWORDS] = LDA_ROW_STOPWORDS,          \
     [OPT_MIN_WORD_LEN] = LDA_ROW_MIN_WORD_LEN, [OPT_MIN_DF] = LDA_ROW_MIN_DF, [OPT_MAX_DF] = LDA_ROW_MAX_DF,   \
-    [OPT_MAX_VOCAB] = LDA_ROW_MAX_VOCAB
+    [OPT_MAX_VOCAB] = LDA_ROW_MAX_VOCAB, [OPT_FORCE_TEXT] = LDA_ROW_FORCE_TEXT
 
 #define LDA_ROW_CACHE                                                                                           \
     {"cache", 0, "off|auto|FILE", "keep the parsed corpus in binary form in FILE (auto: CORPUS.ldab beside "   \

@@ -160,3 +160,20 @@ int lda_parse_choice_list(const char *where, const char *text, const lda_choice 
     *count = n;
     return 0;
 }
+
+int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err)
+{
+    static const char *yes[] = {"true", "yes", "1", "on"}, *no[] = {"false", "no", "0", "off"};
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(value, yes[i]) == 0) {
+            *out = 1;
+            return 0;
+        }
+        if (strcmp(value, no[i]) == 0) {
+            *out = 0;
+            return 0;
+        }
+    }
+    lda_error_input(err, "%s: expected true or false, got '%s'", where, value);
+    return -1;
+}

@@ -43,6 +43,8 @@ typedef struct {
     size_t min_df;              /* words in fewer documents are dropped (>= 1) */
     double max_df;              /* words in more than this fraction of documents are dropped (0,1] */
     size_t max_vocab;           /* keep only this many most frequent words; 0: no limit */
+    int force_text;             /* read as raw text even what does not look like text (a PDF, NUL
+                                 * bytes: util/text_sniff.h), which is otherwise refused */
     /* When set (inference on new documents), word ids refer to this vocabulary instead of
      * one built from the corpus: words it lacks are counted in num_unknown_tokens and skipped,
      * and pruning options are ignored. */

@@ -234,11 +234,25 @@ static int open_source(source *s, const char *path, lda_error *err)
     }
     s->size = (uint64_t)sb.st_size;
     unsigned char b[HEADER_BYTES];
-    if (s->size < HEADER_BYTES + CHECKSUM_BYTES || take(s, b, HEADER_BYTES, err) || memcmp(b, CORPUS_BINARY_MAGIC, 8)) {
+    const size_t start = s->size < HEADER_BYTES ? (size_t)s->size : HEADER_BYTES;
+    if (read_exactly(s, b, start, err))
+        return -1;
+    if (start >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+        lda_error_input(err, "%s is compressed with gzip: decompress it first (gunzip); a binary corpus is read "
+                        "uncompressed", path);
+        return -1;
+    }
+    if (start >= 8 && memcmp(b, CORPUS_BINARY_MAGIC, 8) == 0 && s->size < HEADER_BYTES + CHECKSUM_BYTES) {
+        lda_error_input(err, "%s: truncated: %llu bytes, fewer than a binary corpus's %d-byte header and checksum",
+                        path, (unsigned long long)s->size, HEADER_BYTES + CHECKSUM_BYTES);
+        return -1;
+    }
+    if (s->size < HEADER_BYTES + CHECKSUM_BYTES || memcmp(b, CORPUS_BINARY_MAGIC, 8)) {
         lda_error_input(err, "%s: not an ldagpu binary corpus (it does not start with the %d-byte header '%s')", path,
                         HEADER_BYTES, CORPUS_BINARY_MAGIC);
         return -1;
     }
+    s->crc = (uint32_t)crc32_z(s->crc, b, HEADER_BYTES);
     header *h = &s->h;
     *h = (header){get_u32(b + 8), get_u32(b + 12), get_u32(b + 40), get_u32(b + 44), get_u64(b + 16),
                   get_u64(b + 24), get_u64(b + 32), get_u64(b + 48), get_u64(b + 56)};
@@ -396,24 +410,18 @@ out:
 }
 
 /* The memory the corpus will take (its arrays, and what any reader keeps per input document,
- * e.g. unknown-token counts in a fixed vocabulary), against what is available: a header may
- * declare billions of empty documents at no cost in the file. */
+ * CORPUS_INPUT_DOC_BYTES), against what is available: a header may declare billions of empty
+ * documents at no cost in the file. */
 static int check_memory(const source *s, lda_error *err)
 {
     const header *h = &s->h;
-    uint64_t have;
-    if (lda_memory_available(&have, err))
-        return -1;
-    const double need = 4.0 * (double)h->num_tokens + 16.0 * (double)h->num_docs + 8.0 * (double)h->num_input_docs +
-                        2.0 * (double)h->vocab_bytes + 8.0 * (double)h->vocab_size;
-    if (need <= (double)have)
-        return 0;
-    char need_text[32], have_text[32];
-    lda_error_fail(err, "%s: not enough memory: the corpus declares %llu tokens and %llu input documents, %s to hold "
-                   "them, and %s are available", s->path, (unsigned long long)h->num_tokens,
-                   (unsigned long long)h->num_input_docs, lda_size_text((uint64_t)need, need_text),
-                   lda_size_text(have, have_text));
-    return -1;
+    const double need = 4.0 * (double)h->num_tokens + 16.0 * (double)h->num_docs +
+                        (double)CORPUS_INPUT_DOC_BYTES * (double)h->num_input_docs + 2.0 * (double)h->vocab_bytes +
+                        8.0 * (double)h->vocab_size;
+    char what[128];
+    snprintf(what, sizeof what, "the corpus declares %llu tokens and %llu input documents",
+             (unsigned long long)h->num_tokens, (unsigned long long)h->num_input_docs);
+    return lda_memory_check(s->path, what, need < 0x1p64 ? (uint64_t)need : UINT64_MAX, err);
 }
 
 corpus *corpus_binary_read(const char *path, lda_error *err)

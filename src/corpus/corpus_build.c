@@ -66,14 +66,19 @@ int corpus_check_memory(const char *path, size_t line, uint64_t total, uint64_t 
 {
     if (total <= max_tokens)
         return 0;
-    char where[32] = "";
-    if (line)
-        snprintf(where, sizeof where, ":%zu", line);
-    char need[32], have[32];
-    lda_error_fail(err, "%s%s: not enough memory: the corpus declares %llu tokens%s, %s to hold them, and %s are "
-                   "available", path, where, (unsigned long long)total, line ? " by this line" : "",
-                   lda_size_text(total * sizeof(uint32_t), need), lda_size_text(max_tokens * sizeof(uint32_t), have));
+    char where[4096], what[96];
+    snprintf(where, sizeof where, line ? "%s:%zu" : "%s", path, line);
+    snprintf(what, sizeof what, "the corpus declares %llu tokens%s", (unsigned long long)total, line ? " by this line" : "");
+    lda_memory_refuse(where, what, total * sizeof(uint32_t), max_tokens * sizeof(uint32_t), err);
     return -1;
+}
+
+int corpus_check_input_docs(const char *path, size_t line, uint64_t docs, lda_error *err)
+{
+    char where[4096], what[96];
+    snprintf(where, sizeof where, "%s:%zu", path, line);
+    snprintf(what, sizeof what, "the corpus declares %llu documents", (unsigned long long)docs);
+    return lda_memory_check(where, what, docs * CORPUS_INPUT_DOC_BYTES, err);
 }
 
 int corpus_check_tokens(const gzlines *src, uint64_t doc_tokens, uint64_t total, uint64_t max_tokens,

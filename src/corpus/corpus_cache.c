@@ -80,8 +80,12 @@ char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_forma
         lda_error_input(err, "%s: %s", path, strerror(errno));
         return NULL;
     }
+    if (!S_ISREG(sb.st_mode)) { /* a stream has no size or time to key on, and is read once */
+        lda_error_input(err, "%s: not a regular file", path);
+        return NULL;
+    }
     *format = opt->format;
-    if (*format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, format, err) < 0)
+    if (*format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, opt, format, err) < 0)
         return NULL;
     char *text = NULL;
     size_t len = 0;
@@ -164,9 +168,13 @@ corpus *corpus_read_cached(const char *path, const corpus_options *opt, const ch
         lda_error_input(err, "--cache %s is the corpus itself", cache_path);
         return NULL;
     }
-    if (opt->fixed_vocab || !(key = corpus_cache_key(path, opt, &format, &e)) || format == CORPUS_FORMAT_BINARY) {
+    struct stat sb;
+    const int stream = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+    if (opt->fixed_vocab || stream || !(key = corpus_cache_key(path, opt, &format, &e)) ||
+        format == CORPUS_FORMAT_BINARY) {
         snprintf(report->message, sizeof report->message, "cache %s not used: %s", cache_path,
                  opt->fixed_vocab ? "the corpus is read in a model's vocabulary"
+                 : stream        ? "the corpus is not a regular file (a pipe or device is read once, as it comes)"
                  : key           ? "the corpus is binary already"
                                  : "the corpus cannot be read");
         free(key);

@@ -1,20 +1,25 @@
-/* corpus_detect.c — guessing a corpus's format from its first lines.
+/* corpus_detect.c — what a corpus file is, from its first block (gzlines_head), before the
+ * reader reads it from the same open file: a stream is read once.
  *
- * Binary: the file starts with the magic of corpus_binary.h (checked first; no text format
- * starts with it).
+ * Binary: the file starts with the magic of corpus_binary.h (no text format starts with it);
+ * compressed with gzip, or coming through a pipe, it is refused with its own message, since
+ * the binary reader reads a regular file by its size.
+ * Not text: a PDF, an executable, UTF-16, ... (util/text_sniff.h) is refused with one line
+ * that says what it looks like, unless --force-text asks for it to be read as text anyway.
  * UCI: the first three non-blank lines are each one non-negative integer (D, W, NNZ).
  * LDA-C: lines "N id:count ...". Anything else is raw text, which reads any file, so a wrong
  * guess shows up as a strange vocabulary or an empty corpus rather than an error at the line
- * that is wrong. That is why the guess is made from up to SAMPLE_LINES lines, not the first
- * alone: a file mostly of one format is read as that format, whose reader then names the
- * line that breaks it (a bad header value of a UCI file, a bad pair on the first line of an
- * LDA-C file). The format can always be named explicitly. */
+ * that is wrong. That is why the guess is made from up to SAMPLE_LINES lines of the first
+ * block, not the first line alone: a file mostly of one format is read as that format, whose
+ * reader then names the line that breaks it (a bad header value of a UCI file, a bad pair on
+ * the first line of an LDA-C file). The format can always be named explicitly. */
 #include <string.h>
 
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
+#include "util/text.h"
 
 enum { SAMPLE_LINES = 1000 };
 
@@ -63,35 +68,73 @@ static line_shape shape_of(const gzlines *r, const char *line, size_t len)
     return LINE_OTHER;
 }
 
-int corpus_detect_format(const char *path, corpus_format *format, lda_error *err)
+/* The line format of the head's lines: its complete lines (and a last one cut off by the end of
+ * the block only when there is no other: a first line longer than the block). */
+static corpus_format guess_format(const gzlines *r, const char *head, size_t head_len, int complete)
 {
-    if (corpus_binary_sniff(path)) {
-        *format = CORPUS_FORMAT_BINARY;
-        return 0;
-    }
-    gzlines *r = gzlines_open(path, err);
-    if (!r)
-        return -1;
     size_t count[4] = {0}, sampled = 0, header_integers = 0;
-    char *line;
-    size_t len;
-    while (sampled < SAMPLE_LINES && (line = gzlines_next(r, &len, err))) {
-        if (line_is_blank(line, len))
-            continue;
-        line_shape s = shape_of(r, line, len);
-        header_integers += sampled < 3 && s == LINE_INTEGER;
-        count[s]++;
-        sampled++;
+    const char *line = head, *end = head + head_len;
+    if ((size_t)(end - line) >= LDA_UTF8_BOM_LEN && memcmp(line, LDA_UTF8_BOM, LDA_UTF8_BOM_LEN) == 0)
+        line += LDA_UTF8_BOM_LEN;
+    while (line < end && sampled < SAMPLE_LINES) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        if (!nl && !complete && sampled > 0)
+            break;
+        size_t len = (size_t)((nl ? nl : end) - line);
+        if (len > 0 && line[len - 1] == '\r')
+            len--;
+        if (!line_is_blank(line, len)) {
+            line_shape s = shape_of(r, line, len);
+            header_integers += sampled < 3 && s == LINE_INTEGER;
+            count[s]++;
+            sampled++;
+        }
+        line = nl ? nl + 1 : end;
     }
-    int failed = gzlines_failed(r);
-    gzlines_close(r);
     /* Strictly a UCI header; or more than half UCI triples after a header with a bad value; or
      * more than half LDA-C lines. */
     if (header_integers == 3 || (sampled > 3 && header_integers >= 1 && 2 * count[LINE_TRIPLE] > sampled - 3))
-        *format = CORPUS_FORMAT_UCI;
-    else if (2 * count[LINE_LDAC] > sampled)
-        *format = CORPUS_FORMAT_LDAC;
-    else
-        *format = CORPUS_FORMAT_TEXT;
-    return failed ? -1 : 0;
+        return CORPUS_FORMAT_UCI;
+    if (2 * count[LINE_LDAC] > sampled)
+        return CORPUS_FORMAT_LDAC;
+    return CORPUS_FORMAT_TEXT;
+}
+
+int corpus_detect(gzlines *r, const corpus_options *opt, corpus_format *format, lda_error *err)
+{
+    size_t len;
+    int complete;
+    const char *head = gzlines_head(r, &len, &complete, err);
+    if (!head)
+        return -1;
+    const char *path = gzlines_path(r);
+    const int auto_or_text = opt->format == CORPUS_FORMAT_AUTO || opt->format == CORPUS_FORMAT_TEXT;
+    *format = opt->format;
+    if (len >= 8 && memcmp(head, CORPUS_BINARY_MAGIC, 8) == 0 && *format == CORPUS_FORMAT_AUTO) {
+        if (gzlines_compressed(r))
+            lda_error_input(err, "%s is an ldagpu binary corpus compressed with gzip: decompress it first (gunzip); "
+                            "a binary corpus is read uncompressed", path);
+        else if (gzlines_is_stream(r))
+            lda_error_input(err, "%s is an ldagpu binary corpus coming through a pipe or device: a binary corpus is "
+                            "read from a file (save it to one first)", path);
+        else {
+            *format = CORPUS_FORMAT_BINARY;
+            return 0;
+        }
+        return -1;
+    }
+    if (!(opt->force_text && auto_or_text) &&
+        gzlines_check_text(r, auto_or_text ? "--force-text reads it as text anyway" : NULL, err))
+        return -1;
+    if (*format == CORPUS_FORMAT_AUTO)
+        *format = guess_format(r, head, len, complete);
+    return 0;
+}
+
+int corpus_detect_format(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+{
+    gzlines *r = gzlines_open_unjudged(path, err);
+    int rc = r ? corpus_detect(r, opt, format, err) : -1;
+    gzlines_close(r);
+    return rc;
 }

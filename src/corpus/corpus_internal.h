@@ -37,6 +37,14 @@ int corpus_check_tokens(const gzlines *src, uint64_t doc_tokens, uint64_t total,
 /* The memory part alone, for a total known at once (line 0: none to name). */
 int corpus_check_memory(const char *path, size_t line, uint64_t total, uint64_t max_tokens, lda_error *err);
 
+/* What an input document costs even when empty: a reader in a fixed vocabulary keeps its
+ * unknown-token count, and a model its row of θ (8 bytes at least in any form). A count of
+ * documents a file declares without writing them (UCI's D, a binary corpus's input documents)
+ * is checked against the memory available at this cost before anything is made of it (docs is
+ * at most 2^32: a corpus has no more). */
+enum { CORPUS_INPUT_DOC_BYTES = 8 };
+int corpus_check_input_docs(const char *path, size_t line, uint64_t docs, lda_error *err);
+
 int corpus_builder_init(corpus_builder *b, corpus_format format, lda_error *err);
 /* Makes room for n more tokens at once (optional; appending grows as needed). */
 int corpus_builder_reserve(corpus_builder *b, size_t n, lda_error *err);
@@ -69,17 +77,21 @@ int corpus_map_to_fixed_vocab(corpus *c, const corpus_options *opt, char note[CO
 
 /* ---- corpus_detect.c ---- */
 
-/* Guesses the format from the first lines (see corpus.h). */
-int corpus_detect_format(const char *path, corpus_format *format, lda_error *err);
+/* What r (opened unjudged, nothing read yet) holds, from its head: opt->format, or the format
+ * detected when it is auto; refuses (status 2) a gzip-compressed or piped binary corpus, and a
+ * file that does not look like text (text_sniff.h) unless opt->force_text lets raw text
+ * through. The reader then reads r from its start. */
+int corpus_detect(gzlines *r, const corpus_options *opt, corpus_format *format, lda_error *err);
+/* corpus_detect on path, opened and closed: for a cache's key. */
+int corpus_detect_format(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err);
 
-/* ---- the readers: each returns the corpus read (possibly empty), or NULL with err. UCI
- * and LDA-C without a vocabulary file (vocab_path NULL, --vocab none) name each word by its
- * id as the file writes it. ---- */
+/* ---- the readers: each reads r (opened by the front door, which closes it) and returns the
+ * corpus read (possibly empty), or NULL with err. UCI and LDA-C without a vocabulary file
+ * (vocab_path NULL, --vocab none) name each word by its id as the file writes it. ---- */
 
 /* Raw text; handles fixed_vocab itself. May write a note explaining an empty result. */
-corpus *corpus_read_text(const char *path, const corpus_options *opt,
-                         char note[CORPUS_NOTE_MAX], lda_error *err);
-corpus *corpus_read_uci(const char *path, const char *vocab_path, lda_error *err);
-corpus *corpus_read_ldac(const char *path, const char *vocab_path, lda_error *err);
+corpus *corpus_read_text(gzlines *r, const corpus_options *opt, char note[CORPUS_NOTE_MAX], lda_error *err);
+corpus *corpus_read_uci(gzlines *r, const char *vocab_path, lda_error *err);
+corpus *corpus_read_ldac(gzlines *r, const char *vocab_path, lda_error *err);
 
 #endif

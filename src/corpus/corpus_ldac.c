@@ -35,7 +35,7 @@ static int parse_pair(const line_fields *f, const char *field, size_t len,
 
 /* Appends the tokens of one non-blank document line to the current document. */
 static int read_document(line_fields *f, const uint_spec *id_spec, corpus_builder *b,
-                         uint64_t *max_id, lda_error *err)
+                         uint64_t *max_id, size_t *max_id_line, lda_error *err)
 {
     static const uint_spec n_spec = {"N", 0, UINT32_MAX, NULL};
     uint64_t n;
@@ -49,8 +49,10 @@ static int read_document(line_fields *f, const uint_spec *id_spec, corpus_builde
         if (parse_pair(f, field, len, id_spec, &id, &count, err) < 0 ||
             corpus_builder_add(b, (uint32_t)id, (size_t)count, err) < 0)
             return -1;
-        if (id > *max_id)
+        if (id > *max_id) {
             *max_id = id;
+            *max_id_line = gzlines_lineno(f->src);
+        }
     }
     if (pairs != n) {
         lda_error_input(err, "%s:%zu: N = %llu but the line has %llu id:count pairs (expected "
@@ -61,10 +63,11 @@ static int read_document(line_fields *f, const uint_spec *id_spec, corpus_builde
     return 0;
 }
 
-/* Reads every document; *max_id gets the largest word id used (0 when none is). Without a
- * vocabulary file (vocab_path NULL) ids go up to the largest a corpus can have. */
+/* Reads every document; *max_id gets the largest word id used (0 when none is), on line
+ * *max_id_line. Without a vocabulary file (vocab_path NULL) ids go up to the largest a corpus
+ * can have. */
 static int read_documents(gzlines *r, uint32_t vocab_size, const char *vocab_path,
-                          corpus_builder *b, uint64_t *max_id, lda_error *err)
+                          corpus_builder *b, uint64_t *max_id, size_t *max_id_line, lda_error *err)
 {
     char reason[CORPUS_NOTE_MAX];
     snprintf(reason, sizeof reason, "%s has %u words", vocab_path ? vocab_path : "", (unsigned)vocab_size);
@@ -76,7 +79,7 @@ static int read_documents(gzlines *r, uint32_t vocab_size, const char *vocab_pat
     while ((line = gzlines_next(r, &len, err))) {
         line_fields f;
         line_fields_init(&f, r, LAYOUT, line, len);
-        if (!line_is_blank(line, len) && read_document(&f, &id_spec, b, max_id, err) < 0)
+        if (!line_is_blank(line, len) && read_document(&f, &id_spec, b, max_id, max_id_line, err) < 0)
             return -1;
         if (corpus_builder_end_doc(b, err) < 0)
             return -1;
@@ -84,34 +87,33 @@ static int read_documents(gzlines *r, uint32_t vocab_size, const char *vocab_pat
     return gzlines_failed(r) ? -1 : 0;
 }
 
-corpus *corpus_read_ldac(const char *path, const char *vocab_path, lda_error *err)
+corpus *corpus_read_ldac(gzlines *r, const char *vocab_path, lda_error *err)
 {
     char **vocab = NULL;
     uint32_t vocab_size = 0;
     uint64_t max_id;
+    size_t max_id_line = 0;
     if (vocab_path && vocab_file_read(vocab_path, 0, NULL, &vocab, &vocab_size, err) < 0)
         return NULL;
     corpus_builder b;
-    gzlines *r = NULL;
     if (corpus_builder_init(&b, CORPUS_FORMAT_LDAC, err) < 0) {
         free_strings(vocab, vocab_size);
         return NULL;
     }
-    r = gzlines_open(path, err);
     b.src = r; /* each line's pairs are checked before they are expanded */
-    int failed = !r || corpus_token_budget(&b.max_tokens, err) < 0 ||
-                 read_documents(r, vocab_size, vocab_path, &b, &max_id, err) < 0;
+    int failed = corpus_token_budget(&b.max_tokens, err) < 0 ||
+                 read_documents(r, vocab_size, vocab_path, &b, &max_id, &max_id_line, err) < 0;
     if (!failed && !vocab_path) {
+        char where[4096];
+        snprintf(where, sizeof where, max_id_line ? "%s:%zu" : "%s", gzlines_path(r), max_id_line);
         vocab_size = (uint32_t)max_id + 1;
-        failed = vocab_of_ids(0, vocab_size, &vocab, err) < 0;
+        failed = vocab_of_ids(where, 0, vocab_size, &vocab, err) < 0;
     }
     if (failed) {
-        gzlines_close(r);
         corpus_builder_discard(&b);
         free_strings(vocab, vocab_size);
         return NULL;
     }
-    gzlines_close(r);
     corpus *c = corpus_builder_finish(&b);
     c->vocab = vocab;
     c->vocab_size = vocab_size;

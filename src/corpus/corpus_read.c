@@ -4,10 +4,8 @@
  * corpus_uci.c, corpus_ldac.c and corpus_binary.c; the type they build is corpus.c's. */
 #include "corpus/corpus_read.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
@@ -47,16 +45,12 @@ static int require_tokens(const corpus *c, const char *path, const char *note, l
 }
 
 /* UCI and LDA-C: the vocabulary file given, the one found beside the corpus, or none
- * (--vocab none). */
-static corpus *read_with_vocab_file(const char *path, corpus_format format,
-                                    const corpus_options *opt, char note[CORPUS_NOTE_MAX],
-                                    lda_error *err)
+ * (--vocab none). The corpus is open already: a missing one was reported, not the vocabulary
+ * not found beside it. */
+static corpus *read_with_vocab_file(gzlines *r, corpus_format format, const corpus_options *opt,
+                                    char note[CORPUS_NOTE_MAX], lda_error *err)
 {
-    /* A missing corpus is the problem to report, not the vocabulary not found beside it. */
-    if (access(path, R_OK) != 0) {
-        lda_error_input(err, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
+    const char *path = gzlines_path(r);
     char *vocab = NULL; /* stays NULL with --vocab none: the readers name words by their ids */
     if (!vocab_is_none(opt->vocab_path)) {
         vocab = opt->vocab_path ? strdup(opt->vocab_path) : vocab_path_find(path, format, err);
@@ -66,8 +60,7 @@ static corpus *read_with_vocab_file(const char *path, corpus_format format,
             return NULL;
         }
     }
-    corpus *c = format == CORPUS_FORMAT_UCI ? corpus_read_uci(path, vocab, err)
-                                            : corpus_read_ldac(path, vocab, err);
+    corpus *c = format == CORPUS_FORMAT_UCI ? corpus_read_uci(r, vocab, err) : corpus_read_ldac(r, vocab, err);
     free(vocab);
     if (c && opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0) {
         corpus_free(c);
@@ -92,17 +85,25 @@ static corpus *read_binary(const char *path, const corpus_options *opt, char not
     return c;
 }
 
+/* The file is opened once, its format detected from its first block, and the reader reads on
+ * from that open file (a pipe cannot be read twice); a binary corpus is read by its own reader,
+ * by its size. */
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
 {
     if (check_options(opt, err) < 0)
         return NULL;
     corpus_format format = opt->format;
-    if (format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, &format, err) < 0)
+    gzlines *r = NULL;
+    if (format != CORPUS_FORMAT_BINARY &&
+        (!(r = gzlines_open_unjudged(path, err)) || corpus_detect(r, opt, &format, err) < 0)) {
+        gzlines_close(r);
         return NULL;
+    }
     char note[CORPUS_NOTE_MAX] = "";
-    corpus *c = format == CORPUS_FORMAT_TEXT     ? corpus_read_text(path, opt, note, err)
+    corpus *c = format == CORPUS_FORMAT_TEXT     ? corpus_read_text(r, opt, note, err)
                 : format == CORPUS_FORMAT_BINARY ? read_binary(path, opt, note, err)
-                                                 : read_with_vocab_file(path, format, opt, note, err);
+                                                 : read_with_vocab_file(r, format, opt, note, err);
+    gzlines_close(r);
     if (c && require_tokens(c, path, note, err) < 0) {
         corpus_free(c);
         return NULL;

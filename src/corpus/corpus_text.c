@@ -200,11 +200,8 @@ static int tokenize_line(text_reader *t, const char *line, size_t len, size_t do
     return 0;
 }
 
-static int read_lines(text_reader *t, const char *path, lda_error *err)
+static int read_lines(text_reader *t, gzlines *r, lda_error *err)
 {
-    gzlines *r = gzlines_open(path, err);
-    if (!r)
-        return -1;
     t->b.src = r; /* a file of billions of words is refused when its tokens outgrow memory */
     char *line;
     size_t len;
@@ -215,7 +212,6 @@ static int read_lines(text_reader *t, const char *path, lda_error *err)
     }
     failed = failed || gzlines_failed(r);
     t->b.src = NULL;
-    gzlines_close(r);
     return failed ? -1 : 0;
 }
 
@@ -323,13 +319,12 @@ static void write_note(const text_reader *t, char note[CORPUS_NOTE_MAX])
                  "%g / max_vocab %zu", t->pruned, opt->min_df, opt->max_df, opt->max_vocab);
 }
 
-corpus *corpus_read_text(const char *path, const corpus_options *opt,
-                         char note[CORPUS_NOTE_MAX], lda_error *err)
+corpus *corpus_read_text(gzlines *r, const corpus_options *opt, char note[CORPUS_NOTE_MAX], lda_error *err)
 {
     text_reader t = {.opt = opt};
     if (corpus_builder_init(&t.b, CORPUS_FORMAT_TEXT, err) < 0)
         return NULL;
-    int failed = load_word_map(&t, err) < 0 || read_lines(&t, path, err) < 0;
+    int failed = load_word_map(&t, err) < 0 || read_lines(&t, r, err) < 0;
     if (!failed && opt->fixed_vocab) {
         corpus *c = t.b.c;
         c->num_unknown_tokens = t.unknown;

@@ -223,28 +223,27 @@ static corpus *build_corpus(const char *path, const triple_list *l, uint64_t num
     return corpus_builder_finish(&b);
 }
 
-corpus *corpus_read_uci(const char *path, const char *vocab_path, lda_error *err)
+corpus *corpus_read_uci(gzlines *r, const char *vocab_path, lda_error *err)
 {
-    gzlines *r = gzlines_open(path, err);
-    if (!r)
-        return NULL;
+    const char *path = gzlines_path(r);
     uci_header h = {0};
     triple_list triples = {0};
     char **vocab = NULL;
     uint32_t vocab_size = 0;
     char reason[CORPUS_NOTE_MAX];
     corpus *c = NULL;
-    if (read_header(r, &h, err) == 0) {
+    if (read_header(r, &h, err) == 0 && corpus_check_input_docs(path, h.lines[0], h.docs, err) == 0) {
         snprintf(reason, sizeof reason, "W in %s:%zu", path, h.lines[1]);
+        char where[sizeof reason];
+        snprintf(where, sizeof where, "%s:%zu", path, h.lines[1]);
         /* The vocabulary first: a missing one is reported without reading all triples. */
         int have_vocab = vocab_path ? vocab_file_read(vocab_path, (uint32_t)h.words, reason, &vocab, &vocab_size, err)
-                                    : vocab_of_ids(1, (uint32_t)h.words, &vocab, err);
+                                    : vocab_of_ids(where, 1, (uint32_t)h.words, &vocab, err);
         if (have_vocab == 0 && !vocab_path)
             vocab_size = (uint32_t)h.words;
         if (have_vocab == 0 && read_triples(r, &h, &triples, err) == 0 && sort_by_doc(&triples, err) == 0)
             c = build_corpus(path, &triples, h.docs, err);
     }
-    gzlines_close(r);
     free(triples.items);
     if (!c) {
         free_strings(vocab, vocab_size);

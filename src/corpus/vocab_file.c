@@ -9,6 +9,7 @@
 #include "corpus/corpus_internal.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
+#include "util/memory.h"
 
 enum { MAX_CANDIDATES = 3 };
 
@@ -102,8 +103,13 @@ int vocab_is_none(const char *vocab_path)
     return vocab_path && strcmp(vocab_path, "none") == 0;
 }
 
-int vocab_of_ids(uint64_t first, uint32_t n, char ***words_out, lda_error *err)
+int vocab_of_ids(const char *where, uint64_t first, uint32_t n, char ***words_out, lda_error *err)
 {
+    char what[160];
+    snprintf(what, sizeof what, "--vocab none names the words by their ids, %llu to %llu here: %u words",
+             (unsigned long long)first, (unsigned long long)(first + n - (n > 0)), (unsigned)n);
+    if (lda_memory_check(where, what, (uint64_t)n * VOCAB_ID_BYTES, err))
+        return -1;
     char **words = lda_calloc(n ? n : 1, sizeof *words, "a vocabulary of ids", err);
     if (!words)
         return -1;

@@ -25,7 +25,10 @@ int vocab_file_read(const char *path, uint32_t expected, const char *expected_re
 int vocab_is_none(const char *vocab_path);
 
 /* The vocabulary of a corpus without one: n words named by their ids as the corpus writes
- * them, first, first + 1, ... (UCI's ids start at 1, LDA-C's at 0). */
-int vocab_of_ids(uint64_t first, uint32_t n, char ***words, lda_error *err);
+ * them, first, first + 1, ... (UCI's ids start at 1, LDA-C's at 0). A few bytes of a file can
+ * declare billions (an id, or UCI's W), so n is checked against the memory available first
+ * (memory.h; VOCAB_ID_BYTES a word); where ("FILE:LINE") names the declaration. */
+enum { VOCAB_ID_BYTES = 40 }; /* a pointer, and the smallest block malloc gives a short string */
+int vocab_of_ids(const char *where, uint64_t first, uint32_t n, char ***words, lda_error *err);
 
 #endif

@@ -2,9 +2,29 @@
 #include "model/model_corpus.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "corpus/corpus_read.h"
+#include "corpus/vocab_file.h"
 #include "model/checksum.h"
+#include "util/input.h"
+
+int lda_model_check_recorded_files(const char *corpus_path, const corpus_options *c, lda_error *err)
+{
+    const struct {
+        const char *path, *why;
+    } files[] = {
+        {corpus_path, "model.conf names it as the training corpus, which must be a file to be read again"},
+        {vocab_is_none(c->vocab_path) ? NULL : c->vocab_path,
+         "model.conf names it as the vocabulary file, which must be a file to be read again"},
+        {c->stopwords_path && strcmp(c->stopwords_path, "none") != 0 ? c->stopwords_path : NULL,
+         "model.conf names it as the stop-word list, which must be a file to be read again"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i].path && files[i].path[0] && lda_input_require_regular(files[i].path, files[i].why, err))
+            return -1;
+    return 0;
+}
 
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err)
@@ -23,6 +43,8 @@ corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int
         lda_error_input(err, "the model does not say which corpus it was trained on");
         return NULL;
     }
+    if (lda_model_check_recorded_files(path ? NULL : m->corpus_path, &m->settings.corpus, err))
+        return NULL;
     corpus *c = lda_model_read_corpus(m, path ? path : m->corpus_path, m->settings.corpus.format,
                                       m->settings.corpus.vocab_path, err);
     if (c)

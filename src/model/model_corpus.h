@@ -18,6 +18,12 @@ corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_forma
  * reads as it did in training (its checksum, when recorded). */
 corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err);
 
+/* The files model.conf names that are read again must be regular files: the corpus (NULL: one
+ * given instead is read), and opt's vocabulary file and stop-word list. A pipe or a device
+ * there (a model trained from /dev/stdin, or a model.conf edited to name /dev/zero) cannot give
+ * the same text again, and a device may never end. -1 with err (status 2). */
+int lda_model_check_recorded_files(const char *corpus_path, const corpus_options *opt, lda_error *err);
+
 /* φ as V × K (backend order), from the model's K × V. */
 float *lda_model_phi_vk(const lda_model *m, lda_error *err);
 

@@ -113,7 +113,7 @@ static int text_snippets(lda_html_report *r, const char *path, lda_error *err)
     for (size_t i = 0; i < total; i++)
         if (r->docs[i].input_index != UINT64_MAX && r->docs[i].input_index > max)
             max = r->docs[i].input_index;
-    gzlines *g = gzlines_open(path, err);
+    gzlines *g = gzlines_open_unjudged(path, err); /* read as text already (--force-text included) */
     if (!g)
         return -1;
     char *line;

@@ -35,6 +35,8 @@ const lda_setting lda_settings_table[] = {
     {"min_df", "min-df", LDA_SET_SIZE, AT(corpus.min_df), 0, 1, 1e15, 0, 0, NULL, NULL},
     {"max_df", "max-df", LDA_SET_DOUBLE, AT(corpus.max_df), 0, 0, 1, 1, 0, NULL, NULL},
     {"max_vocab", "max-vocab", LDA_SET_SIZE, AT(corpus.max_vocab), 0, 0, UINT32_MAX, 0, 0, NULL, NULL},
+    /* Whether a corpus that does not look like text is read anyway: not what it makes of the text. */
+    {"force_text", "force-text", LDA_SET_FLAG, AT(corpus.force_text), 1, NO_LIMIT, NULL, "false"},
     {"holdout", "holdout", LDA_SET_DOUBLE, AT(holdout), 0, 0, 1, 0, 1, NULL, NULL},
     {"holdout_iterations", "holdout-iterations", LDA_SET_U32, AT(holdout_iterations), 0, 1, 1000000, 0, 0, NULL,
      NULL},
@@ -144,6 +146,12 @@ int lda_setting_parse(const lda_setting *row, const char *where, const char *tex
         return 0;
     case LDA_SET_DOC_TOPICS:
         return lda_doc_topics_parse(where, text, (lda_doc_topics *)out, err);
+    case LDA_SET_FLAG: /* no text: given on the command line */
+        if (!text) {
+            *(int *)out = 1;
+            return 0;
+        }
+        return lda_parse_flag_value(where, text, (int *)out, err);
     case LDA_SET_PATH: {
         const char **path = out;
         if (own_strings) {
@@ -190,6 +198,7 @@ int lda_setting_same(const lda_setting *row, const lda_settings *a, const lda_se
         return *(const size_t *)x == *(const size_t *)y;
     case LDA_SET_INT:
     case LDA_SET_CHOICE:
+    case LDA_SET_FLAG:
         return *(const int *)x == *(const int *)y;
     case LDA_SET_DOUBLE:
         return *(const double *)x == *(const double *)y;
@@ -255,6 +264,11 @@ const char *lda_setting_format(const lda_setting *row, const lda_settings *s, ch
     case LDA_SET_DOC_TOPICS:
         lda_doc_topics_format((const lda_doc_topics *)x, buf, size);
         break;
+    case LDA_SET_FLAG:
+        if (!*(const int *)x)
+            return NULL;
+        snprintf(buf, size, "true");
+        break;
     }
     return buf;
 }
@@ -265,7 +279,7 @@ void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settin
         [LDA_SET_U32] = sizeof(uint32_t), [LDA_SET_U32_AUTO] = sizeof(uint32_t), [LDA_SET_U64] = sizeof(uint64_t), [LDA_SET_SIZE] = sizeof(size_t),
         [LDA_SET_INT] = sizeof(int),      [LDA_SET_DOUBLE] = sizeof(double), [LDA_SET_CHOICE] = sizeof(int),
         [LDA_SET_FORMAT] = sizeof(int),   [LDA_SET_PATH] = sizeof(const char *),
-        [LDA_SET_DOC_TOPICS] = sizeof(lda_doc_topics),
+        [LDA_SET_DOC_TOPICS] = sizeof(lda_doc_topics), [LDA_SET_FLAG] = sizeof(int),
     };
     if (row->type == LDA_SET_MODEL) {
         to->params.theta_collapsed = from->params.theta_collapsed;

@@ -40,6 +40,7 @@ typedef enum {
     LDA_SET_FORMAT, /* corpus_format; the option's "auto" agrees with any recorded format */
     LDA_SET_PATH,   /* const char *, NULL meaning `unset`; compared as files; owned by a model */
     LDA_SET_DOC_TOPICS, /* lda_doc_topics: dense, top:N, sparse:EPS, none, auto */
+    LDA_SET_FLAG,   /* int, 0 or 1: an option without a value; model.conf has "true", or nothing when 0 */
 } lda_setting_type;
 
 typedef struct {

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "util/input.h"
+#include "util/memory.h"
 #include "util/text.h"
 
 static char *trim(char *s)
@@ -50,13 +53,35 @@ void lda_config_values_free(lda_config_values *keep)
     memset(keep, 0, sizeof *keep);
 }
 
+/* A configuration is a small regular file: /dev/zero, a FIFO or a corpus given by mistake is
+ * refused before it is read (a read of /dev/zero would never end). */
+static FILE *open_config(const char *path, lda_error *err)
+{
+    if (lda_input_require_regular(path, "a configuration must be a file", err))
+        return NULL;
+    FILE *f = fopen(path, "r");
+    struct stat sb;
+    if (!f || fstat(fileno(f), &sb) != 0) {
+        lda_error_input(err, "%s: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    if (sb.st_size > LDA_CONFIG_MAX_BYTES) {
+        char size[32];
+        lda_error_input(err, "%s: %s, more than a configuration file holds (at most %d KiB)", path,
+                        lda_size_text((uint64_t)sb.st_size, size), LDA_CONFIG_MAX_BYTES / 1024);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_values *keep, lda_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        lda_error_input(err, "%s: %s", path, strerror(errno));
+    FILE *f = open_config(path, err);
+    if (!f)
         return -1;
-    }
     char *line = NULL;
     size_t cap = 0, lineno = 0;
     ssize_t got;

@@ -22,7 +22,10 @@ typedef struct {
     size_t count, cap;
 } lda_config_values;
 
-/* Reads path. With keep, every value handed to fn is a copy that stays valid until
+/* The largest configuration file read: a few hundred bytes is usual. */
+enum { LDA_CONFIG_MAX_BYTES = 1 << 20 };
+
+/* Reads path, a regular file of at most LDA_CONFIG_MAX_BYTES. With keep, every value handed to fn is a copy that stays valid until
  * lda_config_values_free(keep); without, a value is valid only during its call. */
 int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_values *keep, lda_error *err);
 void lda_config_values_free(lda_config_values *keep);

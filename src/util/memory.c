@@ -69,6 +69,24 @@ int lda_memory_available(uint64_t *bytes, lda_error *err)
     return 0;
 }
 
+void lda_memory_refuse(const char *where, const char *what, uint64_t need, uint64_t available, lda_error *err)
+{
+    char need_text[32], have_text[32];
+    lda_error_fail(err, "%s: not enough memory: %s, %s to hold them, and %s are available", where, what,
+                   lda_size_text(need, need_text), lda_size_text(available, have_text));
+}
+
+int lda_memory_check(const char *where, const char *what, uint64_t need, lda_error *err)
+{
+    uint64_t available;
+    if (lda_memory_available(&available, err))
+        return -1;
+    if (need <= available)
+        return 0;
+    lda_memory_refuse(where, what, need, available, err);
+    return -1;
+}
+
 const char *lda_size_text(uint64_t bytes, char buf[32])
 {
     if (bytes < (1ull << 30))

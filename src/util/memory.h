@@ -19,6 +19,14 @@
  * LDAGPU_MEMORY_LIMIT. */
 int lda_memory_available(uint64_t *bytes, lda_error *err);
 
+/* The one refusal of what an input declares (tokens, documents, a vocabulary of ids): 0 when
+ * `need` bytes are within the memory available; otherwise -1 with err "WHERE: not enough
+ * memory: WHAT, NEED to hold them, and AVAILABLE are available" (status 1: the input may be
+ * fine for a bigger machine). lda_memory_refuse writes that refusal for a caller that knows
+ * what is available. */
+int lda_memory_check(const char *where, const char *what, uint64_t need, lda_error *err);
+void lda_memory_refuse(const char *where, const char *what, uint64_t need, uint64_t available, lda_error *err);
+
 /* bytes for a message: "114 MiB", "12.3 GiB". Returns buf. */
 const char *lda_size_text(uint64_t bytes, char buf[32]);
 
