@@ -198,3 +198,28 @@ Test(report, an_old_bin_folder_and_a_uci_corpus)
     test_rmdir(dir);
     free(dir);
 }
+
+/* The map of K = 20,000 topics took all pairs (200 million divergences, then an eigen-decomposition
+ * of 20,000 × 20,000) and did not finish in 10 minutes: it places the largest topics only, says so,
+ * and still lists every topic. */
+Test(report, a_model_of_twenty_thousand_topics_in_seconds)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' -K 20000 -n 1 -q --device cpu -o '%s/m'", tiny, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "report '%s/m' -o '%s/r.html'", dir, dir);
+    int rc = test_run_ldagpu_within(args, 10, &out);
+    cr_assert_eq(rc, 0, "exit %d (137: not done in 10 s): %s", rc, out);
+    free(out);
+    snprintf(args, sizeof args, "%s/r.html", dir);
+    char *page = test_read_file(args);
+    cr_assert(page);
+    cr_assert(strstr(page, "The map places the 300 largest of the 20000 topics"), "the page says what the map shows");
+    cr_assert_eq(count(page, "<circle class=\"t\""), 300);
+    cr_assert_eq(count(page, "<article class=\"topic\""), 20000);
+    free(page);
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}

@@ -1,7 +1,7 @@
 /* test_topic_map.c — the report's intertopic distance map: Jensen–Shannon divergences
  * against values worked by hand, the sparse all-pairs computation against the plain sum,
- * the symmetric eigensolver, and classical MDS recovering a configuration of points that
- * truly lies in a plane. */
+ * the symmetric eigensolver, classical MDS recovering a configuration of points that truly
+ * lies in a plane, and the bound on how many topics a map places. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ Test(topic_map, all_pairs_equal_the_plain_sum_with_and_without_floors)
     }
     double dist[K * K];
     lda_error err = {0};
-    cr_assert_eq(lda_topic_distances(phi, K, V, 3, dist, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_topic_distances(phi, NULL, K, V, 3, dist, &err), 0, "%s", err.msg);
     for (uint32_t j = 0; j < K; j++) {
         cr_assert_eq(dist[j * K + j], 0);
         for (uint32_t k = 0; k < K; k++) {
@@ -48,6 +48,26 @@ Test(topic_map, all_pairs_equal_the_plain_sum_with_and_without_floors)
                                plain);
             cr_assert_eq(dist[j * K + k], dist[k * K + j]);
         }
+    }
+    /* A chosen few rows, in a chosen order: the same divergences. */
+    const uint32_t rows[3] = {6, 0, 4};
+    double some[9];
+    cr_assert_eq(lda_topic_distances(phi, rows, 3, V, 2, some, &err), 0, "%s", err.msg);
+    for (uint32_t j = 0; j < 3; j++)
+        for (uint32_t k = 0; k < 3; k++)
+            cr_assert_eq(some[j * 3 + k], dist[rows[j] * K + rows[k]], "(%u, %u)", j, k);
+}
+
+Test(topic_map, the_map_size_bounds_its_cost)
+{
+    cr_assert_eq(lda_topic_map_size(1, 10), 1);
+    cr_assert_eq(lda_topic_map_size(50, 50000), 50, "a usual model: every topic placed");
+    cr_assert_eq(lda_topic_map_size(20000, 12), LDA_MAP_MAX_TOPICS);
+    for (uint32_t V = 1000; V <= 100000000; V *= 10) {
+        const uint64_t n = lda_topic_map_size(100000, V);
+        cr_assert(n >= 2 && (n == 2 || n * (n - 1) / 2 * V <= LDA_MAP_MAX_WORD_PAIRS), "V = %u: %llu topics", V,
+                  (unsigned long long)n);
+        cr_assert(n == LDA_MAP_MAX_TOPICS || (n + 1) * n / 2 * V > LDA_MAP_MAX_WORD_PAIRS, "V = %u: as many as fit", V);
     }
 }
 

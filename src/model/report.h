@@ -2,7 +2,8 @@
  * CSS, SVG and script).
  *
  * What it shows: a summary of the run; the intertopic distance map (topic_map.h: JS
- * divergences placed by classical MDS, circle areas proportional to the topics' shares);
+ * divergences placed by classical MDS, circle areas proportional to the topics' shares; at
+ * most the largest lda_topic_map_size topics, which the page says);
  * every topic with its share, coherence (when the training corpus could be read) and top
  * words with bars (the word's estimated tokens in the topic, φ[k,w]·n_k, over its tokens in
  * the corpus, as LDAvis draws them; without the corpus, φ relative to the topic's first
@@ -39,7 +40,9 @@ typedef struct {
     uint32_t top_words, top_docs;
     /* Filled by lda_report_gather: */
     uint32_t *top;              /* K × top_words word ids, most probable first */
-    double *xy;                 /* 2K: the map */
+    uint32_t *order;            /* K: the topics by tokens, largest first (ties by id) */
+    uint32_t map_count;         /* the map places order[0 .. map_count) (lda_topic_map_size) */
+    double *xy;                 /* 2 × map_count: where order[i] is placed */
     lda_coherence *coherence;   /* K, or NULL without a corpus */
     uint64_t *term_frequency;   /* V, or NULL without a corpus */
     lda_report_doc *docs;       /* K × top_docs, a topic's best first; input_index UINT64_MAX: none */

@@ -18,24 +18,45 @@ void lda_report_free(lda_html_report *r)
         free(r->docs[i].text);
     free(r->docs);
     free(r->top);
+    free(r->order);
     free(r->xy);
     free(r->coherence);
     free(r->term_frequency);
     r->docs = NULL;
     r->top = NULL;
+    r->order = NULL;
     r->xy = NULL;
     r->coherence = NULL;
     r->term_frequency = NULL;
 }
 
+static const lda_model *sorting_model; /* qsort has no context argument */
+
+static int by_tokens_desc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t nx = sorting_model->topic_tokens[x], ny = sorting_model->topic_tokens[y];
+    if (nx != ny)
+        return nx > ny ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* The map: the largest topics, as many as its bounded cost allows (topic_map.h), placed. */
 static int gather_map(lda_html_report *r, int threads, lda_error *err)
 {
     const lda_model *m = r->m;
-    const size_t K = m->num_topics;
-    double *dist = lda_malloc_array(K * K, sizeof *dist, "topic distances", err);
-    int rc = !dist || !(r->xy = lda_malloc_array(2 * K, sizeof *r->xy, "the topic map", err)) ||
-             lda_topic_distances(m->phi, m->num_topics, m->vocab_size, threads, dist, err) ||
-             lda_classical_mds(dist, m->num_topics, r->xy, err);
+    const uint32_t K = m->num_topics;
+    if (!(r->order = lda_malloc_array(K, sizeof *r->order, "topic order", err)))
+        return -1;
+    for (uint32_t k = 0; k < K; k++)
+        r->order[k] = k;
+    sorting_model = m;
+    qsort(r->order, K, sizeof *r->order, by_tokens_desc);
+    const uint32_t n = r->map_count = lda_topic_map_size(K, m->vocab_size);
+    double *dist = lda_malloc_array((size_t)n * n, sizeof *dist, "topic distances", err);
+    int rc = !dist || !(r->xy = lda_malloc_array(2 * (size_t)n, sizeof *r->xy, "the topic map", err)) ||
+             lda_topic_distances(m->phi, r->order, n, m->vocab_size, threads, dist, err) ||
+             lda_classical_mds(dist, n, r->xy, err);
     free(dist);
     return rc ? -1 : 0;
 }

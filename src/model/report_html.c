@@ -179,32 +179,16 @@ static void write_summary(const lda_html_report *r, FILE *f)
 
 enum { MAP_SIZE = 540, MAP_PAD = 30 };
 
-static const lda_model *sorting_model; /* qsort has no context argument */
-
-static int by_share_desc(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t nx = sorting_model->topic_tokens[x], ny = sorting_model->topic_tokens[y];
-    if (nx != ny)
-        return nx > ny ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
+/* The topics r->order places, largest first (so smaller circles are drawn on top). */
 static int write_map(const lda_html_report *r, FILE *f, lda_error *err)
 {
+    (void)err;
     const lda_model *m = r->m;
-    const uint32_t K = m->num_topics;
+    const uint32_t n = r->map_count, *order = r->order;
     const uint64_t total = total_tokens(m);
-    uint32_t *order = lda_malloc_array(K, sizeof *order, "topic order", err);
-    if (!order)
-        return -1;
-    for (uint32_t k = 0; k < K; k++)
-        order[k] = k;
-    sorting_model = m;
-    qsort(order, K, sizeof *order, by_share_desc);
     /* One scale for both axes, so distances on the page are the scaled distances. */
     double lo = 0, hi = 0;
-    for (uint32_t i = 0; i < 2 * K; i++) {
+    for (uint32_t i = 0; i < 2 * n; i++) {
         lo = r->xy[i] < lo ? r->xy[i] : lo;
         hi = r->xy[i] > hi ? r->xy[i] : hi;
     }
@@ -222,29 +206,29 @@ static int write_map(const lda_html_report *r, FILE *f, lda_error *err)
     /* Axis names where circles rarely are: PC1 in the bottom right corner, PC2 at the top. */
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">PC1 →</text><text x=\"%.1f\" y=\"14\">PC2 ↑</text>\n",
             MAP_SIZE - 6, MAP_SIZE - 6, ox + 4);
-    for (uint32_t i = 0; i < K; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         uint32_t k = order[i];
+        const double *p = r->xy + 2 * (size_t)i;
         double share = topic_share(m, k, total), rad = fmax(2.0, c * sqrt(share));
-        double x = MAP_SIZE / 2.0 + (r->xy[2 * k] - mid) * scale, y = MAP_SIZE / 2.0 - (r->xy[2 * k + 1] - mid) * scale;
+        double x = MAP_SIZE / 2.0 + (p[0] - mid) * scale, y = MAP_SIZE / 2.0 - (p[1] - mid) * scale;
         fprintf(f, "<circle class=\"t\" data-topic=\"%u\" data-x=\"%.9g\" data-y=\"%.9g\" cx=\"%.1f\" cy=\"%.1f\" "
-                   "r=\"%.1f\"><title>Topic %u (%.2f%%):", k, r->xy[2 * k], r->xy[2 * k + 1], x, y, rad, k, 100 * share);
+                   "r=\"%.1f\"><title>Topic %u (%.2f%%):", k, p[0], p[1], x, y, rad, k, 100 * share);
         for (uint32_t w = 0; w < r->top_words && w < 8; w++) {
             fputc(' ', f);
             html(f, m->vocab[r->top[(size_t)k * r->top_words + w]]);
         }
         fputs("</title></circle>\n", f);
     }
-    for (uint32_t i = 0; i < K; i++) { /* labels above every circle */
+    for (uint32_t i = 0; i < n; i++) { /* labels above every circle */
         uint32_t k = order[i];
+        const double *p = r->xy + 2 * (size_t)i;
         double rad = fmax(2.0, c * sqrt(topic_share(m, k, total)));
         if (rad < 7)
             continue;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%u</text>\n",
-                MAP_SIZE / 2.0 + (r->xy[2 * k] - mid) * scale, MAP_SIZE / 2.0 - (r->xy[2 * k + 1] - mid) * scale + 4,
-                k);
+                MAP_SIZE / 2.0 + (p[0] - mid) * scale, MAP_SIZE / 2.0 - (p[1] - mid) * scale + 4, k);
     }
     fputs("</svg>\n", f);
-    free(order);
     return 0;
 }
 
@@ -417,7 +401,12 @@ int lda_report_write_html(const lda_html_report *r, FILE *f, lda_error *err)
     fputs("<section id=\"map\">\n<h2>Intertopic distance map</h2>\n<p class=\"note\">Each circle is a topic, its area "
           "proportional to the topic's share of the tokens. Topics are placed by classical multidimensional scaling "
           "of the Jensen–Shannon divergences between their word distributions (as LDAvis does): close circles are "
-          "topics that use the same words. Select a circle to see its topic here.</p>\n<div class=\"maprow\">\n", f);
+          "topics that use the same words. Select a circle to see its topic here.", f);
+    if (r->map_count < m->num_topics)
+        fprintf(f, " The map places the %u largest of the %u topics (by share of the tokens): placing every pair "
+                   "of %u topics would take too long. Every topic is listed below.", r->map_count, m->num_topics,
+                m->num_topics);
+    fputs("</p>\n<div class=\"maprow\">\n", f);
     if (write_map(r, f, err))
         return -1;
     fputs("<aside id=\"panel\"><p class=\"note\">Select a topic on the map.</p></aside>\n</div>\n</section>\n", f);

@@ -84,7 +84,7 @@ static double sum_slogs(const float *p, const float *q, uint32_t V)
 }
 
 typedef struct {
-    const float *phi;
+    const float **row;  /* K: each topic's row of φ */
     uint32_t K, V;
     double *entropy;    /* K: Σ p log p */
     double *mass;       /* K: Σ p (1 but for rounding) */
@@ -100,7 +100,7 @@ static double slog(double s) { return s > 0 ? s * log(s) : 0; }
  * the rest as one term times their number. */
 static double sum_slogs_sparse(const pairs_ctx *c, uint32_t j, uint32_t k)
 {
-    const float *pj = c->phi + (size_t)j * c->V, *pk = c->phi + (size_t)k * c->V;
+    const float *pj = c->row[j], *pk = c->row[k];
     const uint32_t *a = c->above[j], *b = c->above[k];
     uint32_t na = c->n_above[j], nb = c->n_above[k], ia = 0, ib = 0, seen = 0;
     double sum = 0;
@@ -122,18 +122,31 @@ static void distances_of_row(void *vctx, size_t task, int worker)
     for (uint32_t k = j + 1; k < c->K; k++) {
         double s = (uint64_t)c->n_above[j] + c->n_above[k] < V / 4
                        ? sum_slogs_sparse(c, j, k)
-                       : sum_slogs(c->phi + (size_t)j * V, c->phi + (size_t)k * V, V);
+                       : sum_slogs(c->row[j], c->row[k], V);
         double d = 0.5 * (c->entropy[j] + c->entropy[k] + (c->mass[j] + c->mass[k]) * M_LN2 - s);
         c->dist[(size_t)j * c->K + k] = c->dist[(size_t)k * c->K + j] = d > 0 ? d : 0;
     }
     c->dist[(size_t)j * c->K + j] = 0;
 }
 
-int lda_topic_distances(const float *phi, uint32_t K, uint32_t V, int threads, double *dist, lda_error *err)
+uint32_t lda_topic_map_size(uint32_t K, uint32_t V)
 {
-    pairs_ctx c = {phi, K, V, NULL, NULL, NULL, NULL, NULL, dist};
+    uint64_t n = K < LDA_MAP_MAX_TOPICS ? K : LDA_MAP_MAX_TOPICS;
+    while (n > 2 && n * (n - 1) / 2 * (V ? V : 1) > LDA_MAP_MAX_WORD_PAIRS)
+        n--;
+    return (uint32_t)n;
+}
+
+int lda_topic_distances(const float *phi, const uint32_t *rows, uint32_t K, uint32_t V, int threads, double *dist,
+                        lda_error *err)
+{
+    pairs_ctx c = {NULL, K, V, NULL, NULL, NULL, NULL, NULL, dist};
     int rc = -1;
     lda_pool *pool = NULL;
+    if (!(c.row = lda_malloc_array(K ? K : 1, sizeof *c.row, "topic rows", err)))
+        return -1;
+    for (uint32_t k = 0; k < K; k++)
+        c.row[k] = phi + (size_t)(rows ? rows[k] : k) * V;
     if (!(c.entropy = lda_malloc_array(K, sizeof *c.entropy, "topic entropies", err)) ||
         !(c.mass = lda_malloc_array(K, sizeof *c.mass, "topic sums", err)) ||
         !(c.floor = lda_malloc_array(K, sizeof *c.floor, "topic floors", err)) ||
@@ -141,7 +154,7 @@ int lda_topic_distances(const float *phi, uint32_t K, uint32_t V, int threads, d
         !(c.above = lda_calloc(K, sizeof *c.above, "topic word lists", err)))
         goto out;
     for (uint32_t k = 0; k < K; k++) {
-        const float *row = phi + (size_t)k * V;
+        const float *row = c.row[k];
         float lo = row[0];
         uint32_t n = 0;
         double h = 0, mass = 0;
@@ -179,6 +192,7 @@ out:
     free(c.floor);
     free(c.mass);
     free(c.entropy);
+    free(c.row);
     return rc;
 }
 

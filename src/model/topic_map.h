@@ -14,11 +14,22 @@
 /* JS(p, q) = ½ KL(p ‖ m) + ½ KL(q ‖ m), m = (p + q)/2, natural log, 0·log 0 = 0: in [0, ln 2]. */
 double lda_js_divergence(const float *p, const float *q, size_t n);
 
-/* dist (K × K, row-major) = JS divergence between rows j and k of phi (K × V), to about 1e-7
- * (see topic_map.c). A row's entries at its minimum (every word a topic never drew, when φ
- * is a mean) are summed in one step, so sparse topics cost what their words cost; dense
- * ones cost one vectorized logarithm per word and pair. threads as lda_pool_create. */
-int lda_topic_distances(const float *phi, uint32_t K, uint32_t V, int threads, double *dist, lda_error *err);
+/* dist (n × n, row-major) = JS divergence between the rows rows[j] and rows[k] of phi (rows of V
+ * words; rows NULL: rows 0 .. n-1), to about 1e-7 (see topic_map.c). A row's entries at its
+ * minimum (every word a topic never drew, when φ is a mean) are summed in one step, so sparse
+ * topics cost what their words cost; dense ones cost one vectorized logarithm per word and pair.
+ * threads as lda_pool_create. */
+int lda_topic_distances(const float *phi, const uint32_t *rows, uint32_t n, uint32_t V, int threads, double *dist,
+                        lda_error *err);
+
+/* How many topics a map places: n topics cost n(n-1)/2 divergences over V words and an n × n
+ * eigen-decomposition (n³), so at most LDA_MAP_MAX_TOPICS, and fewer where the word pairs would
+ * pass LDA_MAP_MAX_WORD_PAIRS (2^31: about 9 s on 2 cores of a shared machine, under 2 s on 8;
+ * the all-pairs map of K = 20,000 did not finish in 10 minutes). At least min(K, 2). The report
+ * places the largest topics by tokens and lists every topic. */
+enum { LDA_MAP_MAX_TOPICS = 300 };
+#define LDA_MAP_MAX_WORD_PAIRS ((uint64_t)1 << 31)
+uint32_t lda_topic_map_size(uint32_t K, uint32_t V);
 
 /* Classical MDS: the n points whose distances best match dist (n × n, symmetric, zero
  * diagonal) in two dimensions: the top two eigenvectors of B = −½ J D² J (J centring), each
