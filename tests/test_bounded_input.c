@@ -46,8 +46,9 @@ static void write_text_corpus(const char *dir)
 Test(bounded, endless_line_is_refused_with_its_limit)
 {
     char *dir = test_tmpdir(), *out;
-    /* ulimit: without the limit the line would grow until memory runs out */
-    int rc = shell_within(dir, "ulimit -v 4000000; yes abcdefghij | tr -d \"\\n\" | LDAGPU_MEMORY_LIMIT=64M "
+    /* A line of 100 MB (endless as far as the limit goes; a finite one, so that a reader without the
+     * limit grows to 128 MiB, not until memory runs out) */
+    int rc = shell_within(dir, "yes abcdefghij | tr -d \"\\n\" | head -c 100000000 | LDAGPU_MEMORY_LIMIT=64M "
                                "\"$BIN\" train /dev/stdin -K 2 -n 1 --device cpu -o \"$D/out\"", &out);
     cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
     cr_assert(strstr(out, "/dev/stdin:1: a line longer than 16 MiB, the longest ldagpu reads (a quarter of the 64 MiB "

@@ -16,7 +16,7 @@
 #include "train/heldout.h"
 #include "util/gzlines.h"
 
-enum { OPT_DOCS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+enum { OPT_DOCS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_FORCE_TEXT, OPT_HELP };
 
 static const lda_option_spec eval_options[] = {
     [OPT_DOCS] = {"docs", 0, "FILE", "score only the documents whose 0-based input indices FILE lists, one a line "
@@ -29,6 +29,7 @@ static const lda_option_spec eval_options[] = {
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
+    [OPT_FORCE_TEXT] = LDA_ROW_FORCE_TEXT,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -54,6 +55,7 @@ typedef struct {
     int threads;
     corpus_format format;
     const char *vocab;
+    int force_text; /* --force-text, besides the model's own setting */
 } eval_ctx;
 
 static int apply_eval_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
@@ -77,6 +79,9 @@ static int apply_eval_option(void *vctx, int index, const char *v, const char *w
         return lda_parse_corpus_format(where, v, &c->format, err);
     case OPT_VOCAB:
         c->vocab = v;
+        return 0;
+    case OPT_FORCE_TEXT:
+        c->force_text = 1;
         return 0;
     default:
         lda_error_fail(err, "internal error: option %d has no handler", index);
@@ -130,7 +135,7 @@ static int read_doc_list(const char *path, size_t num_input_docs, unsigned char 
 
 int lda_cmd_eval(int argc, char **argv)
 {
-    eval_ctx ctx = {NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
+    eval_ctx ctx = {NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL, 0};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -153,6 +158,7 @@ int lda_cmd_eval(int argc, char **argv)
     lda_priors priors;
     if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
+    m.settings.corpus.force_text |= ctx.force_text;
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))
         goto out;

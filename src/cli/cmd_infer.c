@@ -21,7 +21,10 @@
 #include "util/atomic_file.h"
 #include "util/clock.h"
 
-enum { OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+enum {
+    OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_FORCE_TEXT,
+    OPT_HELP
+};
 
 static const lda_choice infer_doc_topics[] = {
     {"dense", LDA_DOC_TOPICS_DENSE, "the K proportions of each document"},
@@ -39,6 +42,7 @@ static const lda_option_spec infer_options[] = {
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
+    [OPT_FORCE_TEXT] = LDA_ROW_FORCE_TEXT,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -61,6 +65,7 @@ typedef struct {
     int threads;
     corpus_format format;
     const char *vocab;
+    int force_text; /* --force-text, besides the model's own setting */
 } infer_ctx;
 
 static int apply_infer_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
@@ -90,6 +95,9 @@ static int apply_infer_option(void *vctx, int index, const char *v, const char *
         return lda_parse_corpus_format(where, v, &c->format, err);
     case OPT_VOCAB:
         c->vocab = v;
+        return 0;
+    case OPT_FORCE_TEXT:
+        c->force_text = 1;
         return 0;
     default:
         lda_error_fail(err, "internal error: option %d has no handler", index);
@@ -148,7 +156,7 @@ static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const floa
 
 int lda_cmd_infer(int argc, char **argv)
 {
-    infer_ctx ctx = {"-", {LDA_DOC_TOPICS_DENSE, 0, 0.0}, 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
+    infer_ctx ctx = {"-", {LDA_DOC_TOPICS_DENSE, 0, 0.0}, 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL, 0};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -175,6 +183,7 @@ int lda_cmd_infer(int argc, char **argv)
     if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))
         goto out;
     double t0 = lda_now_seconds();
+    m.settings.corpus.force_text |= ctx.force_text;
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)))
         goto out;
     fprintf(stderr, "ldagpu infer: %s: %zu documents, %zu tokens; %zu tokens of words the model does not know "
