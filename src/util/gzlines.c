@@ -42,11 +42,12 @@ gzlines *gzlines_open_unjudged(const char *path, lda_error *err)
     if (!r)
         return NULL;
     if (!(r->block = lda_malloc(GZLINES_BLOCK + 1, "a line reader's buffer", err)) ||
-        lda_memory_available(&r->budget, err) || !(r->in = lda_input_open(path, err))) {
+        !(r->in = lda_input_open(path, err))) {
         gzlines_close(r);
         return NULL;
     }
     r->path = lda_input_path(r->in);
+    r->budget = lda_input_budget(r->in);
     r->max_line = r->budget / 4 < GZLINES_MAX_LINE ? (size_t)(r->budget / 4) : GZLINES_MAX_LINE;
     return r;
 }

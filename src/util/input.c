@@ -37,7 +37,7 @@ struct lda_input {
     size_t raw_pos, raw_len;
     z_stream z;
     int z_ready;
-    uint64_t inflated, max_inflated;
+    uint64_t budget, inflated, max_inflated;
     /* The last error, without its "PATH:LINE: " (formatted when reported: an error found after
      * some output was returned is reported by the next read, at the line being read then). */
     char what[768];
@@ -121,12 +121,12 @@ lda_input *lda_input_open(const char *path, lda_error *err)
     in->regular = S_ISREG(sb.st_mode);
     if (in->regular)
         fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK);
-    uint64_t budget;
-    if (lda_memory_available(&budget, err)) {
+    if (lda_memory_available(&in->budget, err)) {
         lda_input_close(in);
         return NULL;
     }
-    in->max_inflated = budget > UINT64_MAX / LDA_INPUT_INFLATE_FACTOR ? UINT64_MAX : budget * LDA_INPUT_INFLATE_FACTOR;
+    in->max_inflated = in->budget > UINT64_MAX / LDA_INPUT_INFLATE_FACTOR ? UINT64_MAX
+                                                                           : in->budget * LDA_INPUT_INFLATE_FACTOR;
     return in;
 }
 
@@ -269,7 +269,7 @@ ssize_t lda_input_read(lda_input *in, char *buf, size_t n, size_t line, lda_erro
             return fail(in, LDA_EXIT_BAD_INPUT, 1, line, err, "inflates to more than %s, the most ldagpu reads from one "
                         "gzip file (%d times the %s of memory available); it looks like a decompression bomb",
                         lda_size_text(in->max_inflated, limit), LDA_INPUT_INFLATE_FACTOR,
-                        lda_size_text(in->max_inflated / LDA_INPUT_INFLATE_FACTOR, budget));
+                        lda_size_text(in->budget, budget));
         }
     } else if (in->raw_pos < in->raw_len) { /* what start() read */
         got = (ssize_t)(in->raw_len - in->raw_pos < n ? in->raw_len - in->raw_pos : n);
@@ -286,6 +286,8 @@ ssize_t lda_input_read(lda_input *in, char *buf, size_t n, size_t line, lda_erro
 int lda_input_compressed(const lda_input *in) { return in->gzip; }
 
 int lda_input_regular(const lda_input *in) { return in->regular; }
+
+uint64_t lda_input_budget(const lda_input *in) { return in->budget; }
 
 const char *lda_input_path(const lda_input *in) { return in->path; }
 

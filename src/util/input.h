@@ -46,6 +46,8 @@ void lda_input_error(const lda_input *in, size_t line, lda_error *err);
  * a regular file (else a stream: pipe, FIFO, device). */
 int lda_input_compressed(const lda_input *in);
 int lda_input_regular(const lda_input *in);
+/* The memory budget (memory.h) the inflate limit came from, for the reader's own limits. */
+uint64_t lda_input_budget(const lda_input *in);
 const char *lda_input_path(const lda_input *in);
 void lda_input_close(lda_input *in);
 
