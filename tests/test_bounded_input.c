@@ -31,6 +31,16 @@ static int shell_within(const char *dir, const char *script, char **out)
     return status;
 }
 
+/* shell_within, asserted to end with status and to say needle. */
+static void expect_shell(const char *dir, const char *script, int status, const char *needle)
+{
+    char *out;
+    int rc = shell_within(dir, script, &out);
+    cr_assert_eq(rc, status, "exit %d (expected %d): %s", rc, status, out);
+    cr_assert(strstr(out, needle), "'%s' not in: %s", needle, out);
+    free(out);
+}
+
 /* A raw-text corpus of two clear topics, 40 lines: DIR/c.txt. */
 static void write_text_corpus(const char *dir)
 {
@@ -45,15 +55,13 @@ static void write_text_corpus(const char *dir)
 
 Test(bounded, endless_line_is_refused_with_its_limit)
 {
-    char *dir = test_tmpdir(), *out;
+    char *dir = test_tmpdir();
     /* A line of 100 MB (endless as far as the limit goes; a finite one, so that a reader without the
      * limit grows to 128 MiB, not until memory runs out) */
-    int rc = shell_within(dir, "yes abcdefghij | tr -d \"\\n\" | head -c 100000000 | LDAGPU_MEMORY_LIMIT=64M "
-                               "\"$BIN\" train /dev/stdin -K 2 -n 1 --device cpu -o \"$D/out\"", &out);
-    cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "/dev/stdin:1: a line longer than 16 MiB, the longest ldagpu reads (a quarter of the 64 MiB "
-                          "of memory available)"), "%s", out);
-    free(out);
+    expect_shell(dir, "yes abcdefghij | tr -d \"\\n\" | head -c 100000000 | LDAGPU_MEMORY_LIMIT=64M \"$BIN\" train "
+                      "/dev/stdin -K 2 -n 1 --device cpu -o \"$D/out\"", 2,
+                 "/dev/stdin:1: a line longer than 16 MiB, the longest ldagpu reads (a quarter of the 64 MiB of memory "
+                 "available)");
     test_rmdir(dir);
     free(dir);
 }
@@ -84,29 +92,19 @@ Test(bounded, gzip_bomb_is_refused_with_its_limit)
 
 Test(bounded, pipes_and_fifos_are_read_once)
 {
-    char *dir = test_tmpdir(), *out;
+    char *dir = test_tmpdir();
     char *ldac = test_tiny_corpus(dir);
     write_text_corpus(dir);
     /* LDA-C through a pipe: detected from the head, read on from it */
-    int rc = shell_within(dir, "cat \"$D/tiny.ldac\" | \"$BIN\" train /dev/stdin --vocab \"$D/tiny.vocab\" -K 2 -n 1 "
-                               "--device cpu -o \"$D/m1\"", &out);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "read /dev/stdin (ldac): 64 documents"), "%s", out);
-    free(out);
+    expect_shell(dir, "cat \"$D/tiny.ldac\" | \"$BIN\" train /dev/stdin --vocab \"$D/tiny.vocab\" -K 2 -n 1 --device cpu "
+                      "-o \"$D/m1\"", 0, "read /dev/stdin (ldac): 64 documents");
     /* raw text through a FIFO whose writer starts after ldagpu */
-    rc = shell_within(dir, "mkfifo \"$D/fifo\" || exit 9; { sleep 0.2; timeout 10 dd if=\"$D/c.txt\" "
-                           "of=\"$D/fifo\" status=none; } > /dev/null 2>&1 & \"$BIN\" train \"$D/fifo\" --min-df 1 "
-                           "--max-df 1 -K 2 -n 1 --device cpu -o \"$D/m2\"",
-                      &out);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "fifo (text): 40 documents"), "%s", out);
-    free(out);
+    expect_shell(dir, "mkfifo \"$D/fifo\" || exit 9; { sleep 0.2; timeout 10 dd if=\"$D/c.txt\" of=\"$D/fifo\" "
+                      "status=none; } > /dev/null 2>&1 & \"$BIN\" train \"$D/fifo\" --min-df 1 --max-df 1 -K 2 -n 1 "
+                      "--device cpu -o \"$D/m2\"", 0, "fifo (text): 40 documents");
     /* format from a pipe: no cache key (a stream has no size or time), the corpus all the same */
-    rc = shell_within(dir, "cat \"$D/c.txt\" | \"$BIN\" format /dev/stdin --min-df 1 --max-df 1 -o \"$D/c.ldab\"",
-                      &out);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "40 documents"), "%s", out);
-    free(out);
+    expect_shell(dir, "cat \"$D/c.txt\" | \"$BIN\" format /dev/stdin --min-df 1 --max-df 1 -o \"$D/c.ldab\"", 0,
+                 "40 documents");
     free(ldac);
     test_rmdir(dir);
     free(dir);
@@ -114,15 +112,12 @@ Test(bounded, pipes_and_fifos_are_read_once)
 
 Test(bounded, no_cache_is_written_for_a_stream)
 {
-    char *dir = test_tmpdir(), *out;
+    char *dir = test_tmpdir();
     write_text_corpus(dir);
-    int rc = shell_within(dir, "cat \"$D/c.txt\" | \"$BIN\" train /dev/stdin --cache auto --min-df 1 --max-df 1 -K 2 "
-                               "-n 1 --device cpu -o \"$D/m\"", &out);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "cache /dev/stdin.ldab not used: the corpus is not a regular file"), "%s", out);
+    expect_shell(dir, "cat \"$D/c.txt\" | \"$BIN\" train /dev/stdin --cache auto --min-df 1 --max-df 1 -K 2 -n 1 "
+                      "--device cpu -o \"$D/m\"", 0, "cache /dev/stdin.ldab not used: the corpus is not a regular file");
     struct stat sb;
     cr_assert_neq(stat("/dev/stdin.ldab", &sb), 0, "/dev/stdin.ldab was written");
-    free(out);
     test_rmdir(dir);
     free(dir);
 }
@@ -206,20 +201,14 @@ Test(bounded, a_device_named_in_model_conf_is_refused_at_once)
 
 Test(bounded, a_terminal_as_stdin_is_refused_at_once)
 {
-    char *dir = test_tmpdir(), *out;
     int status;
     free(test_shell("command -v script", &status));
-    if (status != 0) {
-        test_rmdir(dir);
-        free(dir);
+    if (status != 0)
         cr_skip_test("no script(1) to give ldagpu a terminal");
-    }
+    char *dir = test_tmpdir();
     /* script(1) runs it on a pseudo-terminal: stdin is a terminal nobody types into */
-    int rc = shell_within(dir, "script -qec \"\\\"$BIN\\\" train /dev/stdin -o \\\"$D/out\\\"\" /dev/null < /dev/null",
-                          &out);
-    cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "/dev/stdin is a terminal: give a file, or pipe the input in"), "%s", out);
-    free(out);
+    expect_shell(dir, "script -qec \"\\\"$BIN\\\" train /dev/stdin -o \\\"$D/out\\\"\" /dev/null < /dev/null", 2,
+                 "/dev/stdin is a terminal: give a file, or pipe the input in");
     test_rmdir(dir);
     free(dir);
 }
