@@ -95,9 +95,11 @@ int gzlines_check_text(gzlines *r, const char *hint, lda_error *err)
     if (!head)
         return -1;
     char why[LDA_SNIFF_REASON_MAX];
+    int compressed;
     /* Damaged data looks like anything: the damage is what to report, with the lines. */
-    if (r->head_failed || !lda_sniff_not_text(head, len, complete, why))
+    if (r->head_failed || !lda_sniff_not_text(head, len, complete, why, &compressed))
         return 0;
+    hint = compressed ? NULL : hint; /* compressed data read as text is no use */
     lda_error_input(err, "%s %s%s%s", r->path, why, hint ? "; " : "", hint ? hint : "");
     return -1;
 }

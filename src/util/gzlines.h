@@ -31,7 +31,8 @@ gzlines *gzlines_open_unjudged(const char *path, lda_error *err);
  * NULL with err when reading fails (or once a line has been read: the head is gone). */
 const char *gzlines_head(gzlines *r, size_t *len, int *complete, lda_error *err);
 /* 0 when the first block looks like text (text_sniff.h); else -1 with err "PATH does not look
- * like text: WHY" (or "PATH is UTF-16 text: ...") followed by hint when not NULL, status 2. */
+ * like text: WHY" (or "PATH is UTF-16 text: ...") followed by hint when not NULL (and the file
+ * is not compressed: xz, bzip2, ...), status 2. */
 int gzlines_check_text(gzlines *r, const char *hint, lda_error *err);
 /* Whether the file is gzip-compressed; whether it is a stream (a pipe, FIFO or device) rather
  * than a regular file. Known once the head has been read. */

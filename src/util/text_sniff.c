@@ -77,15 +77,19 @@ static int is_control(unsigned char c)
     return (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f;
 }
 
-const char *lda_sniff_not_text(const char *text, size_t len, int complete, char why[LDA_SNIFF_REASON_MAX])
+const char *lda_sniff_not_text(const char *text, size_t len, int complete, char why[LDA_SNIFF_REASON_MAX],
+                               int *compressed)
 {
     const unsigned char *s = (const unsigned char *)text;
+    *compressed = 0;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (len >= formats[i].len && memcmp(s, formats[i].magic, formats[i].len) == 0) {
             snprintf(why, LDA_SNIFF_REASON_MAX, "%s", formats[i].what);
+            *compressed = strncmp(formats[i].what, "is ", 3) == 0; /* the compressed formats' messages */
             return why;
         }
     if (is_bzip2(s, len)) {
+        *compressed = 1;
         snprintf(why, LDA_SNIFF_REASON_MAX, "is compressed with bzip2" COMPRESSED("bzip2 -d"));
         return why;
     }

@@ -19,8 +19,10 @@ enum { LDA_SNIFF_MAX_ODD_PERCENT = 10, LDA_SNIFF_REASON_MAX = 256 };
 
 /* NULL when s[0..len) looks like text. Otherwise what it is instead, to follow the file's name
  * in a message ("does not look like text: it starts like a PDF document", "is UTF-16 text:
- * ...", "is compressed with xz: ..."), written into why. complete: s is the whole file (else a
+ * ...", "is compressed with xz: ..."), written into why; *compressed says whether it is
+ * compressed (reading it as text anyway makes no sense). complete: s is the whole file (else a
  * UTF-8 character cut at its end is not held against it). */
-const char *lda_sniff_not_text(const char *s, size_t len, int complete, char why[LDA_SNIFF_REASON_MAX]);
+const char *lda_sniff_not_text(const char *s, size_t len, int complete, char why[LDA_SNIFF_REASON_MAX],
+                               int *compressed);
 
 #endif
