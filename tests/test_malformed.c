@@ -99,7 +99,7 @@ static malformed rows[] = {
      {{"c", "\xff\xfe" "a\0l\0p\0h\0a\0 \0b\0e\0t\0a\0\n\0", 24, 0}}, NULL, TRAIN, 2,
      "c is UTF-16 text: ldagpu reads UTF-8 (convert it first: iconv -f UTF-16 -t UTF-8)"},
     {"an xz-compressed corpus", "28.6: trained on", NO_SETUP,
-     {{"c.xz", "\xfd" "7zXZ\0\0\x04\xe6\xd6\xb4\x46\x02\0\x21\x01\x16\0\0\0", 24, 0}}, NULL,
+     {{"c.xz", "\xfd" "7zXZ\0\0\x04\xe6\xd6\xb4\x46\x02\0\x21\x01\x16\0\0\0", 20, 0}}, NULL,
      "train %D/c.xz -K 2 -n 1 --device cpu -o %D/out", 2,
      "c.xz is compressed with xz: ldagpu reads plain or gzip-compressed files (decompress it first: xz -d)"},
     {"an endless device as corpus", "29.7: grew without end", NO_SETUP, {{0}}, NULL,
