@@ -353,19 +353,17 @@ static int split_vocab(const source *s, const char *blob, corpus *c, lda_error *
     return at == B ? 0 : damaged(s, err, "bytes after the last word of its vocabulary");
 }
 
-/* The names (is_name) or labels of the blob (taken): none when it is empty, else one an input
- * document, each one a name or label may be (text_fields.h). */
-static int split_names(const source *s, char *blob, uint64_t bytes, int is_name, lda_string_list **out,
+/* The names (is_name) or labels in *blob: none when it is empty, else one an input document,
+ * each one a name or label may be (text_fields.h). Once they are counted right, *blob is the
+ * list's (NULL here), and *out is the corpus's, to be freed with it. */
+static int split_names(const source *s, char **blob, uint64_t bytes, int is_name, lda_string_list **out,
                        lda_error *err)
 {
     char why[TEXT_FIELDS_WHY_MAX + 64], problem[TEXT_FIELDS_WHY_MAX];
-    if (bytes == 0) {
-        free(blob);
+    if (bytes == 0)
         return 0;
-    }
-    const size_t count = lda_string_list_count_in(blob, (size_t)bytes);
+    const size_t count = lda_string_list_count_in(*blob, (size_t)bytes);
     if (count != s->h.num_input_docs) {
-        free(blob);
         if (count == SIZE_MAX)
             snprintf(why, sizeof why, "its %ss do not end with a NUL", is_name ? "name" : "label");
         else
@@ -373,7 +371,9 @@ static int split_names(const source *s, char *blob, uint64_t bytes, int is_name,
                      is_name ? "name" : "label", (unsigned long long)s->h.num_input_docs);
         return damaged(s, err, why);
     }
-    if (!(*out = lda_string_list_adopt(blob, (size_t)bytes, err)))
+    *out = lda_string_list_adopt(*blob, (size_t)bytes, err);
+    *blob = NULL; /* the list's, or freed with it */
+    if (!*out)
         return -1;
     for (size_t i = 0; i < count; i++) {
         const char *t = lda_string_list_get(*out, i);
@@ -450,13 +450,11 @@ static int read_body(source *s, corpus *c, lda_error *err)
         damaged(s, err, what);
         goto out;
     }
-    rc = split_vocab(s, blob, c, err) || check_contents(s, c, err) ? -1 : 0;
-    /* The lists take their blobs, whatever happens. */
-    rc = rc || split_names(s, names, h->names_bytes, 1, &c->names, err) ||
-                 split_names(s, labels, h->labels_bytes, 0, &c->labels, err)
+    rc = split_vocab(s, blob, c, err) || check_contents(s, c, err) ||
+                 split_names(s, &names, h->names_bytes, 1, &c->names, err) ||
+                 split_names(s, &labels, h->labels_bytes, 0, &c->labels, err)
              ? -1
              : 0;
-    names = labels = NULL;
 out:
     free(blob);
     free(names);
