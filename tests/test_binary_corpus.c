@@ -194,19 +194,36 @@ Test(binary, a_header_declaring_more_than_the_file_holds_is_refused_before_alloc
     free(b.bytes);
 }
 
+/* A change of the good file: n bytes at `at`, and what the message must then say. */
+typedef struct {
+    size_t at;
+    const char *bytes;
+    size_t n;
+    const char *needle;
+} byte_change;
+
+/* Each change alone, with the checksum made right, is refused as damaged, naming the value. */
+static void expect_changes_refused(const char *path, blob good, const byte_change *cases, size_t n)
+{
+    corpus_options opt = fixture_text_options();
+    for (size_t i = 0; i < n; i++) {
+        blob b = {malloc(good.size), good.size};
+        cr_assert_not_null(b.bytes);
+        memcpy(b.bytes, good.bytes, good.size);
+        memcpy(b.bytes + cases[i].at, cases[i].bytes, cases[i].n);
+        store(path, b, 1);
+        expect_error(path, &opt, "c.ldab: damaged binary corpus: ", cases[i].needle, NULL);
+        free(b.bytes);
+    }
+}
+
 /* With the checksum right, each impossible value is named. The text corpus's form: words alpha
  * beta delta gamma; documents of 4, 3 and 2 tokens (offsets 0 4 7 9) from inputs 0, 2 and 3. */
 Test(binary, impossible_contents_are_named)
 {
     fixture_path p;
     blob good = binary_of_text(&p);
-    corpus_options opt = fixture_text_options();
-    struct {
-        size_t at;
-        const char *bytes;
-        size_t n;
-        const char *needle;
-    } cases[] = {
+    const byte_change cases[] = {
         {WORDS + 4 * 5, "\x04\0\0\0", 4, "token 5 has word id 4, beyond its vocabulary of 4 words"},
         {OFFSETS + 8 * 1, "\0", 1, "document 0 spans tokens 0 to 0"},
         {OFFSETS + 8 * 2, "\x02", 1, "document 1 spans tokens 4 to 2"},
@@ -216,15 +233,7 @@ Test(binary, impossible_contents_are_named)
         {VOCAB, "\0", 1, "word 0 of its 4 is empty"},
         {VOCAB + 5, "A", 1, "word 3 of its 4 is missing"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        blob b = {malloc(good.size), good.size};
-        cr_assert_not_null(b.bytes);
-        memcpy(b.bytes, good.bytes, good.size);
-        memcpy(b.bytes + cases[i].at, cases[i].bytes, cases[i].n);
-        store(p.s, b, 1);
-        expect_error(p.s, &opt, "c.ldab: damaged binary corpus: ", cases[i].needle, NULL);
-        free(b.bytes);
-    }
+    expect_changes_refused(p.s, good, cases, sizeof cases / sizeof cases[0]);
     free(good.bytes);
 }
 
@@ -278,34 +287,14 @@ Test(binary, names_that_break_what_a_corpus_promises_are_named)
     corpus *named;
     blob good = binary_of_named(&p, &named);
     corpus_free(named);
-    corpus_options opt = fixture_text_options();
-    struct {
-        size_t at;
-        const char *bytes;
-        size_t n;
-        const char *needle;
-    } cases[] = {
+    const byte_change cases[] = {
         {NAMES + 3, "\x01", 1, "input document 1: the document name holds a control character (\\x01)"},
         {NAMES + 3, "\0", 1, "it holds 5 names for its 4 input documents"},
         {NAMES, "\0d0", 3, "input document 0: the document name (the first field) is empty"},
         {LABELS + 2, "\t", 1, "input document 1: the label holds a control character (\\x09)"},
         {LABELS + 7, "y", 1, "its labels do not end with a NUL"},
+        {64, "\0\0\0\0\0\0\0\0\x14", 9, "it has labels and no names"}, /* names 0 bytes, labels 20 */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        blob b = {malloc(good.size), good.size};
-        cr_assert_not_null(b.bytes);
-        memcpy(b.bytes, good.bytes, good.size);
-        memcpy(b.bytes + cases[i].at, cases[i].bytes, cases[i].n);
-        store(p.s, b, 1);
-        expect_error(p.s, &opt, "c.ldab: damaged binary corpus: ", cases[i].needle, NULL);
-        free(b.bytes);
-    }
-    blob b = {malloc(good.size), good.size}; /* labels and no names */
-    memcpy(b.bytes, good.bytes, good.size);
-    put_u64_at(b, 64, 0);
-    put_u64_at(b, 72, 20);
-    store(p.s, b, 1);
-    expect_error(p.s, &opt, "c.ldab: damaged binary corpus: it has labels and no names", NULL);
-    free(b.bytes);
+    expect_changes_refused(p.s, good, cases, sizeof cases / sizeof cases[0]);
     free(good.bytes);
 }
