@@ -29,7 +29,7 @@ void corpus_free(corpus *c)
 }
 
 const lda_choice corpus_format_choices[] = {
-    {"auto", CORPUS_FORMAT_AUTO, "detected from the first bytes and lines"},
+    {"auto", CORPUS_FORMAT_AUTO, "detected from the first bytes and lines (never mallet or named)"},
     {"text", CORPUS_FORMAT_TEXT, "raw text, one document a line"},
     {"uci", CORPUS_FORMAT_UCI, "UCI bag-of-words: docword file and vocabulary"},
     {"ldac", CORPUS_FORMAT_LDAC, "LDA-C: N id:count ... lines and vocabulary"},
