@@ -20,7 +20,7 @@ static const lda_option_spec export_options[] = {
     [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "Mallet's topic keys: 'TOPIC<tab>ALPHA<tab>word word ...' "
                         "a line", NULL},
     [OPT_DOC_TOPICS] = {"output-doc-topics", 0, "FILE", "Mallet's document topics: 'DOC<tab>NAME<tab>p0<tab>p1 "
-                        "...' a line, θ of every input document", NULL},
+                        "...' a line, θ of every input document (NAME: its name, or DOC again)", NULL},
     [OPT_PYLDAVIS] = {"pyldavis", 0, "FILE", "JSON for pyLDAvis.prepare(**json.load(f)) (reads the training "
                       "corpus)", NULL},
     [OPT_COUNTS] = {"counts", 0, "DIR", "the count matrices of the last z as NumPy files in DIR: "

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/doc_names.h"
 #include "model/matrix_file.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
@@ -75,7 +76,8 @@ int lda_export_doc_topics(const lda_model *m, int sparse, double threshold, uint
     if (sparse)
         fprintf(f, "#doc name topic proportion ...\n");
     for (uint64_t d = 0; d < m->num_docs; d++) {
-        fprintf(f, "%llu\t%llu", (unsigned long long)d, (unsigned long long)d);
+        char row_number[24];
+        fprintf(f, "%llu\t%s", (unsigned long long)d, lda_doc_name(m->doc_names, d, row_number));
         if (!sparse) {
             lda_theta_row_dense(&m->theta, d, weights);
             for (uint32_t k = 0; k < K; k++)

@@ -8,7 +8,8 @@
  *                a maximum: a header "#doc name topic proportion ..." and "DOC\tNAME\tk\tp\t..."
  *                with the topics of proportion >= threshold, largest first (ties: smaller topic
  *                first), at most max, which a top:N or sparse:EPS θ can give exactly. NAME
- *                is the 0-based input index too (ldagpu's documents have no names);
+ *                is the document's name (doc_names.h), or its 0-based input index again when
+ *                the corpus had no names;
  *   pyLDAvis     one JSON object whose keys are pyLDAvis.prepare's arguments:
  *                pyLDAvis.prepare(**json.load(f)) — topic_term_dists (φ, K × V),
  *                doc_topic_dists (θ of the documents given, D × K), doc_lengths, vocab,
