@@ -14,6 +14,8 @@
 #   ALPHAS="default"       per-topic alpha values: a number, "default" (the program's), or
 #                          "N/K" (N divided by K, e.g. 5/K, Mallet's default sum of 5)
 #   SEEDS="1"              one run per seed
+#   OPTIMIZE="0"           --optimize-interval values (0: symmetric priors; N: learned every N
+#                          iterations after --optimize-burn-in, the program's default)
 #   ITERATIONS=100 HOLDOUT=0.1 THREADS (CPU threads; default all) LDAGPU (default ./ldagpu)
 # Writes OUTDIR/runs.csv (one row a run) and prints a Markdown table (OUTDIR/table.md): one row
 # per model and alpha, per corpus and K the held-out figure (mean over seeds, and its spread
@@ -33,7 +35,7 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 runs=$out/runs.csv
-echo "corpus,device,topics,model,sampler,alpha,seed,iterations,train_seconds,heldout" > "$runs"
+echo "corpus,device,topics,model,sampler,alpha,seed,iterations,train_seconds,heldout,optimize_interval" > "$runs"
 
 # Each corpus read once into ldagpu's binary form, so that reading costs every run the same.
 corpus_file() { # NAME -> path of its binary corpus
@@ -67,22 +69,24 @@ for name in ${CORPORA:-wiki5k wiki43k wikimix}; do
             sampler_arg=
             [ "$model" = "$spec" ] || sampler_arg=${spec#*:}
             for alpha in ${ALPHAS:-default}; do
-                a=$(alpha_value "$alpha" "$K")
+              a=$(alpha_value "$alpha" "$K")
+              for opt in ${OPTIMIZE:-0}; do
                 for seed in ${SEEDS:-1}; do
                     m=$work/model
                     rm -rf "$m"
                     # shellcheck disable=SC2086
                     "$ldagpu" train "$corpus" -K "$K" -n "${ITERATIONS:-100}" -e 0 --holdout "${HOLDOUT:-0.1}" \
-                        --model "$model" --device "$device" --seed "$seed" --doc-topics none -o "$m" \
+                        --model "$model" --device "$device" --seed "$seed" --doc-topics none -o "$m" --optimize-interval "$opt" \
                         ${a:+-a "$a"} ${sampler_arg:+--sampler "$sampler_arg"} ${THREADS:+-j "$THREADS"} 2> "$work/train.log" ||
                         { cat "$work/train.log" >&2; exit 1; }
                     sampler=$(sed -n 's/^sampler = //p' "$m/model.conf")
                     alpha_used=$(sed -n 's/^alpha = //p' "$m/model.conf")
                     tail -n 1 "$m/log.csv" | awk -F, -v c="$name" -v d="$device" -v k="$K" -v mo="$model" \
-                        -v s="$sampler" -v al="$alpha_used" -v se="$seed" \
-                        '{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s\n", c, d, k, mo, s, al, se, $1, $3, $9 }' >> "$runs"
+                        -v s="$sampler" -v al="$alpha_used" -v se="$seed" -v op="$opt" \
+                        '{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s\n", c, d, k, mo, s, al, se, $1, $3, $9, op }' >> "$runs"
                     tail -n 1 "$runs" >&2
                 done
+              done
             done
         done
     done
@@ -92,7 +96,7 @@ done
 awk -F, '
 NR == 1 { next }
 {
-    col = $1 " K=" $3; row = $4 "|" $5 "|" $6
+    col = $1 " K=" $3; row = $4 "|" $5 "|" ($11 > 0 ? "learned (every " $11 ")" : $6)
     if (!(col in seen_col)) { seen_col[col] = 1; cols[++nc] = col }
     if (!(row in seen_row)) { seen_row[row] = 1; rows[++nr] = row }
     key = row SUBSEP col
