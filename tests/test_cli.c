@@ -164,7 +164,11 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
         unsigned K;
         char model[32], split[16];
         double ms;
-        cr_assert_eq(sscanf(line, "%u,butterfly,float,%31[^,],%15[^,],cpu,%lf", &K, model, split, &ms), 4, "%s", line);
+        char sampler[32];
+        cr_assert_eq(sscanf(line, "%u,%31[^,],float,%31[^,],%15[^,],cpu,%lf", &K, sampler, model, split, &ms), 5, "%s",
+                     line);
+        /* --samplers auto (the default): sparse where θ is collapsed */
+        cr_assert_str_eq(sampler, strcmp(model, "collapsed") == 0 ? "sparse" : "butterfly", "%s", line);
         cr_assert_str_eq(split, strcmp(model, "collapsed") == 0 ? "1" : "auto", "%s", line);
         cr_assert(ms > 0);
         /* the plan that ran (kernel, warps a group) and the piece length (auto: by the model) end the row */
@@ -176,7 +180,7 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
     snprintf(args, sizeof args, "bench '%s' -K 4:2", c);
     test_expect_failure(args, 2, "ends before it starts");
     snprintf(args, sizeof args, "bench '%s' --samplers fastest", c);
-    test_expect_failure(args, 2, "expected one of butterfly|butterfly-stored|transpose|naive");
+    test_expect_failure(args, 2, "expected one of auto|butterfly|butterfly-stored|transpose|naive");
     test_rmdir(dir);
     free(dir);
     free(c);

@@ -352,8 +352,8 @@ static void cli_shards_equal_one(const char *model)
 
 Test(shards_cli, same_model_files_uncollapsed) { cli_shards_equal_one("--model uncollapsed"); }
 Test(shards_cli, same_model_files_mean_for_mode) { cli_shards_equal_one("--model mean-for-mode"); }
-Test(shards_cli, same_model_files_theta_collapsed) { cli_shards_equal_one("--model theta-collapsed"); }
-Test(shards_cli, same_model_files_collapsed) { cli_shards_equal_one("--model collapsed"); }
+Test(shards_cli, same_model_files_theta_collapsed) { cli_shards_equal_one("--model theta-collapsed --sampler butterfly"); }
+Test(shards_cli, same_model_files_collapsed) { cli_shards_equal_one("--model collapsed --sampler butterfly"); }
 Test(shards_cli, same_model_files_phi_mean_double)
 {
     cli_shards_equal_one("--model phi-mean --precision double");

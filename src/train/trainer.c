@@ -372,6 +372,35 @@ static int check_resumed_corpus(const run *r, const corpus *full, lda_error *err
     return 0;
 }
 
+/* What runs: the model and the sampler that ran; and on a new run of another model than the
+ * recommended one, one line pointing to it (train --help says why). */
+static void print_opening(const run *r)
+{
+    const lda_train_options *o = r->o;
+    const lda_params *p = &r->b->params;
+    const char *model = lda_choice_name(lda_model_choices, lda_params_model(p)),
+               *sampler = lda_choice_name(lda_sampler_choices, p->sampler);
+    if (o->resume) {
+        fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, sampler %s, "
+                        "precision %s, seed %llu\n",
+                o->resume->dir, r->first, p->num_topics, r->b->description, o->settings.params.iterations, model,
+                sampler, lda_choice_name(lda_precision_choices, p->precision), (unsigned long long)p->seed);
+        return;
+    }
+    fprintf(stderr, "ldagpu: training K=%u on %s: model %s, sampler %s, alpha %g, beta %g, %u iterations, precision "
+                    "%s, refresh %u, seed %llu\n",
+            p->num_topics, r->b->description, model, sampler, p->alpha, p->beta, o->settings.params.iterations,
+            lda_choice_name(lda_precision_choices, p->precision), p->refresh, (unsigned long long)p->seed);
+    if (lda_params_model(p) == LDA_MODEL_RECOMMENDED)
+        return;
+    lda_params best = *p;
+    lda_params_set_model(&best, LDA_MODEL_RECOMMENDED);
+    best.sampler = LDA_SAMPLER_AUTO;
+    lda_params_resolve_sampler(&best);
+    fprintf(stderr, "ldagpu: recommended: --model %s (sampler %s), a better held-out fit in less time\n",
+            lda_choice_name(lda_model_choices, LDA_MODEL_RECOMMENDED), lda_choice_name(lda_sampler_choices, best.sampler));
+}
+
 static const char *signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
@@ -410,7 +439,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
         goto out;
     }
 
-    if (lda_zplan_check(&o->settings.params, err)) /* before a long read */
+    lda_params params = o->settings.params; /* the sampler and the piece length resolved: the model records them */
+    lda_params_resolve_sampler(&params);
+    if (lda_zplan_check(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();
     if (!(full = read_corpus(o, err)))
@@ -434,7 +465,6 @@ int lda_train(const lda_train_options *o, lda_error *err)
         if (lda_cuda_device_count(why, sizeof why) == 0)
             fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
     }
-    lda_params params = o->settings.params; /* the piece length resolved: the model records the number */
     params.piece_length = lda_params_piece_length(&params);
     char why[512];
     r.doc_topics = lda_doc_topics_resolve(&o->settings.doc_topics, r.c->num_input_docs, params.num_topics, why,
@@ -452,20 +482,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
         rc = lda_backend_follow(r.b, err);
         goto out;
     }
-    if (o->resume)
-        fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
-                        "precision %s, seed %llu\n",
-                o->resume->dir, r.first, r.b->params.num_topics, r.b->description, o->settings.params.iterations,
-                lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
-                lda_choice_name(lda_precision_choices, r.b->params.precision),
-                (unsigned long long)r.b->params.seed);
-    else
-        fprintf(stderr, "ldagpu: training K=%u on %s: model %s, alpha %g, beta %g, %u iterations, precision %s, "
-                        "refresh %u, seed %llu\n",
-                r.b->params.num_topics, r.b->description, lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
-                r.b->params.alpha, r.b->params.beta, o->settings.params.iterations,
-                lda_choice_name(lda_precision_choices, r.b->params.precision), r.b->params.refresh,
-                (unsigned long long)r.b->params.seed);
+    print_opening(&r);
     char shape[256];
     fprintf(stderr, "ldagpu: layout: %s\nldagpu: z draw: %s\n", lda_layout_describe(r.L, shape, sizeof shape),
             r.b->zplan.why);

@@ -1,0 +1,140 @@
+/* test_front_door.c — what a new user meets first: the sampler auto chooses, what train says
+ * it ran and recommends, the model/update interplay, Mallet's option names, -q, no GPU,
+ * SIGPIPE, the presets in configs/. Runs of the real binary on a tiny corpus. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* Trains the tiny corpus of dir with extra options into dir/NAME; returns the output. */
+static char *train_tiny(const char *dir, const char *name, const char *options)
+{
+    char *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 2 --device cpu -j 2 -o '%s/%s' %s", tiny, dir, name, options);
+    const int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "%s: exit %d: %s", args, rc, out);
+    free(tiny);
+    return out;
+}
+
+static char *model_conf(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/model.conf", dir, name);
+    char *conf = test_read_file(path);
+    cr_assert(conf, "no %s", path);
+    return conf;
+}
+
+/* --sampler auto (the default): sparse where θ is collapsed, butterfly where θ is given; the
+ * opening line names the model and the sampler that ran, and model.conf records it. */
+Test(front, auto_sampler_is_sparse_where_theta_is_collapsed)
+{
+    static const struct {
+        const char *model, *sampler;
+    } cases[] = {{"collapsed", "sparse"},       {"theta-collapsed", "sparse"}, {"uncollapsed", "butterfly"},
+                 {"mean-for-mode", "butterfly"}, {"phi-mean", "butterfly"}};
+    char *dir = test_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char options[256], line[256], conf_line[256];
+        snprintf(options, sizeof options, "--model %s", cases[i].model);
+        char *out = train_tiny(dir, cases[i].model, options), *conf = model_conf(dir, cases[i].model);
+        snprintf(line, sizeof line, "model %s, sampler %s,", cases[i].model, cases[i].sampler);
+        snprintf(conf_line, sizeof conf_line, "\nsampler = %s\n", cases[i].sampler);
+        cr_assert(strstr(out, line), "--model %s: '%s' not in: %s", cases[i].model, line, out);
+        cr_assert(strstr(conf, conf_line), "--model %s: model.conf lacks '%s': %s", cases[i].model, conf_line + 1,
+                  conf);
+        free(out);
+        free(conf);
+    }
+    /* the default model, and an explicit sampler still holds */
+    char *out = train_tiny(dir, "default", "");
+    cr_assert(strstr(out, "model uncollapsed, sampler butterfly,"), "%s", out);
+    free(out);
+    out = train_tiny(dir, "naive", "--model collapsed --sampler naive");
+    cr_assert(strstr(out, "model collapsed, sampler naive,"), "%s", out);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* A resumed run keeps the sampler its model recorded (a model from before auto, or one asked
+ * for by name), unless --sampler is given. */
+Test(front, resume_keeps_the_recorded_sampler)
+{
+    char *dir = test_tmpdir(), args[4096], *out = NULL;
+    free(train_tiny(dir, "m", "--model collapsed --sampler butterfly"));
+    snprintf(args, sizeof args, "train --resume '%s/m' -n 1 --device cpu -j 2", dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "sampler butterfly"), "%s", out);
+    char *conf = model_conf(dir, "m");
+    cr_assert(strstr(conf, "\nsampler = butterfly\n"), "%s", conf);
+    free(conf);
+    free(out);
+    snprintf(args, sizeof args, "train --resume '%s/m' -n 1 --device cpu -j 2 --sampler auto", dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    conf = model_conf(dir, "m");
+    cr_assert(strstr(conf, "\nsampler = sparse\n"), "--sampler auto on resume: %s", conf);
+    free(conf);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* bench's rows name the sampler auto resolved to. */
+Test(front, bench_rows_name_the_resolved_sampler)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "bench '%s' -K 4 --models collapsed,uncollapsed -n 1 -w 0 -r 1 --device cpu -j 1 "
+             "-o '%s/bench.csv'", tiny, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench.csv", dir);
+    char *csv = test_read_file(path);
+    cr_assert(csv && strstr(csv, "\n4,sparse,float,collapsed,") && strstr(csv, "\n4,butterfly,float,uncollapsed,"),
+              "%s", csv);
+    free(csv);
+    free(out);
+    /* auto next to the sampler it resolves to: that point once */
+    snprintf(args, sizeof args, "bench '%s' -K 4 --samplers auto,sparse --models collapsed -n 1 -w 0 -r 1 "
+             "--device cpu -j 1 -o '%s/bench.csv'", tiny, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    csv = test_read_file(path);
+    cr_assert(csv);
+    int rows = 0;
+    for (const char *p = csv; (p = strstr(p, "\n4,sparse,")); p++)
+        rows++;
+    cr_assert_eq(rows, 1, "%s", csv);
+    free(csv);
+    free(out);
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* The opening line says what ran; a run of another model than the recommended one is pointed
+ * to it, in one line; --help says the same. */
+Test(front, train_points_to_the_recommended_model)
+{
+    char *dir = test_tmpdir();
+    char *out = train_tiny(dir, "default", "");
+    cr_assert(strstr(out, "recommended") && strstr(out, "--model collapsed"), "%s", out);
+    free(out);
+    out = train_tiny(dir, "collapsed", "--model collapsed");
+    cr_assert(!strstr(out, "recommended"), "the recommended model is not pointed to itself: %s", out);
+    free(out);
+    cr_assert_eq(test_run_ldagpu("train --help", &out), 0);
+    cr_assert(strstr(out, "--sampler NAME"), "%s", out);
+    const char *model_row = strstr(out, "--model NAME");
+    cr_assert(model_row, "%s", out);
+    const char *end = strchr(model_row, '\n');
+    cr_assert(end && memmem(model_row, (size_t)(end - model_row), "recommended", 11), "%.*s",
+              (int)(end ? end - model_row : 80), model_row);
+    cr_assert(strstr(out, "(default: auto)"), "the sampler's default: %s", out);
+    cr_assert(strstr(out, "--model collapsed"), "the description points to --model collapsed: %s", out);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
+}
