@@ -138,3 +138,67 @@ Test(front, train_points_to_the_recommended_model)
     test_rmdir(dir);
     free(dir);
 }
+
+/* --model names the update rule too: an --update that contradicts it is refused, in either
+ * order, from a flag or a config file; one that agrees, or --update alone, is taken. */
+Test(front, model_and_update_never_contradict_silently)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096];
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -o '%s/x' --model collapsed --update draw", tiny,
+             dir);
+    test_expect_failure(args, 2, "--model collapsed");
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -o '%s/x' --update draw --model collapsed", tiny,
+             dir);
+    test_expect_failure(args, 2, "--update draw");
+    char *conf = test_write_file(dir, "c.conf", "model = mean-for-mode\n");
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -o '%s/x' -c '%s' --update draw", tiny, dir, conf);
+    test_expect_failure(args, 2, "c.conf:1: model");
+    char *out = train_tiny(dir, "agree", "--model collapsed --update mean");
+    cr_assert(strstr(out, "model collapsed,"), "%s", out);
+    free(out);
+    out = train_tiny(dir, "alone", "--update mean");
+    cr_assert(strstr(out, "model mean-for-mode,"), "%s", out);
+    free(out);
+    free(conf);
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* Every preset in configs/ trains as it is on a fresh clone (a flag still overrides it, --model
+ * included), and names no file the repository lacks. */
+Test(front, configs_train_as_they_are_and_name_no_missing_file)
+{
+    static const char *const presets[] = {"demo.conf", "wiki.conf"};
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        snprintf(args, sizeof args, "train '%s' -c '%s/configs/%s' -K 3 -n 1 --device cpu -o '%s/m%zu' -q", tiny,
+                 test_root(), presets[i], dir, i);
+        cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s: %s", presets[i], out);
+        free(out);
+        snprintf(args, sizeof args, "train '%s' -c '%s/configs/%s' -K 3 -n 1 --device cpu -o '%s/c%zu' -q "
+                 "--model collapsed", tiny, test_root(), presets[i], dir, i);
+        cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s --model collapsed: %s", presets[i], out);
+        free(out);
+        snprintf(args, sizeof args, "%s/configs/%s", test_root(), presets[i]);
+        char *text = test_read_file(args);
+        cr_assert(text, "no %s", args);
+        /* a word with a file's extension names a file of the repository */
+        static const char *const extensions[] = {".txt", ".gz", ".conf", ".csv", ".ldab", ".md", ".npy"};
+        for (char *word = strtok(text, " \t\n\r()\"',;"); word; word = strtok(NULL, " \t\n\r()\"',;"))
+            for (size_t e = 0; e < sizeof extensions / sizeof extensions[0]; e++) {
+                const size_t n = strlen(word), m = strlen(extensions[e]);
+                if (n <= m || strcmp(word + n - m, extensions[e]) != 0)
+                    continue;
+                char path[4096];
+                snprintf(path, sizeof path, "%s/%s", test_root(), word);
+                FILE *f = fopen(path, "r");
+                cr_assert(f, "%s names %s, which the repository lacks", presets[i], word);
+                fclose(f);
+            }
+        free(text);
+    }
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}

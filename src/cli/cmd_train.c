@@ -30,7 +30,8 @@ static const lda_option_spec train_options[] = {
     [OPT_BETA] = {"beta", 'b', "B", "symmetric topic-word prior", "0.01"},
     [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, corpus and device give the same model", "1"},
     [OPT_OUTPUT] = {"output", 'o', "DIR", "model folder to write", "model"},
-    [OPT_UPDATE] = {"update", 0, "draw|mean", "θ/φ update rule", "draw", lda_update_choices},
+    [OPT_UPDATE] = {"update", 0, "draw|mean", "θ/φ update rule (--model sets it too: give one or the other)", "draw",
+                    lda_update_choices},
     [OPT_PRECISION] = {"precision", 0, "float|double", "precision of the sampler's partial sums", "float",
                        lda_precision_choices},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train", "auto", lda_device_choices},
@@ -98,6 +99,9 @@ typedef struct {
     lda_train_options o;
     const char *resume;             /* --resume MODEL */
     unsigned char given[OPT_COUNT]; /* options set by a flag or the config file */
+    lda_model_kind model;           /* --model as given, and where (a flag or a config line) */
+    lda_update update;              /* --update as given, and where */
+    char model_where[512], update_where[512];
 } train_ctx;
 
 /* Options that set a recorded setting are parsed by the settings table (model/settings.c),
@@ -113,8 +117,17 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
     }
     ctx->given[index] = 1;
     const lda_setting *setting = lda_setting_by_option(train_options[index].name);
+    if (setting && lda_setting_parse(setting, where, v, &o->settings, 0, err))
+        return -1;
+    if (index == OPT_MODEL) {
+        ctx->model = lda_params_model(p);
+        snprintf(ctx->model_where, sizeof ctx->model_where, "%s", where);
+    } else if (index == OPT_UPDATE) {
+        ctx->update = p->update;
+        snprintf(ctx->update_where, sizeof ctx->update_where, "%s", where);
+    }
     if (setting)
-        return lda_setting_parse(setting, where, v, &o->settings, 0, err);
+        return 0;
     switch (index) {
     case OPT_ITERATIONS:
         return lda_parse_u32(where, v, 0, 100000000, &p->iterations, err);
@@ -151,6 +164,27 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         lda_error_fail(err, "internal error: option --%s has no handler", train_options[index].name);
         return -1;
     }
+}
+
+/* A model is a pair (θ collapsed?, update rule: params.h), so --model names its update rule: an
+ * --update that says otherwise is refused, rather than making a third model of the two by
+ * whichever came last. */
+static int check_model_update(train_ctx *ctx, lda_error *err)
+{
+    if (!ctx->given[OPT_MODEL] || !ctx->given[OPT_UPDATE])
+        return 0;
+    lda_params implied;
+    lda_params_default(&implied);
+    lda_params_set_model(&implied, ctx->model);
+    if (implied.update != ctx->update) {
+        lda_error_input(err, "%s %s means --update %s; %s %s contradicts it (leave --update out: each model names "
+                        "its update rule)", ctx->model_where, lda_choice_name(lda_model_choices, ctx->model),
+                        lda_choice_name(lda_update_choices, implied.update), ctx->update_where,
+                        lda_choice_name(lda_update_choices, ctx->update));
+        return -1;
+    }
+    lda_params_set_model(&ctx->o.settings.params, ctx->model);
+    return 0;
 }
 
 /* ---- --resume: the model's settings, and the flags that may change them ---- */
@@ -305,7 +339,7 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
     lda_error err = {0};
     lda_resume_state st;
     memset(&st, 0, sizeof st);
-    if (resolve_shards(ctx, &err))
+    if (check_model_update(ctx, &err) || resolve_shards(ctx, &err))
         return lda_report(command, &err);
     if (ctx->resume) {
         if (lda_resume_load(ctx->resume, &st, &err) ||
