@@ -202,3 +202,114 @@ Test(front, configs_train_as_they_are_and_name_no_missing_file)
     test_rmdir(dir);
     free(dir);
 }
+
+/* The line of model.conf that starts with `key = `, its value as a number. */
+static double conf_number(const char *conf, const char *key)
+{
+    char needle[128];
+    snprintf(needle, sizeof needle, "\n%s = ", key);
+    const char *at = strstr(conf, needle);
+    cr_assert(at, "model.conf lacks %s: %s", key, conf);
+    return strtod(at + strlen(needle), NULL);
+}
+
+/* Mallet's train-topics names, where the meaning is the same, on the command line and as
+ * config keys; --help lists them; Mallet's --alpha (a sum over topics) is no alias. */
+Test(front, mallet_option_names_are_aliases)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' --num-topics 4 --num-iterations 3 --random-seed 9 --num-threads 1 "
+             "--num-top-words 2 --optimize-interval 2 --optimize-burn-in 1 --device cpu -q -o '%s/m'", tiny, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    char *conf = model_conf(dir, "m");
+    cr_assert(conf_number(conf, "topics") == 4 && conf_number(conf, "seed") == 9 && conf_number(conf, "iterations") == 3 &&
+              conf_number(conf, "optimize_interval") == 2, "%s", conf);
+    free(conf);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/m/topics.txt", dir);
+    char *topics = test_read_file(path);
+    cr_assert(topics, "no %s", path);
+    /* 2 words a topic: "topic k: w1 w2" or similar, so every line has at most 2 of the 12 words */
+    int lines = 0;
+    for (char *line = strtok(topics, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+        int words = 0;
+        static const char *const all[] = {"apple", "banana", "cherry", "grape", "lemon", "mango",
+                                          "engine", "piston", "rotor", "valve", "wheel", "gear"};
+        for (size_t w = 0; w < 12; w++)
+            words += strstr(line, all[w]) != NULL;
+        cr_assert_leq(words, 2, "--num-top-words 2: %s", line);
+    }
+    cr_assert_eq(lines, 4, "%d", lines);
+    free(topics);
+    /* as config keys, and a bad value is named by the alias given */
+    char *preset = test_write_file(dir, "mallet.conf", "num-topics = 5\nnum-iterations = 1\nrandom-seed = 3\n");
+    snprintf(args, sizeof args, "train '%s' -c '%s' --device cpu -q -o '%s/c'", tiny, preset, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    conf = model_conf(dir, "c");
+    cr_assert(conf_number(conf, "topics") == 5 && conf_number(conf, "seed") == 3, "%s", conf);
+    free(conf);
+    snprintf(args, sizeof args, "train '%s' --num-topics 0", tiny);
+    test_expect_failure(args, 2, "--num-topics: expected an integer");
+    /* the other commands' names: topics, infer, eval */
+    snprintf(args, sizeof args, "topics '%s/m' --num-top-words 1", dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "infer '%s/m' '%s' --num-iterations 2 --random-seed 4 --num-threads 1 --device cpu "
+             "-o '%s/theta.tsv'", dir, tiny, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "eval '%s/m' '%s' --num-iterations 2 --random-seed 4 --num-threads 1 --device cpu", dir,
+             tiny);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    /* --help names them; Mallet's --alpha is said to differ, and is no alias */
+    cr_assert_eq(test_run_ldagpu("train --help", &out), 0);
+    cr_assert(strstr(out, "--num-topics") && strstr(out, "--random-seed") && strstr(out, "--num-top-words"), "%s", out);
+    cr_assert(strstr(out, "Mallet's --alpha is K times this"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "train '%s' --num-topics 3 --alpha-sum 1", tiny);
+    test_expect_failure(args, 2, "unknown option");
+    free(preset);
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* train --output-topic-keys / --output-doc-topics write Mallet's files after training, as
+ * export does from the model folder. */
+Test(front, train_writes_mallets_files)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 2 --device cpu -q -o '%s/m' --output-topic-keys '%s/keys.txt' "
+             "--output-doc-topics '%s/doc-topics.txt'", tiny, dir, dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export '%s/m' --output-topic-keys '%s/keys2.txt' --output-doc-topics '%s/dt2.txt'",
+             dir, dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/keys.txt", dir);
+    snprintf(b, sizeof b, "%s/keys2.txt", dir);
+    cr_assert(test_same_bytes(a, b), "train's topic keys are not export's");
+    snprintf(a, sizeof a, "%s/doc-topics.txt", dir);
+    snprintf(b, sizeof b, "%s/dt2.txt", dir);
+    cr_assert(test_same_bytes(a, b), "train's document topics are not export's");
+    char *doc_topics = test_read_file(a);
+    int lines = 0;
+    for (const char *p = doc_topics; (p = strchr(p, '\n')); p++)
+        lines++;
+    cr_assert_eq(lines, 64, "a line a document: %d", lines);
+    free(doc_topics);
+    /* nothing to write them from: refused before training */
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 2 --device cpu -q -o '%s/n' --doc-topics none "
+             "--output-doc-topics '%s/none.txt'", tiny, dir, dir);
+    test_expect_failure(args, 2, "--output-doc-topics");
+    snprintf(a, sizeof a, "%s/n/model.conf", dir);
+    cr_assert(!test_read_file(a), "trained before refusing");
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}

@@ -22,11 +22,11 @@ static const lda_option_spec eval_options[] = {
     [OPT_DOCS] = {"docs", 0, "FILE", "score only the documents whose 0-based input indices FILE lists, one a line "
                   "(e.g. MODEL/heldout.txt)", "every document"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "sweeps estimating θ on each document's first half",
-                        "the model's holdout_iterations (20)"},
+                        "the model's holdout_iterations (20)", .mallet = "num-iterations"},
     [OPT_SEED] = {"seed", 's', "S", "random seed (the evaluation's own is derived from it and the model's "
-                  "iteration count)", "the model's seed"},
+                  "iteration count)", "the model's seed", .mallet = "random-seed"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},

@@ -36,7 +36,7 @@ static const lda_choice format_choices[] = {
 };
 
 static const lda_option_spec topics_options[] = {
-    [OPT_TOP] = {"top", 't', "N", "words per topic", "20"},
+    [OPT_TOP] = {"top", 't', "N", "words per topic", "20", .mallet = "num-top-words"},
     [OPT_COHERENCE] = {"coherence", 0, NULL, "UMass and NPMI coherence of each topic's top words, from document "
                        "co-occurrence in the training corpus", NULL},
     [OPT_CORPUS] = {"corpus", 0, "PATH", "measure coherence on this corpus instead (read with the model's "

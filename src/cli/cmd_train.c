@@ -19,16 +19,19 @@ enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
-    OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_CONFIG, OPT_HELP,
+    OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
+    OPT_RESUME, OPT_CONFIG, OPT_HELP,
     OPT_COUNT
 };
 
 static const lda_option_spec train_options[] = {
-    [OPT_TOPICS] = {"topics", 'K', "N", "number of topics", "100"},
-    [OPT_ITERATIONS] = {"iterations", 'n', "N", "Gibbs iterations", "100"},
-    [OPT_ALPHA] = {"alpha", 'a', "A", "symmetric document-topic prior", "50/K"},
+    [OPT_TOPICS] = {"topics", 'K', "N", "number of topics", "100", .mallet = "num-topics"},
+    [OPT_ITERATIONS] = {"iterations", 'n', "N", "Gibbs iterations", "100", .mallet = "num-iterations"},
+    [OPT_ALPHA] = {"alpha", 'a', "A", "symmetric document-topic prior, a topic's (Mallet's --alpha is K times this)",
+                   "50/K"},
     [OPT_BETA] = {"beta", 'b', "B", "symmetric topic-word prior", "0.01"},
-    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, corpus and device give the same model", "1"},
+    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, corpus and device give the same model", "1",
+                  .mallet = "random-seed"},
     [OPT_OUTPUT] = {"output", 'o', "DIR", "model folder to write", "model"},
     [OPT_UPDATE] = {"update", 0, "draw|mean", "θ/φ update rule (--model sets it too: give one or the other)", "draw",
                     lda_update_choices},
@@ -57,17 +60,23 @@ static const lda_option_spec train_options[] = {
     [OPT_GPUS] = {"gpus", 0, "N", "train on N GPUs (implies --device cuda): the documents split between them by "
                   "tokens, the word-topic counts summed after every z pass; the model is the one a single GPU "
                   "trains, byte for byte", "1"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     LDA_READER_OPTION_ROWS,
     [OPT_CACHE] = LDA_ROW_CACHE,
-    [OPT_TOP] = {"top", 't', "N", "top words per topic in topics.txt", "20"},
+    [OPT_TOP] = {"top", 't', "N", "top words per topic in topics.txt and --output-topic-keys", "20",
+                 .mallet = "num-top-words"},
     [OPT_QUIET] = {"quiet", 'q', NULL, "no per-iteration log lines", NULL},
     [OPT_HOLDOUT] = {"holdout", 0, "F", "hold out this fraction of the documents (chosen by the seed) and report their "
                      "per-token log-likelihood by document completion on evaluated iterations", "0"},
     [OPT_HOLDOUT_ITERATIONS] = {"holdout-iterations", 0, "N", "sweeps estimating θ of each held-out document", "20"},
     [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "how θ is written; --resume MODEL -n 0 --doc-topics FORM rewrites "
                         "it", "auto", lda_doc_topics_choices},
+    [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "then write Mallet's topic keys to FILE, as export does (-t "
+                        "words a topic)", NULL},
+    [OPT_MALLET_DOC_TOPICS] = {"output-doc-topics", 0, "FILE", "then write Mallet's document topics to FILE, as export "
+                               "does (from a θ kept as top:N or sparse:EPS, Mallet's sparse form of what it keeps)",
+                               NULL},
     [OPT_CHECKPOINT_EVERY] = {"checkpoint-every", 0, "N", "write a resumable state to OUTPUT/checkpoint every N "
                               "iterations (0: never; SIGINT/SIGTERM always write one)", "0"},
     [OPT_RESUME] = {"resume", 0, "MODEL", "continue MODEL's run (its newest state) for -n more iterations, with its "
@@ -98,6 +107,7 @@ static const lda_command_spec train_spec = {
 typedef struct {
     lda_train_options o;
     const char *resume;             /* --resume MODEL */
+    const char *topic_keys, *doc_topics; /* Mallet's files written after training (export's) */
     unsigned char given[OPT_COUNT]; /* options set by a flag or the config file */
     lda_model_kind model;           /* --model as given, and where (a flag or a config line) */
     lda_update update;              /* --update as given, and where */
@@ -159,6 +169,12 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         return lda_parse_u32(where, v, 0, UINT32_MAX, &o->checkpoint_every, err);
     case OPT_RESUME:
         ctx->resume = v;
+        return 0;
+    case OPT_TOPIC_KEYS:
+        ctx->topic_keys = v;
+        return 0;
+    case OPT_MALLET_DOC_TOPICS:
+        ctx->doc_topics = v;
         return 0;
     default:
         lda_error_fail(err, "internal error: option --%s has no handler", train_options[index].name);
@@ -333,6 +349,22 @@ static int resolve_shards(train_ctx *ctx, lda_error *err)
     return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;
 }
 
+/* --output-topic-keys, --output-doc-topics: from the model just written (by rank 0 of an mpirun). */
+static int write_mallet_files(const train_ctx *ctx, lda_error *err)
+{
+    if ((!ctx->topic_keys && !ctx->doc_topics) || lda_ranks_rank() != 0)
+        return 0;
+    lda_doc_topics form;
+    if (lda_export_mallet_files(ctx->o.output_dir, ctx->topic_keys, ctx->doc_topics, ctx->o.top_words, &form, err))
+        return -1;
+    if (ctx->doc_topics && form.form != LDA_DOC_TOPICS_DENSE && !ctx->o.quiet) {
+        char kept[64];
+        fprintf(stderr, "ldagpu: %s: Mallet's sparse form, the entries θ keeps as %s\n", ctx->doc_topics,
+                lda_doc_topics_format(&form, kept, sizeof kept));
+    }
+    return 0;
+}
+
 /* The run once the options are parsed: --resume's state merged, then training. */
 static int train_with(train_ctx *ctx, const char *command, const char **positional, int npos)
 {
@@ -354,9 +386,14 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
     } else {
         ctx->o.corpus_path = positional[0];
     }
+    if (ctx->doc_topics && ctx->o.settings.doc_topics.form == LDA_DOC_TOPICS_NONE) {
+        lda_error_input(&err, "--output-doc-topics: the model keeps no θ (--doc-topics none) to write them from");
+        lda_resume_free(&st);
+        return lda_report(command, &err);
+    }
     install_stop_handlers();
     ctx->o.stop = &stop_signal;
-    int rc = lda_train(&ctx->o, &err) ? lda_report(command, &err) : LDA_EXIT_OK;
+    int rc = lda_train(&ctx->o, &err) || write_mallet_files(ctx, &err) ? lda_report(command, &err) : LDA_EXIT_OK;
     lda_resume_free(&st);
     if (rc == LDA_EXIT_OK && stop_signal)
         rc = 128 + stop_signal;
