@@ -191,7 +191,7 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
 Test(cli, train_reports_read_and_set_up_times)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[2048], *out = NULL;
-    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -j 1 -o '%s/m' -q", c, dir);
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 -e 0 --device cpu -j 1 -o '%s/m'", c, dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     const char *read = strstr(out, "ldagpu: read "), *setup = strstr(out, "ldagpu: set up in ");
     cr_assert(read && setup && read < setup, "no read line before the set-up line: %s", out);

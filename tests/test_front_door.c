@@ -313,3 +313,26 @@ Test(front, train_writes_mallets_files)
     test_rmdir(dir);
     free(dir);
 }
+
+/* -q prints only errors (and warnings): nothing at all on a run that goes well, whatever it
+ * does on the way (held-out documents, learned priors, a cache, --device auto, Mallet's files);
+ * an error still prints. */
+Test(front, quiet_prints_nothing_on_success)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 3 -q -o '%s/m' --holdout 0.2 --optimize-interval 1 "
+             "--optimize-burn-in 1 --cache auto --checkpoint-every 1 --output-doc-topics '%s/dt.txt' --doc-topics "
+             "top:1", tiny, dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert_str_empty(out, "-q printed: %s", out);
+    free(out);
+    snprintf(args, sizeof args, "train --resume '%s/m' -n 1 -q", dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert_str_empty(out, "-q printed on resume: %s", out);
+    free(out);
+    snprintf(args, sizeof args, "train '%s/missing.txt' -q -o '%s/x'", dir, dir);
+    test_expect_failure(args, 2, "missing.txt");
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}

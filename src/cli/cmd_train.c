@@ -66,7 +66,7 @@ static const lda_option_spec train_options[] = {
     [OPT_CACHE] = LDA_ROW_CACHE,
     [OPT_TOP] = {"top", 't', "N", "top words per topic in topics.txt and --output-topic-keys", "20",
                  .mallet = "num-top-words"},
-    [OPT_QUIET] = {"quiet", 'q', NULL, "no per-iteration log lines", NULL},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "print only errors and warnings", NULL},
     [OPT_HOLDOUT] = {"holdout", 0, "F", "hold out this fraction of the documents (chosen by the seed) and report their "
                      "per-token log-likelihood by document completion on evaluated iterations", "0"},
     [OPT_HOLDOUT_ITERATIONS] = {"holdout-iterations", 0, "N", "sweeps estimating θ of each held-out document", "20"},
