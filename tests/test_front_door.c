@@ -5,7 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "backend/backend.h"
 #include "helpers.h"
 
 /* Trains the tiny corpus of dir with extra options into dir/NAME; returns the output. */
@@ -332,6 +337,72 @@ Test(front, quiet_prints_nothing_on_success)
     free(out);
     snprintf(args, sizeof args, "train '%s/missing.txt' -q -o '%s/x'", dir, dir);
     test_expect_failure(args, 2, "missing.txt");
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* Without a GPU, --device cuda says what is missing before any input is read: a corpus that
+ * does not exist, or a FIFO nothing will ever write, gives the GPU's message at once. (On a
+ * machine with a GPU there is nothing to refuse: skipped.) */
+Test(front, no_gpu_is_said_before_the_input_is_read)
+{
+    char why[256];
+    if (lda_cuda_device_count(why, sizeof why) > 0)
+        cr_skip_test("this machine has a GPU");
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL, fifo[4096];
+    free(train_tiny(dir, "m", "-q"));
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    const char *commands[] = {"train '%s/missing.txt' --device cuda -o '%s/x'", "train '%s/fifo' --device cuda -o '%s/x'",
+                              "infer '%s/m' '%s/missing.txt' --device cuda", "infer '%s/m' '%s/fifo' --device cuda",
+                              "eval '%s/m' '%s/fifo' --device cuda", "bench '%s/fifo' --device cuda -K 2 -o '%s/b.csv'"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        snprintf(args, sizeof args, commands[i], dir, dir);
+        const int rc = test_run_ldagpu_within(args, 10, &out);
+        cr_assert_eq(rc, 2, "%s: exit %d: %s", args, rc, out);
+        cr_assert(strstr(out, "--device cuda: ") && !strstr(out, "missing.txt") &&
+                      (strstr(out, "no NVIDIA GPU") || strstr(out, "built without CUDA")),
+                  "%s: %s", args, out);
+        cr_assert(!strstr(out, "driver version is insufficient") || strstr(out, "(CUDA: "),
+                  "the CUDA error alone reads as 'upgrade your driver': %s", out);
+        free(out);
+    }
+    free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* `ldagpu train ... 2>&1 | head` once head is gone: the run goes on and writes its model; its
+ * lines to the closed pipe are lost, and it is not killed by SIGPIPE. The pipe's reading end is
+ * closed before train starts, so every line it writes meets a closed pipe. */
+Test(front, a_closed_pipe_on_stderr_does_not_lose_the_run)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), *cmd = NULL;
+    const char *bin = getenv("LDAGPU_BIN");
+    cr_assert(asprintf(&cmd, "exec '%s' train '%s' -K 3 -n 2 --device cpu -o '%s/m'", bin ? bin : "./ldagpu", tiny,
+                       dir) > 0);
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    close(fds[0]);
+    fflush(NULL);
+    const pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_DFL); /* as a shell starts it, whatever the test runner set */
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(!WIFSIGNALED(status), "killed by signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d", WEXITSTATUS(status));
+    char *conf = model_conf(dir, "m"); /* asserts it is there */
+    free(conf);
+    free(cmd);
     free(tiny);
     test_rmdir(dir);
     free(dir);

@@ -353,7 +353,7 @@ int lda_cmd_bench(int argc, char **argv)
         lda_error_input(&err, "--repeats: at most 1000");
         goto fail;
     }
-    if (run_bench(&c, positional[0], &err) == 0)
+    if (lda_backend_check_device(c.base.device, &err) == 0 && run_bench(&c, positional[0], &err) == 0)
         goto out;
 fail:
     rc = lda_report(argv[0], &err);

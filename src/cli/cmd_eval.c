@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
@@ -151,7 +152,7 @@ int lda_cmd_eval(int argc, char **argv)
     lda_completion comp;
     int have_comp = 0, have_priors = 0, rc = -1;
     lda_priors priors;
-    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))

@@ -170,7 +170,7 @@ int lda_cmd_infer(int argc, char **argv)
     int to_stdout = strcmp(ctx.output, "-") == 0, have_priors = 0, rc = -1;
     lda_priors priors;
     lda_atomic_file af = {0};
-    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written fails before the work. */
     if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))

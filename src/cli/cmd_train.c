@@ -317,6 +317,9 @@ static void install_stop_handlers(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* `ldagpu train ... 2>&1 | head`: once the reader is gone, a line written to the pipe must
+     * not kill the run; the write fails, and the run goes on to write its model. */
+    signal(SIGPIPE, SIG_IGN);
 }
 
 /* --gpus N runs on CUDA. Under mpirun each process is one shard (on its own GPU where there
@@ -371,7 +374,8 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
     lda_error err = {0};
     lda_resume_state st;
     memset(&st, 0, sizeof st);
-    if (check_model_update(ctx, &err) || resolve_shards(ctx, &err))
+    if (check_model_update(ctx, &err) || resolve_shards(ctx, &err) ||
+        lda_backend_check_device(ctx->o.settings.params.device, &err)) /* before any input is read */
         return lda_report(command, &err);
     if (ctx->resume) {
         if (lda_resume_load(ctx->resume, &st, &err) ||
