@@ -2,6 +2,7 @@
  * it ran and recommends, the model/update interplay, Mallet's option names, -q, no GPU,
  * SIGPIPE, the presets in configs/. Runs of the real binary on a tiny corpus. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "helpers.h"
+#include "model/model.h"
 
 /* Trains the tiny corpus of dir with extra options into dir/NAME; returns the output. */
 static char *train_tiny(const char *dir, const char *name, const char *options)
@@ -404,6 +406,42 @@ Test(front, a_closed_pipe_on_stderr_does_not_lose_the_run)
     free(conf);
     free(cmd);
     free(tiny);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* After --optimize-interval the topic keys carry each topic's learned α (alpha.npy), as Mallet
+ * writes them, not the setting α started from. */
+Test(front, mallet_topic_keys_carry_the_learned_alpha)
+{
+    char *dir = test_tmpdir(), args[4096], *out = NULL;
+    free(train_tiny(dir, "m", "-n 4 --optimize-interval 1 --optimize-burn-in 1 -q"));
+    snprintf(args, sizeof args, "export '%s/m' --output-topic-keys '%s/keys.txt'", dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    lda_model m;
+    lda_error err = {0};
+    snprintf(args, sizeof args, "%s/m", dir);
+    cr_assert_eq(lda_model_read(&m, args, 0, 0, &err), 0, "%s", err.msg);
+    cr_assert(m.alpha_learned, "no learned alpha");
+    snprintf(args, sizeof args, "%s/keys.txt", dir);
+    char *keys = test_read_file(args), *save = NULL;
+    cr_assert(keys);
+    uint32_t k = 0;
+    int differs = 0;
+    for (char *line = strtok_r(keys, "\n", &save); line; line = strtok_r(NULL, "\n", &save), k++) {
+        unsigned topic;
+        double alpha;
+        cr_assert_eq(sscanf(line, "%u\t%lf\t", &topic, &alpha), 2, "%s", line);
+        cr_assert_eq(topic, k);
+        cr_assert(fabs(alpha - m.alpha_learned[k]) <= 5e-6, "topic %u: α %g in the keys, %g learned", k, alpha,
+                  (double)m.alpha_learned[k]);
+        differs |= fabs(alpha - m.settings.params.alpha) > 1e-3;
+    }
+    cr_assert_eq(k, m.num_topics);
+    cr_assert(differs, "the learned α equal the setting: the test shows nothing");
+    free(keys);
+    lda_model_free(&m);
     test_rmdir(dir);
     free(dir);
 }
