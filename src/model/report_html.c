@@ -73,6 +73,7 @@ static const char SCRIPT[] =
     "    var copy = card.cloneNode(true);\n"
     "    copy.removeAttribute('id');\n"
     "    copy.classList.remove('sel');\n"
+    "    copy.style.display = '';\n" /* a card the finder hid is shown here all the same */
     "    var det = copy.querySelector('details');\n"
     "    if (det) det.open = true;\n"
     "    panel.textContent = '';\n"
