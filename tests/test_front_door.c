@@ -26,6 +26,15 @@ static char *train_tiny(const char *dir, const char *name, const char *options)
     return out;
 }
 
+/* Runs ldagpu with args, which must succeed. */
+static void run_ok(const char *args)
+{
+    char *out = NULL;
+    const int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "%s: exit %d: %s", args, rc, out);
+    free(out);
+}
+
 static char *model_conf(const char *dir, const char *name)
 {
     char path[4096];
@@ -93,21 +102,20 @@ Test(front, resume_keeps_the_recorded_sampler)
 /* bench's rows name the sampler auto resolved to. */
 Test(front, bench_rows_name_the_resolved_sampler)
 {
-    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096];
     snprintf(args, sizeof args, "bench '%s' -K 4 --models collapsed,uncollapsed -n 1 -w 0 -r 1 --device cpu -j 1 "
              "-o '%s/bench.csv'", tiny, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    run_ok(args);
     char path[4096];
     snprintf(path, sizeof path, "%s/bench.csv", dir);
     char *csv = test_read_file(path);
     cr_assert(csv && strstr(csv, "\n4,sparse,float,collapsed,") && strstr(csv, "\n4,butterfly,float,uncollapsed,"),
               "%s", csv);
     free(csv);
-    free(out);
     /* auto next to the sampler it resolves to: that point once */
     snprintf(args, sizeof args, "bench '%s' -K 4 --samplers auto,sparse --models collapsed -n 1 -w 0 -r 1 "
              "--device cpu -j 1 -o '%s/bench.csv'", tiny, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    run_ok(args);
     csv = test_read_file(path);
     cr_assert(csv);
     int rows = 0;
@@ -115,7 +123,6 @@ Test(front, bench_rows_name_the_resolved_sampler)
         rows++;
     cr_assert_eq(rows, 1, "%s", csv);
     free(csv);
-    free(out);
     free(tiny);
     test_rmdir(dir);
     free(dir);
@@ -227,8 +234,7 @@ Test(front, mallet_option_names_are_aliases)
     char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
     snprintf(args, sizeof args, "train '%s' --num-topics 4 --num-iterations 3 --random-seed 9 --num-threads 1 "
              "--num-top-words 2 --optimize-interval 2 --optimize-burn-in 1 --device cpu -q -o '%s/m'", tiny, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     char *conf = model_conf(dir, "m");
     cr_assert(conf_number(conf, "topics") == 4 && conf_number(conf, "seed") == 9 && conf_number(conf, "iterations") == 3 &&
               conf_number(conf, "optimize_interval") == 2, "%s", conf);
@@ -252,8 +258,7 @@ Test(front, mallet_option_names_are_aliases)
     /* as config keys, and a bad value is named by the alias given */
     char *preset = test_write_file(dir, "mallet.conf", "num-topics = 5\nnum-iterations = 1\nrandom-seed = 3\n");
     snprintf(args, sizeof args, "train '%s' -c '%s' --device cpu -q -o '%s/c'", tiny, preset, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     conf = model_conf(dir, "c");
     cr_assert(conf_number(conf, "topics") == 5 && conf_number(conf, "seed") == 3, "%s", conf);
     free(conf);
@@ -261,16 +266,13 @@ Test(front, mallet_option_names_are_aliases)
     test_expect_failure(args, 2, "--num-topics: expected an integer");
     /* the other commands' names: topics, infer, eval */
     snprintf(args, sizeof args, "topics '%s/m' --num-top-words 1", dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     snprintf(args, sizeof args, "infer '%s/m' '%s' --num-iterations 2 --random-seed 4 --num-threads 1 --device cpu "
              "-o '%s/theta.tsv'", dir, tiny, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     snprintf(args, sizeof args, "eval '%s/m' '%s' --num-iterations 2 --random-seed 4 --num-threads 1 --device cpu", dir,
              tiny);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     /* --help names them; Mallet's --alpha is said to differ, and is no alias */
     cr_assert_eq(test_run_ldagpu("train --help", &out), 0);
     cr_assert(strstr(out, "--num-topics") && strstr(out, "--random-seed") && strstr(out, "--num-top-words"), "%s", out);
@@ -288,15 +290,13 @@ Test(front, mallet_option_names_are_aliases)
  * export does from the model folder. */
 Test(front, train_writes_mallets_files)
 {
-    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096], *out = NULL;
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[4096];
     snprintf(args, sizeof args, "train '%s' -K 3 -n 2 --device cpu -q -o '%s/m' --output-topic-keys '%s/keys.txt' "
              "--output-doc-topics '%s/doc-topics.txt'", tiny, dir, dir, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     snprintf(args, sizeof args, "export '%s/m' --output-topic-keys '%s/keys2.txt' --output-doc-topics '%s/dt2.txt'",
              dir, dir, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     char a[4096], b[4096];
     snprintf(a, sizeof a, "%s/keys.txt", dir);
     snprintf(b, sizeof b, "%s/keys2.txt", dir);
@@ -414,11 +414,10 @@ Test(front, a_closed_pipe_on_stderr_does_not_lose_the_run)
  * writes them, not the setting α started from. */
 Test(front, mallet_topic_keys_carry_the_learned_alpha)
 {
-    char *dir = test_tmpdir(), args[4096], *out = NULL;
+    char *dir = test_tmpdir(), args[4096];
     free(train_tiny(dir, "m", "-n 4 --optimize-interval 1 --optimize-burn-in 1 -q"));
     snprintf(args, sizeof args, "export '%s/m' --output-topic-keys '%s/keys.txt'", dir, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    free(out);
+    run_ok(args);
     lda_model m;
     lda_error err = {0};
     snprintf(args, sizeof args, "%s/m", dir);
