@@ -158,11 +158,11 @@ static inline uint32_t lda_phi_stream(uint32_t iteration, uint32_t part, uint32_
 {
     return part + 1 == refresh ? iteration : 0x80000000u + iteration * (refresh - 1) + part;
 }
-/* --sampler auto (the default): sparse where θ is collapsed (theta-collapsed, collapsed), the
- * fastest draw of those models (collapsed at K = 1024 on the H100: 1.3 ms an iteration against
- * the dense butterfly's 11; on the CPU at K = 50, wiki5k, 100 iterations in 8.7 s against the
- * uncollapsed model's 18.5); butterfly where θ is given (uncollapsed, mean-for-mode, phi-mean),
- * which sparse cannot draw. A run's sampler is resolved once its
+/* --sampler auto (train's and bench's default): sparse where θ is collapsed (theta-collapsed,
+ * collapsed; collapsed at K = 1024 on the H100: 1.3 ms an iteration against the dense
+ * butterfly's 11; on the CPU at K = 50, wiki5k, 100 iterations in 8.7 s against the uncollapsed
+ * model's 18.5); butterfly where θ is given (uncollapsed, mean-for-mode, phi-mean), which sparse
+ * cannot draw. A run's sampler is resolved once its
  * model is known, before anything depends on it (the trainer, bench, every backend made), so
  * what runs and what model.conf records is a named sampler, never auto. */
 void lda_params_resolve_sampler(lda_params *p);
