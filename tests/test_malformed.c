@@ -109,7 +109,7 @@ static malformed rows[] = {
      "the vocabulary ends after 2 words (expected 3"},
     {"uci with a byte-order mark", "5: read as raw text", NO_SETUP,
      {{"docword.c.txt", "\xEF\xBB\xBF" "2\n2\n3\n1 1 2\n1 2 1\n2 2 3\n", 0, 0}, UCI_VOCAB}, NULL,
-     "train %D/docword.c.txt -K 2 -n 1 -q --device cpu -o %D/out", 0, "(uci): 2 documents, 6 tokens, 2 words"},
+     "train %D/docword.c.txt -K 2 -n 1 --device cpu -o %D/out", 0, "(uci): 2 documents, 6 tokens, 2 words"},
     {"uci header value malformed", "5: read as raw text", NO_SETUP,
      {{"docword.c.txt", "2\n2x\n3\n1 1 2\n1 2 1\n2 2 3\n", 0, 0}, UCI_VOCAB}, NULL,
      "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:2: W '2x' is not a non-negative integer"},

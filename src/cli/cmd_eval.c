@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
@@ -26,11 +27,11 @@ static const lda_option_spec eval_options[] = {
     [OPT_DOC_NAMES] = {"doc-names", 0, "FILE", "score only the documents named in FILE, one name a line (a corpus "
                        "with names: --format mallet or named)", "every document"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "sweeps estimating θ on each document's first half",
-                        "the model's holdout_iterations (20)"},
+                        "the model's holdout_iterations (20)", .mallet = "num-iterations"},
     [OPT_SEED] = {"seed", 's', "S", "random seed (the evaluation's own is derived from it and the model's "
-                  "iteration count)", "the model's seed"},
+                  "iteration count)", "the model's seed", .mallet = "random-seed"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -216,7 +217,7 @@ int lda_cmd_eval(int argc, char **argv)
     lda_completion comp;
     int have_comp = 0, have_priors = 0, rc = -1;
     lda_priors priors;
-    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))

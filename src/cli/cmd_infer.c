@@ -33,10 +33,11 @@ static const lda_option_spec infer_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "FILE", "θ as TSV: a header, then one row per input document (its 0-based "
                     "index, its name and label when the corpus has them, and K proportions); '-' is stdout", "-"},
     [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "what each row holds", "dense", infer_doc_topics},
-    [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50"},
-    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1"},
+    [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50", .mallet = "num-iterations"},
+    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1",
+                  .mallet = "random-seed"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -174,7 +175,7 @@ int lda_cmd_infer(int argc, char **argv)
     int to_stdout = strcmp(ctx.output, "-") == 0, have_priors = 0, rc = -1;
     lda_priors priors;
     lda_atomic_file af = {0};
-    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written fails before the work. */
     if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))

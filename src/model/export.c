@@ -32,7 +32,7 @@ int lda_export_topic_keys(const lda_model *m, uint32_t top, FILE *f, lda_error *
     for (uint32_t k = 0; k < m->num_topics; k++) {
         lda_top_indices(m->phi + (size_t)k * m->vocab_size, m->vocab_size, n, words);
         fprintf(f, "%u\t", k);
-        mallet_number(f, m->settings.params.alpha);
+        mallet_number(f, m->alpha_learned ? m->alpha_learned[k] : m->settings.params.alpha); /* as learned, if it was */
         fputc('\t', f);
         for (uint32_t i = 0; i < n; i++)
             fprintf(f, "%s ", m->vocab[words[i]]);

@@ -1,8 +1,9 @@
 /* export.h — a model in the formats other tools read.
  *
  *   topic keys   (Mallet's --output-topic-keys): one line a topic, "TOPIC\tALPHA\tw1 w2 ... wN "
- *                (α with at most 5 decimals, as Mallet prints it; the words most probable first,
- *                each followed by a space);
+ *                (the topic's α, learned by --optimize-interval or the setting, with at most 5
+ *                decimals, as Mallet prints it; the words most probable first, each followed by
+ *                a space);
  *   doc topics   (Mallet's --output-doc-topics): one line an input document, "DOC\tNAME\tp0\tp1..."
  *                with θ (a dense theta.npy) in topic order; sparse, like Mallet with a threshold or
  *                a maximum: a header "#doc name topic proportion ..." and "DOC\tNAME\tk\tp\t..."

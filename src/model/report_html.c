@@ -73,6 +73,7 @@ static const char SCRIPT[] =
     "    var copy = card.cloneNode(true);\n"
     "    copy.removeAttribute('id');\n"
     "    copy.classList.remove('sel');\n"
+    "    copy.style.display = '';\n" /* a card the finder hid is shown here all the same */
     "    var det = copy.querySelector('details');\n"
     "    if (det) det.open = true;\n"
     "    panel.textContent = '';\n"
@@ -446,7 +447,8 @@ int lda_report_write_html(const lda_html_report *r, FILE *f, lda_error *err)
     if (r->term_frequency)
         fputs("Red bars: the word's estimated tokens in the topic (φ·topic tokens); grey bars: its tokens in the "
               "corpus, in one scale per topic. The number is p(word | topic). Coherence: UMass (closer to 0 is "
-              "better) and NPMI (−1 to 1, higher is better) of the top words, from the training documents.", f);
+              "better) and NPMI (−1 to 1, higher is better) of the top words, each the mean over their pairs, from "
+              "the training documents.", f);
     else {
         fputs("Bars: p(word | topic), relative to the topic's first word. ", f);
         if (r->corpus_note) {
