@@ -83,12 +83,28 @@ Test(cache, a_changed_option_or_option_file_is_parsed_again)
     opt.min_word_len = 5;
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: min_word_length differs");
     opt = fixture_text_options();
-    opt.stopwords_path = fixture_write("stop.txt", "alpha\n", 0).s;
+    fixture_path stop = fixture_write("stop.txt", "alpha\n", 0), extra = fixture_write("extra.txt", "beta\n", 0);
+    opt.stopwords_path = stop.s;
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
-    set_mtime(opt.stopwords_path, 1000000000);
-    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords_mtime differs");
+    /* the stop words are known by what they are: the same words at another time or place are the same */
+    set_mtime(stop.s, 1000000000);
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_READ, "read the cache");
+    fixture_path moved = fixture_write("moved.txt", "ALPHA\n", 0);
+    opt.stopwords_path = moved.s;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_READ, "read the cache");
+    fixture_write("moved.txt", "gamma\n", 0);
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
+    opt.extra_stopwords_path = extra.s;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
     opt.stopwords_path = NULL; /* the built-in list */
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
+    opt.token_pattern = "\\w+";
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: token_pattern differs");
+    opt.token_pattern = NULL;
+    opt.pretokenized = 1;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: token_pattern differs");
+    opt.lowercase = 0;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: lowercase differs");
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_READ, "read the cache");
 }
 

@@ -15,23 +15,6 @@ static int count_options(const lda_option_spec *o)
     return n;
 }
 
-int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err)
-{
-    static const char *yes[] = {"true", "yes", "1", "on"}, *no[] = {"false", "no", "0", "off"};
-    for (int i = 0; i < 4; i++) {
-        if (strcmp(value, yes[i]) == 0) {
-            *out = 1;
-            return 0;
-        }
-        if (strcmp(value, no[i]) == 0) {
-            *out = 0;
-            return 0;
-        }
-    }
-    lda_error_input(err, "%s: expected true or false, got '%s'", where, value);
-    return -1;
-}
-
 typedef struct {
     const lda_command_spec *spec;
     lda_option_fn fn;
@@ -45,7 +28,8 @@ static int apply_config_key(void *vctx, const char *key, const char *value, cons
     char where[512];
     snprintf(where, sizeof where, "%s:%zu: %s", path, line, key);
     for (int i = 0; c->spec->options[i].name; i++) {
-        if (strcmp(c->spec->options[i].name, key) != 0)
+        const lda_option_spec *o = &c->spec->options[i];
+        if (strcmp(o->name, key) != 0 && !(o->alias && strcmp(o->alias, key) == 0))
             continue;
         if (i == c->spec->config_index || i == c->spec->help_index)
             break;
@@ -69,12 +53,14 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
                       lda_error *err)
 {
     const int n = count_options(spec->options);
-    struct option *longs = calloc((size_t)n + 1, sizeof *longs);
+    /* Each option, its alias, and a flag's --no-NAME (getopt's val: 256 + i, 256 + n + i). */
+    struct option *longs = calloc(3 * (size_t)n + 1, sizeof *longs);
     char *shorts = calloc((size_t)n * 2 + 3, 1);
-    int rc = -1;
+    char **negations = calloc((size_t)n + 1, sizeof *negations);
+    int rc = -1, nl = 0;
     *num_positional = 0;
     *help_asked = 0;
-    if (!longs || !shorts) {
+    if (!longs || !shorts || !negations) {
         lda_error_fail(err, "out of memory");
         goto out;
     }
@@ -82,9 +68,19 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     *sp++ = ':'; /* report a missing argument as ':' */
     for (int i = 0; i < n; i++) {
         const lda_option_spec *o = &spec->options[i];
-        longs[i].name = o->name;
-        longs[i].has_arg = o->arg ? required_argument : no_argument;
-        longs[i].val = 256 + i;
+        const int flag = !o->arg && i != spec->help_index;
+        const int has_arg = o->arg ? required_argument : flag ? optional_argument : no_argument;
+        longs[nl++] = (struct option){o->name, has_arg, NULL, 256 + i};
+        if (o->alias)
+            longs[nl++] = (struct option){o->alias, has_arg, NULL, 256 + i};
+        if (flag) {
+            if (asprintf(&negations[i], "no-%s", o->name) < 0) {
+                negations[i] = NULL;
+                lda_error_fail(err, "out of memory");
+                goto out;
+            }
+            longs[nl++] = (struct option){negations[i], no_argument, NULL, 256 + n + i};
+        }
         if (o->short_name) {
             *sp++ = (char)o->short_name;
             if (o->arg)
@@ -136,6 +132,9 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
             goto out;
         }
         int i = c >= 256 ? c - 256 : -1;
+        const int negated = i >= n;
+        if (negated)
+            i -= n;
         for (int j = 0; i < 0 && j < n; j++)
             if (spec->options[j].short_name == c)
                 i = j;
@@ -143,7 +142,7 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
             continue;
         char where[128];
         describe_option(&spec->options[i], where, sizeof where);
-        if (fn(ctx, i, optarg, where, err))
+        if (fn(ctx, i, negated ? "no" : optarg, where, err))
             goto out;
     }
     for (int i = optind; i < argc; i++) {
@@ -155,6 +154,9 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     }
     rc = 0;
 out:
+    for (int i = 0; negations && i < n; i++)
+        free(negations[i]);
+    free(negations);
     free(longs);
     free(shorts);
     return rc;
@@ -171,6 +173,8 @@ void lda_options_print_help(const lda_command_spec *spec, FILE *out)
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
         fprintf(out, "  %-32s %s", left, o->help);
+        if (o->alias)
+            fprintf(out, " (also --%s)", o->alias);
         if (o->default_text)
             fprintf(out, " (default: %s)", o->default_text);
         fputc('\n', out);

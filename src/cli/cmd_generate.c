@@ -101,8 +101,7 @@ static int apply_generate_option(void *vctx, int index, const char *v, const cha
     case OPT_SEED:
         return lda_parse_u64(where, v, 0, UINT64_MAX, &o->seed, err);
     case OPT_THETA:
-        o->want_theta = 1;
-        return 0;
+        return lda_parse_flag_value(where, v, &o->want_theta, err);
     case OPT_THREADS:
         return lda_parse_threads(where, v, &o->threads, err);
     default:

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
@@ -41,25 +40,29 @@ static int describe_file(FILE *key, const char *name, const char *path)
     return 1;
 }
 
-/* The built-in stop words change only with ldagpu itself; their checksum says which list. */
-static uint32_t builtin_stopwords_crc(void)
+/* The stop words by what they are (stopwords.h: the list the files make, wherever they are),
+ * or, when they cannot be read, by their files (the reader will say why). */
+static void describe_stopwords(FILE *key, const corpus_options *opt)
 {
-    uint32_t crc = (uint32_t)crc32_z(0, Z_NULL, 0);
-    for (size_t i = 0; i < lda_builtin_stopwords_count; i++)
-        crc = (uint32_t)crc32_z(crc, (const unsigned char *)lda_builtin_stopwords[i],
-                                strlen(lda_builtin_stopwords[i]) + 1);
-    return crc;
+    stopword_list list;
+    lda_error ignored = {0};
+    if (stopword_list_load(&list, opt, &ignored) == 0) {
+        fprintf(key, "stopwords = %zu words, crc32 %08x\n", list.count, stopword_list_crc(&list));
+        stopword_list_free(&list);
+    } else {
+        fprintf(key, "stopwords = %s + %s (cannot be read)\n", opt->stopwords_path ? opt->stopwords_path : "built-in",
+                opt->extra_stopwords_path ? opt->extra_stopwords_path : "none");
+    }
 }
 
 /* The options that shape what the format's reader makes of the source. */
 static void describe_options(FILE *key, const char *path, corpus_format format, const corpus_options *opt)
 {
     if (format == CORPUS_FORMAT_TEXT) {
-        const char *stop = opt->stopwords_path;
-        if (!stop)
-            fprintf(key, "stopwords = built-in %08x\n", builtin_stopwords_crc());
-        else if (strcmp(stop, "none") == 0 || !describe_file(key, "stopwords", stop))
-            fprintf(key, "stopwords = %s\n", stop);
+        describe_stopwords(key, opt);
+        fprintf(key, "token_pattern = %s\npretokenized = %s\nlowercase = %s\n",
+                opt->token_pattern ? opt->token_pattern : "none", opt->pretokenized ? "yes" : "no",
+                opt->lowercase ? "yes" : "no");
         fprintf(key, "min_word_length = %d\nmin_df = %zu\nmax_df = %.17g\nmax_vocab = %zu\n", opt->min_word_len,
                 opt->min_df, opt->max_df, opt->max_vocab);
     } else if (vocab_is_none(opt->vocab_path)) {

@@ -5,9 +5,10 @@
  * reading depended on, and it must equal the key made now. The key holds the source's
  * absolute path, size and modification time (to the nanosecond, as the file system keeps it),
  * the format it reads as, the reader version (CORPUS_READERS_VERSION), and the options that
- * shape the result: for raw text the stop words (the built-in list's checksum, or the file's
- * path, size and time), minimum word length, min_df, max_df and max_vocab; for UCI and LDA-C
- * the vocabulary file (path, size and time, or none). When any differs the source is parsed
+ * shape the result: for raw text the stop words (the list in use, stopwords.h, by its size and
+ * checksum: the same words from a moved file are the same), the token pattern, pretokenized,
+ * lowercase, minimum word length, min_df, max_df and max_vocab; for UCI and LDA-C the
+ * vocabulary file (path, size and time, or none). When any differs the source is parsed
  * again and the cache rewritten. The key is made before the source is read, so a source that
  * changes while it is parsed leaves a cache that the next run finds stale.
  *

@@ -87,3 +87,39 @@ size_t lda_utf8_encode(uint32_t cp, char *out)
     o[3] = (unsigned char)(0x80 | (cp & 0x3F));
     return 4;
 }
+
+size_t lda_utf8_chars(const char *s, size_t len)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = lda_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+        chars += n == 0 || lda_unicode_word_kind(cp) != LDA_MARK;
+        i += n ? n : 1;
+    }
+    return chars;
+}
+
+size_t lda_utf8_lower(const char *s, size_t len, char *out)
+{
+    size_t bytes = 0, last = 0, chars = 0;
+    uint32_t last_cp = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = lda_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+        last = bytes;
+        if (n == 0) {
+            out[bytes++] = s[i++];
+            last_cp = 0;
+            chars++;
+            continue;
+        }
+        chars += lda_unicode_word_kind(cp) != LDA_MARK;
+        last_cp = lda_unicode_lower(cp);
+        bytes += lda_utf8_encode(last_cp, out + bytes);
+        i += n;
+    }
+    if (last_cp == LDA_SMALL_SIGMA && chars > 1)
+        bytes = last + lda_utf8_encode(LDA_FINAL_SIGMA, out + last);
+    return bytes;
+}

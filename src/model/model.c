@@ -9,6 +9,7 @@
 
 #include "core/parse.h"
 #include "model/matrix_file.h"
+#include "model/model_stopwords.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
 #include "util/config_file.h"
@@ -166,7 +167,8 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
         lda_theta_write(&m->theta, dir, err) ||
         lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
         lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, dir, err) ||
-        write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err) ||
+        write_topics(m, paths[1], top_words, err) || lda_model_write_stopwords(m, dir, err) ||
+        lda_model_write_conf(m, paths[2], err) ||
         lda_theta_remove_other_forms(m->theta.form.form, dir, err))
         goto out;
     rc = 0;
@@ -316,7 +318,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     int rc = -1;
     if (!conf)
         return -1;
-    if (lda_config_read(conf, read_conf_key, &c, NULL, err))
+    if (lda_config_read(conf, read_conf_key, &c, NULL, err) || lda_model_find_stopwords(m, dir, err))
         goto out;
     m->num_topics = m->settings.params.num_topics;
     if (!c.format_version || !m->num_topics || !m->vocab_size) {
