@@ -200,17 +200,70 @@ Test(cache, train_uses_it_and_trains_the_same_model)
             cr_assert(test_same_bytes(a, b), "%s differs from %s", b, a);
         }
     }
-    /* format's default output is the cache train --cache auto takes. */
-    snprintf(args, sizeof args, "%s.ldab", path);
-    cr_assert_eq(unlink(args), 0);
+    free(path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* A small raw-text corpus in dir (its reader options matter, unlike LDA-C's); its path. */
+static char *text_corpus(const char *dir)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    for (int d = 0; d < 40; d++)
+        fprintf(f, "%s %s\n", d % 2 ? "apple banana cherry grape" : "engine piston rotor valve",
+                d % 4 < 2 ? "lemon" : "wheel");
+    fclose(f);
+    char *path = test_write_file(dir, "c.txt", text);
+    free(text);
+    return path;
+}
+
+/* Runs ldagpu with args; asserts success and that the output says `needle`. */
+static void run_saying(const char *args, const char *needle)
+{
+    char *out = NULL;
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "ldagpu %s: %s", args, out);
+    cr_assert_not_null(strstr(out, needle), "ldagpu %s: no \"%s\" in: %s", args, needle, out);
+    free(out);
+}
+
+/* format and --cache auto write different files, and a cache never replaces a binary corpus it
+ * did not write as a cache (here: format's, given as --cache FILE, read with other options). */
+Test(cache, train_never_replaces_what_format_wrote)
+{
+    char *dir = test_tmpdir(), args[4096], formatted[1024], saved[1024];
+    char *path = text_corpus(dir);
+    snprintf(formatted, sizeof formatted, "%s.ldab", path);
+    snprintf(saved, sizeof saved, "%s/saved.ldab", dir);
     snprintf(args, sizeof args, "format '%s'", path);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, ".ldab: 64 documents"), "%s", out);
-    free(out);
-    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/after-format'", path, common, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, "read the cache"), "%s", out);
-    free(out);
+    run_saying(args, ".ldab: 40 documents");
+    snprintf(args, sizeof args, "cp '%s' '%s'", formatted, saved);
+    cr_assert_eq(system(args), 0);
+    const char *common = "-K 2 -n 1 --device cpu -j 1 -q --min-df 1";
+    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m1'", path, common, dir);
+    run_saying(args, "wrote the cache");
+    cr_assert(test_same_bytes(formatted, saved), "train --cache auto replaced format's %s", formatted);
+    snprintf(args, sizeof args, "train '%s' %s --cache '%s' -o '%s/m2'", path, common, formatted, dir);
+    run_saying(args, "is not a cache");
+    cr_assert(test_same_bytes(formatted, saved), "train --cache FILE replaced format's %s", formatted);
+    free(path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+Test(cache, format_never_replaces_the_cache)
+{
+    char *dir = test_tmpdir(), args[4096];
+    char *path = text_corpus(dir);
+    const char *common = "-K 2 -n 1 --device cpu -j 1 -q";
+    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m1'", path, common, dir);
+    run_saying(args, "wrote the cache");
+    snprintf(args, sizeof args, "format '%s' --min-df 1", path);
+    run_saying(args, "documents");
+    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m2'", path, common, dir);
+    run_saying(args, "read the cache");
     free(path);
     test_rmdir(dir);
     free(dir);

@@ -41,7 +41,7 @@
     [OPT_MAX_VOCAB] = LDA_ROW_MAX_VOCAB
 
 #define LDA_ROW_CACHE                                                                                           \
-    {"cache", 0, "off|auto|FILE", "keep the parsed corpus in binary form in FILE (auto: CORPUS.ldab beside "   \
-     "it) and read that instead while it matches the corpus (size, time) and the reader options", "off"}
+    {"cache", 0, "off|auto|FILE", "keep the parsed corpus in binary form in FILE (auto: CORPUS.cache.ldab "    \
+     "beside it) and read that instead while it matches the corpus (size, time) and the reader options", "off"}
 
 #endif

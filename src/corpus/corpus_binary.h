@@ -35,6 +35,7 @@
 #include "corpus/corpus.h"
 
 #define CORPUS_BINARY_MAGIC "LDAGPUCB"
+#define CORPUS_BINARY_SUFFIX ".ldab" /* the binary corpus's name: generate and format write NAME.ldab */
 #define CORPUS_BINARY_VERSION 1u
 
 /* What a binary corpus holds, known before its arrays are written. */

@@ -76,7 +76,9 @@ static void describe_options(FILE *key, const char *path, corpus_format format, 
     }
 }
 
-char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+/* What path read with opt depends on, under the first line `header`. */
+static char *describe_source(const char *path, const corpus_options *opt, const char *header, corpus_format *format,
+                             lda_error *err)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
@@ -93,7 +95,7 @@ char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_forma
         lda_error_fail(err, "out of memory");
         return NULL;
     }
-    fprintf(key, "ldagpu corpus cache, readers version %d\n", CORPUS_READERS_VERSION);
+    fprintf(key, "%s readers version %d\n", header, CORPUS_READERS_VERSION);
     describe_file(key, "source", path);
     fprintf(key, "format = %s\n", corpus_format_name(*format));
     describe_options(key, path, *format, opt);
@@ -103,6 +105,16 @@ char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_forma
         return NULL;
     }
     return text;
+}
+
+char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+{
+    return describe_source(path, opt, CORPUS_CACHE_NOTE, format, err);
+}
+
+char *corpus_source_note(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+{
+    return describe_source(path, opt, "ldagpu format,", format, err);
 }
 
 /* The name of the first line where two keys differ ("source_mtime"), into buf. */
@@ -142,6 +154,10 @@ static corpus *valid_cache(const char *cache_path, const char *key, char *why, s
         snprintf(why, why_size, "it exists and is not an ldagpu binary corpus, so it is left as it is");
     } else if (corpus_binary_read_note(cache_path, &note, &source_format, &e) != 0) {
         snprintf(why, why_size, "it was damaged (%s)", e.msg);
+    } else if (strncmp(note, CORPUS_CACHE_NOTE, strlen(CORPUS_CACHE_NOTE)) != 0) {
+        *may_write = 0;
+        snprintf(why, why_size, "it is a binary corpus that is not a cache (ldagpu format's or generate's), so it is "
+                 "left as it is");
     } else if (strcmp(note, key) != 0) {
         char name[64];
         snprintf(why, why_size, "it was stale: %s differs", first_difference(note, key, name, sizeof name));
