@@ -89,22 +89,8 @@ static int grow_stats(text_reader *t, size_t need, lda_error *err)
     return grow_zeroed((void **)&t->stats, &t->stats_cap, need, sizeof *t->stats, 4096, "word statistics", err);
 }
 
-/* Counts word id of document doc (a word of the vocabulary in the making) and appends it. */
-static int count_word(text_reader *t, uint32_t id, size_t doc, lda_error *err)
-{
-    if (id >= t->stats_cap && grow_stats(t, (size_t)id + 1, err) < 0)
-        return -1;
-    word_stats *s = &t->stats[id];
-    s->count++;
-    if (s->last_doc != doc + 1) {
-        s->last_doc = doc + 1;
-        s->df++;
-    }
-    return corpus_builder_add(&t->b, id, 1, err);
-}
-
 /* A word of `letters` letters of document doc, building the corpus's own vocabulary. */
-static int take_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
+static inline int take_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
     if (letters < (size_t)t->opt->min_word_len) {
         t->too_short++;
@@ -117,7 +103,15 @@ static int take_word(text_reader *t, const char *w, size_t len, size_t letters, 
         t->stop_words++;
         return 0;
     }
-    return count_word(t, id, doc, err);
+    if (id >= t->stats_cap && grow_stats(t, (size_t)id + 1, err) < 0)
+        return -1;
+    word_stats *s = &t->stats[id];
+    s->count++;
+    if (s->last_doc != doc + 1) {
+        s->last_doc = doc + 1;
+        s->df++;
+    }
+    return corpus_builder_add(&t->b, id, 1, err);
 }
 
 /* Whether w, lowercased, is a stop word (which the map holds from vocab_end to stop_end). */
@@ -134,12 +128,13 @@ static int is_stop_word_lowercased(text_reader *t, const char *w, size_t len, ld
         t->lower_cap = cap;
     }
     uint32_t id;
-    return strmap_find(t->words, t->lower, lda_utf8_lower(w, len, t->lower), &id) && id >= t->vocab_end &&
+    return strmap_find(t->words, t->lower, lda_utf8_lower(w, len, t->lower, NULL), &id) && id >= t->vocab_end &&
            id < t->stop_end;
 }
 
 /* take_word for words kept in their case: a new word is looked up lowercased among the stop
- * words once, and what it was remembered by its id. */
+ * words once, and what it was remembered by its id; a word that is not a stop word is then
+ * take_word's (a second lookup, which the default, lowercased, path does not pay). */
 static int take_cased_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
     if (letters < (size_t)t->opt->min_word_len) {
@@ -162,7 +157,7 @@ static int take_cased_word(text_reader *t, const char *w, size_t len, size_t let
         t->stop_words++;
         return 0;
     }
-    return count_word(t, id, doc, err);
+    return take_word(t, w, len, letters, doc, err);
 }
 
 /* Counts an unknown token of input document doc. */
@@ -178,7 +173,7 @@ static int count_unknown(text_reader *t, size_t doc, lda_error *err)
 }
 
 /* A word of `letters` letters of document doc, looked up in the fixed vocabulary. */
-static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
+static inline int take_fixed_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
     uint32_t id;
     int stop;
@@ -211,10 +206,12 @@ static int take(text_reader *t, const char *w, size_t len, size_t chars, size_t 
 static int take_found(void *vt, const char *w, size_t len, lda_error *err)
 {
     text_reader *t = vt;
-    const size_t chars = lda_utf8_chars(w, len);
+    size_t chars;
     if (t->opt->lowercase) { /* t->word holds twice the line (tokenize_line) */
-        len = lda_utf8_lower(w, len, t->word);
+        len = lda_utf8_lower(w, len, t->word, &chars);
         w = t->word;
+    } else {
+        chars = lda_utf8_chars(w, len);
     }
     return take(t, w, len, chars, t->doc, err);
 }

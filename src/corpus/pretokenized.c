@@ -11,35 +11,31 @@ static int is_space_beyond_ascii(uint32_t cp)
            cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
 }
 
-/* The length of the separator at s[0..len): a space or an invalid byte; 0 for a word's byte
- * (*next then gets the length of its character). */
-static size_t separator_at(const char *s, size_t len, size_t *next)
-{
-    unsigned char c = (unsigned char)s[0];
-    *next = 1;
-    if (c < 0x80)
-        return c == ' ' || (c >= '\t' && c <= '\r');
-    uint32_t cp;
-    size_t n = lda_utf8_decode((const unsigned char *)s, len, &cp);
-    if (n == 0)
-        return 1;
-    *next = n;
-    return is_space_beyond_ascii(cp) ? n : 0;
-}
-
 int pretokenized_each(const char *text, size_t len, token_fn word, void *ctx, lda_error *err)
 {
     size_t i = 0, start = 0;
     while (i < len) {
-        size_t next, gap = separator_at(text + i, len - i, &next);
-        if (gap) {
-            if (i > start && word(ctx, text + start, i - start, err) < 0)
-                return -1;
-            i += gap;
-            start = i;
+        const unsigned char c = (unsigned char)text[i];
+        size_t gap; /* the separator's bytes: a space, or a byte that starts no valid UTF-8 sequence */
+        if (c < 0x80) {
+            if (c != ' ' && (c < '\t' || c > '\r')) {
+                i++;
+                continue;
+            }
+            gap = 1;
         } else {
-            i += next;
+            uint32_t cp;
+            const size_t n = lda_utf8_decode((const unsigned char *)text + i, len - i, &cp);
+            if (n && !is_space_beyond_ascii(cp)) {
+                i += n;
+                continue;
+            }
+            gap = n ? n : 1;
         }
+        if (i > start && word(ctx, text + start, i - start, err) < 0)
+            return -1;
+        i += gap;
+        start = i;
     }
     return i > start ? word(ctx, text + start, i - start, err) : 0;
 }

@@ -37,7 +37,7 @@ static int add_word(gathering *g, const char *word, size_t len, lda_error *err)
         g->lower_cap = cap;
     }
     uint32_t id;
-    return strmap_intern(g->m, g->lower, lda_utf8_lower(word, len, g->lower), &id, err);
+    return strmap_intern(g->m, g->lower, lda_utf8_lower(word, len, g->lower, NULL), &id, err);
 }
 
 static int add_file(gathering *g, const char *path, lda_error *err)

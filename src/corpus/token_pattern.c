@@ -14,6 +14,7 @@ enum { JIT_STACK_START = 32 << 10, JIT_STACK_MAX = 8 << 20 };
 
 struct token_pattern {
     pcre2_code *code;
+    int jit; /* compiled to machine code: matched by pcre2_jit_match, without pcre2_match's checks */
     pcre2_match_data *match;
     pcre2_match_context *context;
     pcre2_jit_stack *jit_stack;
@@ -42,6 +43,7 @@ static void try_jit(token_pattern *p)
     p->context = pcre2_match_context_create(NULL);
     if (p->jit_stack && p->context)
         pcre2_jit_stack_assign(p->context, NULL, p->jit_stack);
+    p->jit = 1;
 }
 
 token_pattern *token_pattern_compile(const char *pattern, lda_error *err)
@@ -78,7 +80,8 @@ int token_pattern_each(token_pattern *p, const char *text, size_t len, token_fn 
 {
     PCRE2_SIZE start = 0;
     while (start < len) {
-        int rc = pcre2_match(p->code, (PCRE2_SPTR)text, len, start, PCRE2_NOTEMPTY, p->match, p->context);
+        int rc = p->jit ? pcre2_jit_match(p->code, (PCRE2_SPTR)text, len, start, PCRE2_NOTEMPTY, p->match, p->context)
+                        : pcre2_match(p->code, (PCRE2_SPTR)text, len, start, PCRE2_NOTEMPTY, p->match, p->context);
         if (rc == PCRE2_ERROR_NOMATCH)
             return 0;
         if (rc < 0) {

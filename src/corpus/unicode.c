@@ -92,6 +92,11 @@ size_t lda_utf8_chars(const char *s, size_t len)
 {
     size_t chars = 0;
     for (size_t i = 0; i < len;) {
+        if ((unsigned char)s[i] < 0x80) { /* ASCII, the short way */
+            chars++;
+            i++;
+            continue;
+        }
         uint32_t cp;
         size_t n = lda_utf8_decode((const unsigned char *)s + i, len - i, &cp);
         chars += n == 0 || lda_unicode_word_kind(cp) != LDA_MARK;
@@ -100,14 +105,24 @@ size_t lda_utf8_chars(const char *s, size_t len)
     return chars;
 }
 
-size_t lda_utf8_lower(const char *s, size_t len, char *out)
+size_t lda_utf8_lower(const char *s, size_t len, char *out, size_t *chars_out)
 {
     size_t bytes = 0, last = 0, chars = 0;
     uint32_t last_cp = 0;
     for (size_t i = 0; i < len;) {
+        if ((unsigned char)s[i] < 0x80) { /* a run of ASCII, the short way */
+            const size_t start = i;
+            do {
+                const unsigned char c = (unsigned char)s[i];
+                out[bytes++] = (char)((unsigned)(c - 'A') < 26u ? c | 0x20 : c);
+            } while (++i < len && (unsigned char)s[i] < 0x80);
+            chars += i - start;
+            last_cp = 0;
+            continue;
+        }
+        last = bytes;
         uint32_t cp;
         size_t n = lda_utf8_decode((const unsigned char *)s + i, len - i, &cp);
-        last = bytes;
         if (n == 0) {
             out[bytes++] = s[i++];
             last_cp = 0;
@@ -121,5 +136,7 @@ size_t lda_utf8_lower(const char *s, size_t len, char *out)
     }
     if (last_cp == LDA_SMALL_SIGMA && chars > 1)
         bytes = last + lda_utf8_encode(LDA_FINAL_SIGMA, out + last);
+    if (chars_out)
+        *chars_out = chars;
     return bytes;
 }

@@ -57,7 +57,8 @@ size_t lda_utf8_chars(const char *s, size_t len);
 /* The word s[0..len) lowercased into out (room for 2 * len bytes: a lowercase character is
  * at most one byte longer than its capital, 2 -> 3): each code point by lda_unicode_lower, a
  * σ ending a word of more than one character written ς, a byte that starts no valid UTF-8
- * sequence copied as it is. Returns the bytes written. */
-size_t lda_utf8_lower(const char *s, size_t len, char *out);
+ * sequence copied as it is. Returns the bytes written; *chars (when not NULL) gets what
+ * lda_utf8_chars says of the word. */
+size_t lda_utf8_lower(const char *s, size_t len, char *out, size_t *chars);
 
 #endif
