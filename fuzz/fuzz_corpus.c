@@ -1,8 +1,8 @@
 /* fuzz_corpus.c — the text corpus readers in every format and through detection, with their own
  * vocabulary or a model's fixed one (the binary reader has its own target, fuzz_binary.c). Input:
- * byte 0 picks the format (auto, text, uci, ldac)
- * and whether the vocabulary is fixed; byte 1 is the length of the vocabulary file, taken
- * from the end; the rest is the corpus. */
+ * byte 0 picks the format (auto, text, uci, ldac), whether the vocabulary is fixed and, for raw
+ * text, the tokenizer (bit 2: a token pattern with the case kept, or pretokenized, by bit 7);
+ * byte 1 is the length of the vocabulary file, taken from the end; the rest is the corpus. */
 #include "fuzz_input.h"
 
 #include "corpus/corpus_read.h"
@@ -28,6 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.min_df = 1 + (mode >> 4 & 1);
     opt.min_word_len = 1 + (mode >> 5 & 3);
     opt.stopwords_path = mode & 0x80 ? "none" : NULL;
+    if (mode & 0x04) {
+        opt.token_pattern = mode & 0x80 ? "[\\p{L}\\p{N}_+-]+" : NULL;
+        opt.pretokenized = !(mode & 0x80);
+        opt.lowercase = !(mode & 0x80);
+    }
     if (mode & 0x08) {
         opt.fixed_vocab = fixed_words;
         opt.fixed_vocab_size = 4;

@@ -51,44 +51,42 @@ static void expect_file_has(const char *path, const char *needle)
     free(text);
 }
 
-/* "DIR/NAME" (malloc'ed). */
-static char *in(const char *dir, const char *name)
+typedef struct {
+    char s[1024];
+} path_buf;
+
+/* "DIR/NAME". */
+static path_buf in(const char *dir, const char *name)
 {
-    char *path = NULL;
-    cr_assert(asprintf(&path, "%s/%s", dir, name) > 0);
-    return path;
+    path_buf p;
+    cr_assert(strlen(dir) + strlen(name) + 2 <= sizeof p.s);
+    strcat(strcat(strcpy(p.s, dir), "/"), name);
+    return p;
 }
 
 Test(model_stopwords, a_model_reads_text_after_its_stopword_file_is_gone)
 {
     char *dir = test_tmpdir(), *stop = test_write_file(dir, "stop.txt", "the of and in to was is for on as\n"
                                                                         "film album school city\n");
-    char *wiki = in(test_root(), "data/wiki2k.txt.gz"), *m = in(dir, "m");
-    free(run_ok("train '%s' -K 6 -n 4 -j 2 -q --device cpu --holdout 0.1 --stopwords '%s' -o '%s'", wiki, stop, m));
-    char *conf = in(m, "model.conf"), *list = in(m, "stopwords.txt");
-    expect_file_has(conf, "stopwords = stopwords.txt\n");
-    expect_file_has(list, "\nalbum\n");
-    free(run_ok("train --resume '%s' -n 2 -j 2 -q --device cpu -o '%s/resumed-before'", m, dir));
-    char *before = read_with(dir, m, wiki, "before");
+    const path_buf wiki = in(test_root(), "data/wiki2k.txt.gz"), m = in(dir, "m");
+    free(run_ok("train '%s' -K 6 -n 4 -j 2 -q --device cpu --holdout 0.1 --stopwords '%s' -o '%s'", wiki.s, stop,
+                m.s));
+    const path_buf conf = in(m.s, "model.conf"), list = in(m.s, "stopwords.txt");
+    expect_file_has(conf.s, "stopwords = stopwords.txt\n");
+    expect_file_has(list.s, "\nalbum\n");
+    const path_buf a = in(dir, "resumed-before"), b = in(dir, "resumed-after"), b_list = in(b.s, "stopwords.txt");
+    free(run_ok("train --resume '%s' -n 2 -j 2 -q --device cpu -o '%s'", m.s, a.s));
+    char *before = read_with(dir, m.s, wiki.s, "before");
 
     cr_assert_eq(unlink(stop), 0);
-    char *after = read_with(dir, m, wiki, "after");
+    char *after = read_with(dir, m.s, wiki.s, "after");
     cr_assert_str_eq(after, before, "the same θ, figures and coherence without the stop-word file");
-    free(run_ok("train --resume '%s' -n 2 -j 2 -q --device cpu -o '%s/resumed-after'", m, dir));
-    char *a = in(dir, "resumed-before"), *b = in(dir, "resumed-after");
-    test_assert_same_models(a, b);
-    char *resumed_list = in(b, "stopwords.txt");
-    cr_assert(test_same_bytes(resumed_list, list), "a resumed model keeps the list");
-    free(resumed_list);
-    free(a);
-    free(b);
+    free(run_ok("train --resume '%s' -n 2 -j 2 -q --device cpu -o '%s'", m.s, b.s));
+    test_assert_same_models(a.s, b.s);
+    cr_assert(test_same_bytes(b_list.s, list.s), "a resumed model keeps the list");
     free(before);
     free(after);
-    free(conf);
-    free(list);
     free(stop);
-    free(wiki);
-    free(m);
     test_rmdir(dir);
     free(dir);
 }
@@ -116,28 +114,24 @@ Test(model_stopwords, an_older_model_still_reads_the_file_it_names)
      * key for the options added since. It reads text as the new folder does while the file is
      * there, and says which file is missing once it is not. */
     char *dir = test_tmpdir(), *stop = test_write_file(dir, "stop.txt", "the of and in film album\n");
-    char *wiki = in(test_root(), "data/wiki2k.txt.gz"), *m = in(dir, "m");
-    free(run_ok("train '%s' -K 4 -n 2 -j 2 -q --device cpu --stopwords '%s' -o '%s'", wiki, stop, m));
-    char *fresh = read_with(dir, m, wiki, "new");
-    char *conf = in(m, "model.conf"), *list = in(m, "stopwords.txt"), line[1200];
+    const path_buf wiki = in(test_root(), "data/wiki2k.txt.gz"), m = in(dir, "m");
+    free(run_ok("train '%s' -K 4 -n 2 -j 2 -q --device cpu --stopwords '%s' -o '%s'", wiki.s, stop, m.s));
+    char *fresh = read_with(dir, m.s, wiki.s, "new");
+    const path_buf conf = in(m.s, "model.conf"), list = in(m.s, "stopwords.txt");
+    char line[1200], args[4096];
     snprintf(line, sizeof line, "stopwords = %s", stop);
-    rewrite_conf(conf, "stopwords", line);
-    rewrite_conf(conf, "pretokenized", "");
-    rewrite_conf(conf, "lowercase", "");
-    cr_assert_eq(unlink(list), 0);
-    char *old = read_with(dir, m, wiki, "old");
+    rewrite_conf(conf.s, "stopwords", line);
+    rewrite_conf(conf.s, "pretokenized", "");
+    rewrite_conf(conf.s, "lowercase", "");
+    cr_assert_eq(unlink(list.s), 0);
+    char *old = read_with(dir, m.s, wiki.s, "old");
     cr_assert_str_eq(old, fresh);
     cr_assert_eq(unlink(stop), 0);
-    char args[4096];
-    snprintf(args, sizeof args, "infer '%s' '%s' -o '%s/t.tsv' --device cpu", m, wiki, dir);
+    snprintf(args, sizeof args, "infer '%s' '%s' -o '%s/t.tsv' --device cpu", m.s, wiki.s, dir);
     test_expect_failure(args, 2, "stop.txt");
     free(fresh);
     free(old);
-    free(conf);
-    free(list);
     free(stop);
-    free(wiki);
-    free(m);
     test_rmdir(dir);
     free(dir);
 }
@@ -153,42 +147,39 @@ Test(model_stopwords, a_model_keeps_every_reader_option)
         fprintf(f, "%s %s C++ noise the %s\n", d % 2 ? "New_York city_hall" : "covid19 e-mail",
                 d % 3 ? "state-of-the-art" : "GPU", d % 5 ? "Berlin" : "Paris");
     fclose(f);
-    char *source = test_write_file(dir, "c.txt", text), *m = in(dir, "m");
+    char *source = test_write_file(dir, "c.txt", text);
+    const path_buf m = in(dir, "m"), conf = in(m.s, "model.conf"), vocab = in(m.s, "vocab.txt");
     free(text);
     free(run_ok("train '%s' -K 3 -n 5 -j 2 -q --device cpu --token-pattern '[\\p{L}\\p{N}_+-]+' --no-lowercase "
-                "--extra-stopwords '%s' --min-df 1 --max-df 1 -o '%s'", source, extra, m));
-    char *conf = in(m, "model.conf"), *vocab = in(m, "vocab.txt");
-    expect_file_has(conf, "token_pattern = [\\p{L}\\p{N}_+-]+\n");
-    expect_file_has(conf, "lowercase = no\n");
-    expect_file_has(conf, "pretokenized = no\n");
-    char *recorded = test_read_file(conf);
+                "--extra-stopwords '%s' --min-df 1 --max-df 1 -o '%s'", source, extra, m.s));
+    expect_file_has(conf.s, "token_pattern = [\\p{L}\\p{N}_+-]+\n");
+    expect_file_has(conf.s, "lowercase = no\n");
+    expect_file_has(conf.s, "pretokenized = no\n");
+    char *recorded = test_read_file(conf.s);
     cr_assert(!strstr(recorded, "extra_stopwords"), "the extra words are in stopwords.txt: %s", recorded);
     free(recorded);
-    expect_file_has(vocab, "C++\n");
-    expect_file_has(vocab, "New_York\n");
-    char *before = read_with(dir, m, source, "before");
+    expect_file_has(vocab.s, "C++\n");
+    expect_file_has(vocab.s, "New_York\n");
+    char *before = read_with(dir, m.s, source, "before");
     cr_assert_eq(unlink(extra), 0);
-    char *after = read_with(dir, m, source, "after");
+    char *after = read_with(dir, m.s, source, "after");
     cr_assert_str_eq(after, before);
     cr_assert(strstr(after, "unknown_tokens 0\n"), "every word of the corpus read as in training: %s", after);
 
     /* --resume: the same words from another file are the same setting; another pattern is not */
     char *same = test_write_file(dir, "same.txt", "noise\n");
-    free(run_ok("train --resume '%s' -n 1 -j 2 -q --device cpu --extra-stopwords '%s'", m, same));
+    free(run_ok("train --resume '%s' -n 1 -j 2 -q --device cpu --extra-stopwords '%s'", m.s, same));
     char args[4096];
-    snprintf(args, sizeof args, "train --resume '%s' -n 1 --device cpu --token-pattern '\\w+'", m);
+    snprintf(args, sizeof args, "train --resume '%s' -n 1 --device cpu --token-pattern '\\w+'", m.s);
     test_expect_failure(args, 2, "--token-pattern differs from the model's setting");
-    snprintf(args, sizeof args, "train --resume '%s' -n 1 --device cpu --lowercase", m);
+    snprintf(args, sizeof args, "train --resume '%s' -n 1 --device cpu --lowercase", m.s);
     test_expect_failure(args, 2, "--lowercase differs from the model's setting");
-    free(run_ok("train --resume '%s' -n 1 -j 2 -q --device cpu --token-regex '[\\p{L}\\p{N}_+-]+' --lowercase=no", m));
+    free(run_ok("train --resume '%s' -n 1 -j 2 -q --device cpu --token-regex '[\\p{L}\\p{N}_+-]+' --lowercase=no", m.s));
     free(before);
     free(after);
     free(same);
-    free(conf);
-    free(vocab);
     free(source);
     free(extra);
-    free(m);
     test_rmdir(dir);
     free(dir);
 }

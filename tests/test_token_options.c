@@ -159,3 +159,29 @@ Test(token_options, extra_stopwords_are_added_to_the_list_in_use)
              fixture_name("").s);
     test_expect_failure(args, 2, "missing.txt");
 }
+
+Test(token_options, a_nul_byte_is_never_inside_a_word)
+{
+    /* Vocabulary words are C strings: "a\0b" as one word would be "a" twice. A NUL separates
+     * words whatever the tokenizer. */
+    static const char text[] = "a\0b a C\0\0d\n";
+    fixture_path src = fixture_name("nul.txt"), bin = fixture_name("nul.ldab");
+    FILE *f = fopen(src.s, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(text, 1, sizeof text - 1, f), sizeof text - 1);
+    fclose(f);
+    const char *options[] = {"--pretokenized", "--token-pattern '[^ ]+'"};
+    for (int i = 0; i < 2; i++) {
+        char args[2048], *out = NULL;
+        snprintf(args, sizeof args, "format '%s' -o '%s' --min-df 1 --max-df 1 --min-word-length 1 --stopwords none %s",
+                 src.s, bin.s, options[i]);
+        cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+        free(out);
+        lda_error err = {0};
+        corpus *c = corpus_binary_read(bin.s, &err);
+        cr_assert_not_null(c, "%s", err.msg);
+        expect_doc(c, 0, "a b a c d");
+        expect_vocab(c, "a b c d");
+        corpus_free(c);
+    }
+}

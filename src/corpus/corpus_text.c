@@ -2,7 +2,8 @@
  *
  * What a word is: by default the built-in tokenizer below; with a token pattern, the pattern's
  * matches (token_pattern.h); pretokenized, what whitespace separates (pretokenized.h). Those
- * two count a word's characters (lda_utf8_chars) for min_word_len. Words are lowercased unless
+ * two count a word's characters (lda_utf8_chars) for min_word_len, and a NUL byte splits what
+ * they find (vocabulary words are C strings). Words are lowercased unless
  * opt->lowercase is 0; stop words match whatever the case (a word kept in its case is a stop
  * word when its lowercase form is one, found once for each new word).
  *
@@ -117,16 +118,8 @@ static inline int take_word(text_reader *t, const char *w, size_t len, size_t le
 /* Whether w, lowercased, is a stop word (which the map holds from vocab_end to stop_end). */
 static int is_stop_word_lowercased(text_reader *t, const char *w, size_t len, lda_error *err)
 {
-    if (2 * len > t->lower_cap) {
-        size_t cap = 2 * len + 64;
-        char *grown = realloc(t->lower, cap);
-        if (!grown) {
-            lda_error_fail(err, "out of memory (a word of %zu bytes)", len);
-            return -1;
-        }
-        t->lower = grown;
-        t->lower_cap = cap;
-    }
+    if (lda_utf8_lower_room(&t->lower, &t->lower_cap, len, err) < 0)
+        return -1;
     uint32_t id;
     return strmap_find(t->words, t->lower, lda_utf8_lower(w, len, t->lower, NULL), &id) && id >= t->vocab_end &&
            id < t->stop_end;
@@ -202,10 +195,9 @@ static int take(text_reader *t, const char *w, size_t len, size_t chars, size_t 
                                : take_cased_word(t, w, len, chars, doc, err);
 }
 
-/* A word as a pattern or whitespace found it in document t->doc (token_fn). */
-static int take_found(void *vt, const char *w, size_t len, lda_error *err)
+/* A word as a pattern or whitespace found it, without a NUL byte, in document t->doc. */
+static int take_found_word(text_reader *t, const char *w, size_t len, lda_error *err)
 {
-    text_reader *t = vt;
     size_t chars;
     if (t->opt->lowercase) { /* t->word holds twice the line (tokenize_line) */
         len = lda_utf8_lower(w, len, t->word, &chars);
@@ -214,6 +206,21 @@ static int take_found(void *vt, const char *w, size_t len, lda_error *err)
         chars = lda_utf8_chars(w, len);
     }
     return take(t, w, len, chars, t->doc, err);
+}
+
+/* What a pattern or whitespace found (token_fn): a NUL byte separates words, which the
+ * vocabulary keeps as C strings. */
+static int take_found(void *vt, const char *w, size_t len, lda_error *err)
+{
+    text_reader *t = vt;
+    const char *nul;
+    while ((nul = memchr(w, '\0', len))) {
+        if (nul > w && take_found_word(t, w, (size_t)(nul - w), err) < 0)
+            return -1;
+        len -= (size_t)(nul - w) + 1;
+        w = nul + 1;
+    }
+    return len ? take_found_word(t, w, len, err) : 0;
 }
 
 /* The character at s[0..len): its length in bytes (1 for a byte that starts no valid UTF-8
@@ -286,17 +293,9 @@ static inline int tokenize_builtin(text_reader *t, const char *line, size_t len,
 /* Splits a line into words and takes each. */
 static int tokenize_line(text_reader *t, const char *line, size_t len, size_t doc, lda_error *err)
 {
-    /* A lowercase character is at most one byte longer than its uppercase one (2 -> 3). */
-    if (t->word_cap < 2 * len + 8) {
-        size_t cap = 2 * len + 64;
-        char *grown = realloc(t->word, cap);
-        if (!grown) {
-            lda_error_fail(err, "out of memory (a line of %zu bytes)", len);
-            return -1;
-        }
-        t->word = grown;
-        t->word_cap = cap;
-    }
+    /* Room for any word of the line lowercased. */
+    if (lda_utf8_lower_room(&t->word, &t->word_cap, len, err) < 0)
+        return -1;
     t->doc = doc;
     if (t->pattern)
         return token_pattern_each(t->pattern, line, len, take_found, t, err);

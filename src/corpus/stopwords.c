@@ -26,18 +26,10 @@ typedef struct {
 
 static int add_word(gathering *g, const char *word, size_t len, lda_error *err)
 {
-    if (2 * len > g->lower_cap) {
-        size_t cap = 2 * len + 64;
-        char *grown = realloc(g->lower, cap);
-        if (!grown) {
-            lda_error_fail(err, "out of memory (a stop word of %zu bytes)", len);
-            return -1;
-        }
-        g->lower = grown;
-        g->lower_cap = cap;
-    }
     uint32_t id;
-    return strmap_intern(g->m, g->lower, lda_utf8_lower(word, len, g->lower, NULL), &id, err);
+    return lda_utf8_lower_room(&g->lower, &g->lower_cap, len, err) < 0
+               ? -1
+               : strmap_intern(g->m, g->lower, lda_utf8_lower(word, len, g->lower, NULL), &id, err);
 }
 
 static int add_file(gathering *g, const char *path, lda_error *err)

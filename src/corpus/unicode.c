@@ -1,6 +1,8 @@
 /* unicode.c — see unicode.h. */
 #include "corpus/unicode.h"
 
+#include <stdlib.h>
+
 lda_word_kind lda_unicode_word_kind(uint32_t cp)
 {
     unsigned lo = 0, hi = lda_num_word_ranges; /* the first range with last >= cp */
@@ -139,4 +141,18 @@ size_t lda_utf8_lower(const char *s, size_t len, char *out, size_t *chars_out)
     if (chars_out)
         *chars_out = chars;
     return bytes;
+}
+
+int lda_utf8_lower_room(char **buf, size_t *cap, size_t len, lda_error *err)
+{
+    if (*cap >= 2 * len + 8)
+        return 0;
+    char *grown = realloc(*buf, 2 * len + 64);
+    if (!grown) {
+        lda_error_fail(err, "out of memory (lowercasing %zu bytes)", len);
+        return -1;
+    }
+    *buf = grown;
+    *cap = 2 * len + 64;
+    return 0;
 }

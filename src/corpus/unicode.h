@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/error.h"
+
 typedef enum { LDA_NOT_WORD = 0, LDA_LETTER = 1, LDA_MARK = 2 } lda_word_kind;
 
 typedef struct {
@@ -60,5 +62,9 @@ size_t lda_utf8_chars(const char *s, size_t len);
  * sequence copied as it is. Returns the bytes written; *chars (when not NULL) gets what
  * lda_utf8_chars says of the word. */
 size_t lda_utf8_lower(const char *s, size_t len, char *out, size_t *chars);
+
+/* Grows *buf (of *cap bytes; realloc'ed) to hold len bytes lowercased (2 * len, and a little
+ * more). 0, or -1 with err. */
+int lda_utf8_lower_room(char **buf, size_t *cap, size_t len, lda_error *err);
 
 #endif
