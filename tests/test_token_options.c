@@ -185,3 +185,14 @@ Test(token_options, a_nul_byte_is_never_inside_a_word)
         corpus_free(c);
     }
 }
+
+Test(token_options, a_pattern_that_backtracks_without_bound_is_refused_at_its_line)
+{
+    /* PCRE2's match limit ends a match that would take ages; the message names the line. */
+    fixture_path src = fixture_write("slow.txt", "fine words\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\n", 0);
+    char args[2048], needle[1024];
+    snprintf(args, sizeof args, "format '%s' -o '%s' --min-df 1 --token-pattern '(a+)+$'", src.s,
+             fixture_name("slow.ldab").s);
+    snprintf(needle, sizeof needle, "%s:2: token pattern '(a+)+$': match limit exceeded", src.s);
+    test_expect_failure(args, 2, needle);
+}

@@ -298,7 +298,8 @@ static int tokenize_line(text_reader *t, const char *line, size_t len, size_t do
         return -1;
     t->doc = doc;
     if (t->pattern)
-        return token_pattern_each(t->pattern, line, len, take_found, t, err);
+        return token_pattern_each(t->pattern, line, len, gzlines_path(t->b.src), gzlines_lineno(t->b.src), take_found,
+                                  t, err);
     if (t->opt->pretokenized)
         return pretokenized_each(line, len, take_found, t, err);
     return t->opt->lowercase ? tokenize_builtin(t, line, len, doc, 1, err) : tokenize_builtin(t, line, len, doc, 0, err);

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if PCRE2_MAJOR < 10 || (PCRE2_MAJOR == 10 && PCRE2_MINOR < 34)
+#error "ldagpu needs PCRE2 10.34 or later (PCRE2_MATCH_INVALID_UTF)"
+#endif
+
 #include "util/text.h"
 
 /* The JIT's stack: PCRE2's default (32 KiB) is too small for some patterns with nested
@@ -76,7 +80,8 @@ token_pattern *token_pattern_compile(const char *pattern, lda_error *err)
     return p;
 }
 
-int token_pattern_each(token_pattern *p, const char *text, size_t len, token_fn word, void *ctx, lda_error *err)
+int token_pattern_each(token_pattern *p, const char *text, size_t len, const char *path, size_t line, token_fn word,
+                       void *ctx, lda_error *err)
 {
     PCRE2_SIZE start = 0;
     while (start < len) {
@@ -88,8 +93,8 @@ int token_pattern_each(token_pattern *p, const char *text, size_t len, token_fn 
             PCRE2_UCHAR message[256];
             char quoted[LDA_QUOTE_MAX];
             pcre2_get_error_message(rc, message, sizeof message);
-            lda_error_input(err, "token pattern '%s': %s", lda_quote(p->text, strlen(p->text), quoted),
-                            (const char *)message);
+            lda_error_input(err, "%s:%zu: token pattern '%s': %s", path, line,
+                            lda_quote(p->text, strlen(p->text), quoted), (const char *)message);
             return -1;
         }
         const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->match);

@@ -23,9 +23,11 @@ token_pattern *token_pattern_compile(const char *pattern, lda_error *err);
 void token_pattern_free(token_pattern *p);
 
 /* Calls word(ctx, start, len, err) for each match in text[0..len), in order; stops at the
- * first call that fails. 0, or -1 with err (the callback's, or a match that PCRE2 could not
- * finish, e.g. a pattern that backtracks without bound). */
+ * first call that fails. 0, or -1 with err: the callback's, or a match that PCRE2 could not
+ * finish (a pattern that backtracks without bound meets PCRE2's match limit), which names the
+ * text as "PATH:LINE". */
 typedef int (*token_fn)(void *ctx, const char *word, size_t len, lda_error *err);
-int token_pattern_each(token_pattern *p, const char *text, size_t len, token_fn word, void *ctx, lda_error *err);
+int token_pattern_each(token_pattern *p, const char *text, size_t len, const char *path, size_t line, token_fn word,
+                       void *ctx, lda_error *err);
 
 #endif
