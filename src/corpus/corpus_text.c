@@ -59,6 +59,7 @@ typedef struct {
     size_t word_cap;
     token_pattern *pattern; /* opt->token_pattern compiled; NULL: not a pattern */
     size_t doc;             /* the document of the words a pattern or whitespace finds */
+    int line_has_nul;       /* whether their line holds a NUL byte (which splits words) */
     /* Words kept in their case: whether each word id (>= stop_end) is a stop word lowercased. */
     unsigned char *cased_stop;
     size_t cased_stop_cap;
@@ -187,7 +188,7 @@ static inline int take_fixed_word(text_reader *t, const char *w, size_t len, siz
 }
 
 /* A word of any tokenizer, `chars` characters long, of document doc. */
-static int take(text_reader *t, const char *w, size_t len, size_t chars, size_t doc, lda_error *err)
+static inline int take(text_reader *t, const char *w, size_t len, size_t chars, size_t doc, lda_error *err)
 {
     t->words_seen++;
     return t->opt->fixed_vocab ? take_fixed_word(t, w, len, chars, doc, err)
@@ -214,7 +215,7 @@ static int take_found(void *vt, const char *w, size_t len, lda_error *err)
 {
     text_reader *t = vt;
     const char *nul;
-    while ((nul = memchr(w, '\0', len))) {
+    while (t->line_has_nul && (nul = memchr(w, '\0', len))) {
         if (nul > w && take_found_word(t, w, (size_t)(nul - w), err) < 0)
             return -1;
         len -= (size_t)(nul - w) + 1;
@@ -297,6 +298,7 @@ static int tokenize_line(text_reader *t, const char *line, size_t len, size_t do
     if (lda_utf8_lower_room(&t->word, &t->word_cap, len, err) < 0)
         return -1;
     t->doc = doc;
+    t->line_has_nul = (t->pattern || t->opt->pretokenized) && memchr(line, '\0', len);
     if (t->pattern)
         return token_pattern_each(t->pattern, line, len, gzlines_path(t->b.src), gzlines_lineno(t->b.src), take_found,
                                   t, err);
