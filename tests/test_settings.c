@@ -29,7 +29,7 @@ static void unusual_settings(lda_settings *s)
     s->corpus.vocab_path = "/etc/hostname";
     s->corpus.stopwords_path = "/etc/passwd";
     s->corpus.extra_stopwords_path = "/etc/hostname";
-    s->corpus.token_pattern = "(?<=#)[\\w#+]+ \\S"; /* a '#' and a space, which model.conf keeps */
+    s->corpus.token_pattern = "[\\p{L}\\p{N}_+-]+";
     s->corpus.pretokenized = 1;
     s->corpus.lowercase = 0;
     s->corpus.min_word_len = 4;

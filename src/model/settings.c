@@ -11,7 +11,6 @@
 
 #define AT(field) offsetof(lda_settings, field)
 #define NO_LIMIT 0.0, 0.0, 0, 0
-#define SPACES " \t\r\v\f" /* what config_file.h trims from a value */
 
 /* Integer bounds travel as doubles: every bound below is exact in a double (UINT64_MAX is
  * not, hence the seed's special case in parse_integer). */
@@ -161,12 +160,6 @@ int lda_setting_parse(const lda_setting *row, const char *where, const char *tex
     case LDA_SET_FLAG:
         return lda_parse_flag_value(where, text, (int *)out, err);
     case LDA_SET_TEXT:
-        if (!*text || strchr(text, '\n') || strchr(SPACES, text[0]) || strchr(SPACES, text[strlen(text) - 1])) {
-            lda_error_input(err, "%s: expected text without a line break or a space at either end (\\x20 is a "
-                            "space in a pattern), got '%s'", where, text);
-            return -1;
-        }
-        /* fall through */
     case LDA_SET_STOPWORDS:
     case LDA_SET_PATH: {
         const char **path = out;
@@ -338,12 +331,8 @@ void lda_settings_write(FILE *f, const lda_settings *s)
     char buf[4096];
     for (const lda_setting *row = lda_settings_table; row->key; row++) {
         const char *value = lda_setting_format(row, s, buf, sizeof buf);
-        if (!value)
-            continue;
-        fprintf(f, "%s = ", row->key);
-        for (const char *c = value; *c; c++)
-            fputs(*c == '#' ? "\\#" : (char[]){*c, 0}, f);
-        fputc('\n', f);
+        if (value)
+            fprintf(f, "%s = %s\n", row->key, value);
     }
 }
 

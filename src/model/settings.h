@@ -43,8 +43,7 @@ typedef enum {
     /* A stop-word file (as LDA_SET_PATH), compared by the list that corpus.stopwords_path and
      * extra_stopwords_path make together (stopwords.h): a model keeps that list itself. */
     LDA_SET_STOPWORDS,
-    LDA_SET_TEXT,   /* const char *, NULL meaning `unset`; compared as strings; owned by a model; no
-                     * line break and no space at either end (model.conf could not keep them) */
+    LDA_SET_TEXT,   /* const char *, NULL meaning `unset`; compared as strings; owned by a model */
     LDA_SET_FLAG,   /* int, 0 or 1: no or yes (lda_parse_flag_value; a flag given alone is yes) */
 } lda_setting_type;
 
@@ -86,8 +85,7 @@ const char *lda_setting_format(const lda_setting *row, const lda_settings *s, ch
 /* Copies the row's value from `from` to `to` (paths borrowed). */
 void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settings *from);
 
-/* Writes "key = value" for every setting (unset paths left out; a '#' written "\#", as
- * config_file.h reads it). */
+/* Writes "key = value" for every setting (unset paths left out). */
 void lda_settings_write(FILE *f, const lda_settings *s);
 
 /* Frees the paths a model owns (own_strings) and sets them to NULL. */

@@ -50,24 +50,6 @@ void lda_config_values_free(lda_config_values *keep)
     memset(keep, 0, sizeof *keep);
 }
 
-/* Ends the line at its comment, the first '#' not written "\#" (how a value holds a '#': the
- * backslash is dropped). */
-static void cut_comment(char *s)
-{
-    char *out = s;
-    for (const char *in = s; *in; in++) {
-        if (in[0] == '\\' && in[1] == '#') {
-            *out++ = '#';
-            in++;
-        } else if (*in == '#') {
-            break;
-        } else {
-            *out++ = *in;
-        }
-    }
-    *out = '\0';
-}
-
 int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_values *keep, lda_error *err)
 {
     FILE *f = fopen(path, "r");
@@ -91,7 +73,9 @@ int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_va
             rc = -1;
             break;
         }
-        cut_comment(s);
+        char *hash = strchr(s, '#');
+        if (hash)
+            *hash = '\0';
         s = trim(s);
         if (*s == '\0')
             continue;

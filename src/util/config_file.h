@@ -1,9 +1,9 @@
 /* config_file.h — "key = value" files: --config presets and the model's model.conf.
  *
- * One setting a line; '#' starts a comment (a value holds a '#' written "\#", as model.conf
- * writes one); blank lines are skipped; spaces around the key and the value are trimmed; a
- * UTF-8 byte-order mark before the first line is skipped. Each setting is handed to a callback
- * with its line number, so whoever knows the keys can report "FILE:LINE: ..." for a bad one. */
+ * One setting a line; '#' starts a comment; blank lines are skipped; spaces around the key
+ * and the value are trimmed; a UTF-8 byte-order mark before the first line is skipped. Each
+ * setting is handed to a callback with its line number, so whoever knows the keys can report
+ * "FILE:LINE: ..." for a bad one. */
 #ifndef LDA_CONFIG_FILE_H
 #define LDA_CONFIG_FILE_H
 
