@@ -180,7 +180,7 @@ Test(cache, nothing_to_cache_for_a_binary_corpus_and_never_over_the_corpus)
 Test(cache, train_uses_it_and_trains_the_same_model)
 {
     char *dir = test_tmpdir(), args[2048], *out = NULL;
-    const char *common = "-K 3 -n 3 --device cpu -j 1 -q";
+    const char *common = "-K 3 -n 3 -e 0 --device cpu -j 1";
     char *path = test_tiny_corpus(dir);
     snprintf(args, sizeof args, "train '%s' %s -o '%s/plain'", path, common, dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
@@ -241,7 +241,7 @@ Test(cache, train_never_replaces_what_format_wrote)
     run_saying(args, ".ldab: 40 documents");
     snprintf(args, sizeof args, "cp '%s' '%s'", formatted, saved);
     cr_assert_eq(system(args), 0);
-    const char *common = "-K 2 -n 1 --device cpu -j 1 -q --min-df 1";
+    const char *common = "-K 2 -n 1 --device cpu -j 1 --min-df 1"; /* not -q: the cache says what it did */
     snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m1'", path, common, dir);
     run_saying(args, "wrote the cache");
     cr_assert(test_same_bytes(formatted, saved), "train --cache auto replaced format's %s", formatted);
@@ -257,7 +257,7 @@ Test(cache, format_never_replaces_the_cache)
 {
     char *dir = test_tmpdir(), args[4096];
     char *path = text_corpus(dir);
-    const char *common = "-K 2 -n 1 --device cpu -j 1 -q";
+    const char *common = "-K 2 -n 1 --device cpu -j 1"; /* not -q: the cache says what it did */
     snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m1'", path, common, dir);
     run_saying(args, "wrote the cache");
     snprintf(args, sizeof args, "format '%s' --min-df 1", path);

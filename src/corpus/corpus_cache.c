@@ -58,7 +58,7 @@ static void describe_stopwords(FILE *key, const corpus_options *opt)
 /* The options that shape what the format's reader makes of the source. */
 static void describe_options(FILE *key, const char *path, corpus_format format, const corpus_options *opt)
 {
-    if (format == CORPUS_FORMAT_TEXT) {
+    if (corpus_format_is_text(format)) {
         describe_stopwords(key, opt);
         fprintf(key, "token_pattern = %s\npretokenized = %s\nlowercase = %s\n",
                 opt->token_pattern ? opt->token_pattern : "none", opt->pretokenized ? "yes" : "no",
