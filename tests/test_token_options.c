@@ -196,3 +196,13 @@ Test(token_options, a_pattern_that_backtracks_without_bound_is_refused_at_its_li
     snprintf(needle, sizeof needle, "%s:2: token pattern '(a+)+$': match limit exceeded", src.s);
     test_expect_failure(args, 2, needle);
 }
+
+Test(token_options, a_flag_takes_a_value_and_its_negation_none)
+{
+    fixture_path src = fixture_write("f.txt", PHRASES, 0);
+    char args[2048];
+    snprintf(args, sizeof args, "format '%s' -o '%s' --lowercase=maybe", src.s, fixture_name("f.ldab").s);
+    test_expect_failure(args, 2, "--lowercase: expected true or false, got 'maybe'");
+    snprintf(args, sizeof args, "format '%s' -o '%s' --no-lowercase=yes", src.s, fixture_name("f.ldab").s);
+    test_expect_failure(args, 2, "option '--no-lowercase=yes' takes no value");
+}

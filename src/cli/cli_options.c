@@ -136,7 +136,9 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     for (int c, which = -1; (c = getopt_long(argc, argv, shorts, longs, &which)) != -1; which = -1) {
         if (c == '?' || c == ':') {
             const char *arg = argv[optind - 1];
-            if (c == '?')
+            if (c == '?' && optopt >= 256) /* a long option that takes no value, given one */
+                lda_error_input(err, "option '%s' takes no value (see 'ldagpu %s --help')", arg, spec->command);
+            else if (c == '?')
                 lda_error_input(err, "unknown option '%s' (see 'ldagpu %s --help')",
                                 optopt ? (char[]){'-', (char)optopt, 0} : arg, spec->command);
             else
