@@ -157,7 +157,8 @@ Test(binary, a_file_cut_anywhere_is_refused)
     opt.format = CORPUS_FORMAT_BINARY;
     for (size_t keep = 0; keep < whole.size; keep++) {
         store(p.s, (blob){whole.bytes, keep}, 0);
-        expect_error(p.s, &opt, "c.ldab: ", keep < 68 ? "not an ldagpu binary corpus" : "truncated", NULL);
+        /* Its first bytes are a binary corpus's, so it is one cut short, even inside the header. */
+        expect_error(p.s, &opt, "c.ldab: ", keep == 0 ? "not an ldagpu binary corpus" : "truncated", NULL);
     }
     free(whole.bytes);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "corpus/corpus_internal.h"
+#include "corpus/vocab_check.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
 
@@ -204,7 +205,8 @@ int vocab_file_read(const char *path, uint32_t expected, const char *expected_re
             count++;
         }
     }
-    failed = failed || gzlines_failed(r) || check_count(r, count, expected, expected_reason, err) < 0;
+    failed = failed || gzlines_failed(r) || check_count(r, count, expected, expected_reason, err) < 0 ||
+             vocab_check(words, count, path, VOCAB_BY_LINE, err) < 0;
     gzlines_close(r);
     if (failed) {
         free_strings(words, count);

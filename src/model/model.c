@@ -9,6 +9,7 @@
 
 #include "core/parse.h"
 #include "model/matrix_file.h"
+#include "model/model_check.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
 #include "util/config_file.h"
@@ -207,12 +208,14 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         }
         return 0;
     }
+    /* Sizes within what a corpus can have (corpus.h), so that none overflows what is computed
+     * from them. */
     if (strcmp(key, "vocabulary") == 0)
-        return lda_parse_u32(where, value, 1, UINT32_MAX, &m->vocab_size, err);
+        return lda_parse_u32(where, value, 1, UINT32_MAX - 1, &m->vocab_size, err);
     if (strcmp(key, "documents") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_docs, err);
+        return lda_parse_u64(where, value, 0, LDA_MODEL_MAX_DOCS, &m->num_docs, err);
     if (strcmp(key, "tokens") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_tokens, err);
+        return lda_parse_u64(where, value, 0, CORPUS_MAX_TOKENS, &m->num_tokens, err);
     if (strcmp(key, "iterations") == 0)
         return lda_parse_u32(where, value, 0, UINT32_MAX, &m->iterations, err);
     if (strcmp(key, "corpus") == 0) {
@@ -224,7 +227,7 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         return 0;
     }
     if (strcmp(key, "heldout_documents") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
+        return lda_parse_u64(where, value, 0, LDA_MODEL_MAX_DOCS, &m->heldout_docs, err);
     if (strcmp(key, "learned_beta") == 0)
         return lda_parse_double(where, value, 0, 1, INFINITY, &m->beta_learned, err);
     if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0) {
@@ -271,11 +274,24 @@ static int read_vocab(lda_model *m, const char *path, lda_error *err)
     return failed ? -1 : 0;
 }
 
+/* An array of the model read with the size model.conf implies, then its values checked
+ * (model_check.h). */
+static int load_checked(lda_model *m, const char *dir, const char *name, lda_matrix_type type, uint64_t rows,
+                        uint64_t cols, void **data, int (*check)(const lda_model *, const char *, lda_error *),
+                        lda_error *err)
+{
+    char *path = NULL;
+    int failed = lda_matrix_load_sized(dir, name, type, rows, cols, data, &path, err) || check(m, path, err);
+    free(path);
+    return failed ? -1 : 0;
+}
+
 int lda_model_read_priors(lda_model *m, const char *dir, lda_error *err)
 {
     if (!(m->beta_learned > 0))
         return 0;
-    return lda_matrix_load_sized(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned, err);
+    return load_checked(m, dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned,
+                        lda_model_check_alpha, err);
 }
 
 int lda_model_write_priors(const lda_model *m, const char *dir, lda_error *err)
@@ -323,6 +339,8 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
         lda_error_input(err, "%s: not an ldagpu model (format_version, topics or vocabulary missing)", conf);
         goto out;
     }
+    if (lda_model_check_conf(m, conf, err))
+        goto out;
     m->settings.doc_topics = lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
     rc = 0;
 out:
@@ -339,12 +357,15 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
     if (lda_model_read_conf(m, dir, err))
         return -1;
     if (!(vocab = lda_path_join(dir, "vocab.txt", err)) || read_vocab(m, vocab, err) ||
-        lda_matrix_load_sized(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
-        lda_matrix_load_sized(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
-                            err) ||
+        lda_model_check_vocab(m, vocab, err) ||
+        load_checked(m, dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi,
+                     lda_model_check_phi, err) ||
+        load_checked(m, dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
+                     lda_model_check_topic_tokens, err) ||
         (with_theta &&
          lda_theta_read(&m->theta, dir, &m->settings.doc_topics, m->num_docs, m->num_topics, err)) ||
-        (with_z && lda_matrix_load_sized(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
+        (with_z && load_checked(m, dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, lda_model_check_z,
+                                err)) ||
         lda_model_read_priors(m, dir, err))
         goto out;
     rc = 0;
