@@ -74,9 +74,9 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
         return -1;
     fprintf(af.f, "# ldagpu model; see README.md, \"The model folder\"\n");
     fprintf(af.f, "format_version = %u\n", LDA_MODEL_FORMAT_VERSION);
-    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\ncorpus = %s\n",
-            m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations,
-            m->corpus_path);
+    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\n", m->vocab_size,
+            (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations);
+    lda_config_write(af.f, "corpus", m->corpus_path); /* a path: quoted where it must be (config_file.h) */
     lda_settings_write(af.f, &m->settings);
     /* Added within format version 1: held-out documents, checksums, learned priors. */
     fprintf(af.f, "heldout_documents = %llu\n", (unsigned long long)m->heldout_docs);
