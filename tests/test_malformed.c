@@ -26,10 +26,19 @@ typedef struct {
 } input_file;
 
 /* The tiny model trained with extra options (setup_options). */
-typedef enum { NO_SETUP, TINY_MODEL, TINY_TOP_MODEL, TINY_TOP_ALL_MODEL, TINY_SPARSE_MODEL, TINY_LEARNED_MODEL } setup_kind;
+typedef enum {
+    NO_SETUP,
+    TINY_MODEL,
+    TINY_TOP_MODEL,
+    TINY_TOP_ALL_MODEL,
+    TINY_SPARSE_MODEL,
+    TINY_NO_THETA_MODEL,
+    TINY_LEARNED_MODEL
+} setup_kind;
 static const char *const setup_options[] = {
     [TINY_MODEL] = "", [TINY_TOP_MODEL] = " --doc-topics top:1", [TINY_TOP_ALL_MODEL] = " --doc-topics top:2",
-    [TINY_SPARSE_MODEL] = " --doc-topics sparse:0.1", [TINY_LEARNED_MODEL] = " --optimize-interval 1 --optimize-burn-in 0",
+    [TINY_SPARSE_MODEL] = " --doc-topics sparse:0.1", [TINY_NO_THETA_MODEL] = " --doc-topics none",
+    [TINY_LEARNED_MODEL] = " --optimize-interval 1 --optimize-burn-in 0",
 };
 
 /* Value `index` of the .npy file `name` (4-byte elements) after setup: set to bits, or, with
@@ -284,6 +293,9 @@ static malformed rows[] = {
     {"documents = 2^64 - 1 with sparse theta", "29.14: out-of-bounds read (ASan)", TINY_SPARSE_MODEL,
      {{"m/model.conf", "documents = 18446744073709551615\n", 0, APPENDED}}, NULL, "report %D/m -o %D/r.html", 2,
      "documents: expected an integer from 0 to 1099511627776"},
+    {"documents = 2^40 with no theta, no corpus", "fuzzing: report looped over 2^40 rows", TINY_NO_THETA_MODEL,
+     {{"m/model.conf", "documents = 1099511627776\ncorpus = %D/none.ldac\n", 0, APPENDED}}, NULL,
+     "report %D/m -o %D/r.html", 0, "warning: %D/none.ldac: No such file or directory; the page has no coherence"},
     {"heldout_documents above documents", "29.9: accepted", TINY_MODEL,
      {{"m/model.conf", "heldout_documents = 65\n", 0, APPENDED}}, NULL, "topics %D/m", 2,
      "m/model.conf: heldout_documents = 65 is more than its documents (64)"},
