@@ -1,10 +1,11 @@
-/* test_malformed.c — the malformed-input table: every kind of bad input the reliability audit
- * (issue 16) tried, each through the real binary. Most were clean already (one line naming
- * the file and line, the documented status) and must stay so; the rows marked with a finding
- * number failed before its fix. A row writes its files into a fresh folder (%D in names,
- * contents and arguments stands for it), optionally over a small trained model (%D/m, on the
- * corpus %D/tiny.ldac), runs ldagpu and checks the status and the line. Rows with status 0
- * are inputs that must read. */
+/* test_malformed.c — the malformed-input table: every kind of bad input the reliability audits
+ * (issues 16 and 29) tried, each through the real binary; docs/malformed-input.md is this
+ * table as a page. Most were clean already (one line naming the file and line, the documented
+ * status) and must stay so; the rows marked with a finding (issue 16's number, "29.N" for
+ * issue 29's, or fuzzing) failed before its fix. A row writes its files into a fresh folder
+ * (%D in names, text contents and arguments stands for it), optionally over a small trained
+ * model (%D/m, on the corpus %D/tiny.ldac), may change values of its .npy files, runs ldagpu
+ * and checks the status and the line. Rows with status 0 are inputs that must read. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdint.h>
@@ -52,7 +53,7 @@ typedef struct {
 
 typedef struct {
     const char *what;
-    const char *finding; /* "clean" or the finding of issue 16 it checks */
+    const char *finding; /* "clean", or the finding it checks: issue 16's "N: ...", issue 29's "29.N: ..." */
     setup_kind setup;
     input_file files[3];
     const char *env; /* NAME=VALUE for the run, or NULL */
@@ -469,4 +470,20 @@ ParameterizedTest(size_t *index, malformed, input)
     free(needle);
     test_rmdir(dir);
     free(dir);
+}
+
+/* docs/malformed-input.md lists every row (its second part is scripts/malformed-table.py's
+ * output): a row added here and not there fails. */
+Test(malformed, every_row_is_in_the_document)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/docs/malformed-input.md", test_root());
+    char *doc = test_read_file(path);
+    cr_assert(doc, "no %s", path);
+    for (size_t i = 0; i < NUM_ROWS; i++) {
+        char cell[512];
+        snprintf(cell, sizeof cell, "\n| %s | %s |", rows[i].what, rows[i].finding);
+        cr_assert(strstr(doc, cell), "row '%s' is not in %s: run scripts/malformed-table.py", rows[i].what, path);
+    }
+    free(doc);
 }
