@@ -7,19 +7,11 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "model/checkpoint.h"
 #include "model/export.h"
 #include "model/model.h"
 #include "model/model_check.h"
-
-static void check_refusal(const lda_error *err)
-{
-    if (!err->msg[0] || strchr(err->msg, '\n') ||
-        (err->status != LDA_EXIT_BAD_INPUT && err->status != LDA_EXIT_FAILURE))
-        __builtin_trap();
-}
 
 /* What model_check.h promises of a model it let through. */
 static void check_model(const lda_model *m)
@@ -50,30 +42,25 @@ static void check_model(const lda_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static int ready;
-    if (!ready++)
-        fuzz_setup();
-    const char *dir = fuzz_model_folder(data, size);
-    if (!dir)
-        return 0;
     lda_model m;
     lda_error err = {0};
-    if (lda_model_read(&m, dir, 1, 1, &err) == 0) {
+    const char *dir;
+    if (fuzz_model_read(data, size, &m, &dir)) {
         check_model(&m);
         FILE *null = fopen("/dev/null", "w");
         if (!null)
             __builtin_trap();
         if (lda_model_print_topics(&m, null, 3, &err) || lda_export_topic_keys(&m, 3, null, &err))
-            check_refusal(&err);
+            fuzz_check_refusal(&err);
         for (int sparse = 0; sparse < 2; sparse++)
             if (lda_export_doc_topics_check(&m, dir, sparse, 0.1, sparse ? 2 : 0, &err) == 0 &&
                 lda_export_doc_topics(&m, sparse, 0.1, sparse ? 2 : 0, null, &err))
-                check_refusal(&err);
+                fuzz_check_refusal(&err);
         fclose(null);
         lda_model_free(&m);
-    } else {
-        check_refusal(&err);
     }
+    if (!dir)
+        return 0;
     lda_resume_state st;
     err = (lda_error){0};
     if (lda_resume_load(dir, &st, &err) == 0) {
@@ -85,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 __builtin_trap();
         lda_resume_free(&st);
     } else {
-        check_refusal(&err);
+        fuzz_check_refusal(&err);
     }
     return 0;
 }

@@ -6,7 +6,6 @@
 #include "model_folder.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "model/export.h"
@@ -15,38 +14,24 @@
 #include "model/train_log.h"
 #include "train/heldout.h"
 
-static void check_refusal(const lda_error *err)
-{
-    if (!err->msg[0] || strchr(err->msg, '\n') ||
-        (err->status != LDA_EXIT_BAD_INPUT && err->status != LDA_EXIT_FAILURE))
-        __builtin_trap();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static int ready;
-    if (!ready++)
-        fuzz_setup();
-    const char *dir = fuzz_model_folder(data, size);
-    if (!dir)
-        return 0;
     lda_model m;
     lda_error err = {0};
-    if (lda_model_read(&m, dir, 1, 1, &err)) {
-        check_refusal(&err);
+    const char *dir;
+    if (!fuzz_model_read(data, size, &m, &dir))
         return 0;
-    }
     char csv[256], counts[256];
     snprintf(csv, sizeof csv, "%s/log.csv", dir);
     snprintf(counts, sizeof counts, "%s/counts", dir);
     lda_train_log log;
     lda_train_log_init(&log, NULL, 0, 0);
     if (access(csv, F_OK) == 0 && lda_train_log_read_csv(&log, csv, &err))
-        check_refusal(&err);
+        fuzz_check_refusal(&err);
     int mismatch;
     corpus *docs = lda_trained_documents(&m, dir, fuzz_model_corpus(), &mismatch, &err);
     if (!docs)
-        check_refusal(&err);
+        fuzz_check_refusal(&err);
     FILE *null = fopen("/dev/null", "w");
     if (!null)
         __builtin_trap();
@@ -58,16 +43,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.top_docs = 2;
     if (lda_report_gather(&r, docs, fuzz_model_corpus(), "no corpus", 1, &err) == 0) {
         if (lda_report_write_html(&r, null, &err))
-            check_refusal(&err);
+            fuzz_check_refusal(&err);
         lda_report_free(&r);
     } else {
-        check_refusal(&err);
+        fuzz_check_refusal(&err);
     }
     uint64_t empty_rows;
     if (docs && m.theta.form.form != LDA_DOC_TOPICS_NONE && lda_export_pyldavis(&m, docs, null, &empty_rows, &err))
-        check_refusal(&err);
+        fuzz_check_refusal(&err);
     if (docs && lda_export_counts(&m, docs, counts, &err))
-        check_refusal(&err);
+        fuzz_check_refusal(&err);
     fclose(null);
     corpus_free(docs);
     lda_train_log_free(&log);

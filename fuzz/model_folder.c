@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz_input.h"
 #include "model/checksum.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
@@ -245,6 +246,20 @@ const char *fuzz_model_folder(const uint8_t *data, size_t size)
         }
     }
     return work;
+}
+
+int fuzz_model_read(const uint8_t *data, size_t size, lda_model *m, const char **dir)
+{
+    static int ready;
+    if (!ready++)
+        fuzz_setup();
+    lda_error err = {0};
+    if (!(*dir = fuzz_model_folder(data, size)))
+        return 0;
+    if (lda_model_read(m, *dir, 1, 1, &err) == 0)
+        return 1;
+    fuzz_check_refusal(&err);
+    return 0;
 }
 
 const char *fuzz_model_corpus(void)

@@ -17,11 +17,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/model.h"
+
 enum { FUZZ_MODEL_BASES = 4 };
 
 /* The folder holding the model of an input (its files rewritten for it); NULL when the input
  * is too short to name a base and a file. */
 const char *fuzz_model_folder(const uint8_t *data, size_t size);
+/* The model of an input read as every command reads a model (lda_model_read with θ and z):
+ * 1 and m when it was read; 0 when it was refused (the refusal checked, fuzz_input.h) or the
+ * input names no file. *dir: its folder (NULL for no file). Sets up the memory budget. */
+int fuzz_model_read(const uint8_t *data, size_t size, lda_model *m, const char **dir);
 /* The base models' training corpus (their model.conf names it; the report target reads it
  * from here, so that a fuzzed path cannot name an endless device). */
 const char *fuzz_model_corpus(void);

@@ -23,12 +23,13 @@ def c_strings(expr):
         m.group(1), "\\" + m.group(1)), raw)
 
 
-def fields(row):
-    """Top-level comma-separated fields of a row's braces."""
-    out, depth, cur, in_str, esc = [], 0, "", False, False
-    for ch in row[1:-1]:
+def scan(text):
+    """Each character of C source with the brace depth before it, outside string literals
+    (inside one, depth is None)."""
+    depth, in_str, esc = 0, False, False
+    for ch in text:
         if in_str:
-            cur += ch
+            yield ch, None
             if esc:
                 esc = False
             elif ch == "\\":
@@ -36,47 +37,35 @@ def fields(row):
             elif ch == '"':
                 in_str = False
             continue
-        if ch == '"':
-            in_str = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == "," and depth == 0:
+        in_str = ch == '"'
+        yield ch, depth
+        depth += (ch == "{") - (ch == "}")
+
+
+def fields(row):
+    """Top-level comma-separated fields of a row's braces."""
+    out, cur = [], ""
+    for ch, depth in scan(row[1:-1]):
+        if ch == "," and depth == 0:
             out.append(cur.strip())
             cur = ""
-            continue
-        cur += ch
+        else:
+            cur += ch
     out.append(cur.strip())
     return out
 
 
 def rows(source):
     start = source.index("static malformed rows[] = {") + len("static malformed rows[] = {")
-    body = source[start:source.index("\n};", start)]
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
-    depth, cur, in_str, esc = 0, "", False, False
-    for ch in body:
-        if depth > 0:
+    body = re.sub(r"/\*.*?\*/", "", source[start:source.index("\n};", start)], flags=re.S)
+    cur = ""
+    for ch, depth in scan(body):
+        if depth == 0 and ch == "{":
+            cur = ""
+        if depth != 0 or ch == "{":
             cur += ch
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch == "{":
-            if depth == 0:
-                cur = "{"
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                yield fields(cur)
+        if depth == 1 and ch == "}":
+            yield fields(cur)
 
 
 def cell(text):
