@@ -110,14 +110,33 @@ Test(bounded, pipes_and_fifos_are_read_once)
     free(dir);
 }
 
+/* A model of named documents reads new ones in its format when none is given: from a pipe too,
+ * looked at once (the format from the head the reader then continues). */
+Test(bounded, a_named_model_reads_new_documents_from_a_pipe)
+{
+    char *dir = test_tmpdir(), path[4096];
+    snprintf(path, sizeof path, "%s/c.tsv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    for (int d = 0; d < 40; d++)
+        fprintf(f, "doc%02d\t%s", d, d % 2 ? "engine piston rotor valve engine wheel\n" : "apple banana cherry grape\n");
+    fclose(f);
+    expect_shell(dir, "\"$BIN\" train \"$D/c.tsv\" --format named --min-df 1 --max-df 1 -K 2 -n 1 -q --device cpu "
+                      "-o \"$D/m\"", 0, "");
+    expect_shell(dir, "printf \"new-a\\tapple banana\\nnew-b\\tengine rotor\\n\" | \"$BIN\" infer \"$D/m\" /dev/stdin "
+                      "--device cpu", 0, "\n1\tnew-b\t");
+    test_rmdir(dir);
+    free(dir);
+}
+
 Test(bounded, no_cache_is_written_for_a_stream)
 {
     char *dir = test_tmpdir();
     write_text_corpus(dir);
     expect_shell(dir, "cat \"$D/c.txt\" | \"$BIN\" train /dev/stdin --cache auto --min-df 1 --max-df 1 -K 2 -n 1 "
-                      "--device cpu -o \"$D/m\"", 0, "cache /dev/stdin.ldab not used: the corpus is not a regular file");
+                      "--device cpu -o \"$D/m\"", 0, "cache /dev/stdin.cache.ldab not used: the corpus is not a regular file");
     struct stat sb;
-    cr_assert_neq(stat("/dev/stdin.ldab", &sb), 0, "/dev/stdin.ldab was written");
+    cr_assert_neq(stat("/dev/stdin.cache.ldab", &sb), 0, "/dev/stdin.cache.ldab was written");
     test_rmdir(dir);
     free(dir);
 }

@@ -8,9 +8,11 @@
 
 #include "core/error.h"
 #include "core/params.h"
-#include "core/parse.h" /* lda_parse_flag_value, for the flags' config values */
+#include "core/parse.h" /* lda_parse_flag_value: the values of a flag */
 #include "util/config_file.h"
 
+/* A flag (arg NULL) is on when given alone; --NAME=VALUE and a config file give it a value
+ * (lda_parse_flag_value), and --no-NAME turns it off. */
 typedef struct {
     const char *name;     /* long name, also the config key */
     int short_name;       /* 0 if none */
@@ -18,10 +20,13 @@ typedef struct {
     const char *help;
     const char *default_text; /* shown as "(default: ...)"; NULL for none */
     const lda_choice *choices; /* a named choice: --help lists the table's names and help */
+    const char *mallet;   /* Mallet's name for the same option, taken as another long name and
+                             config key (NULL: none); --help lists them in one line */
 } lda_option_spec;
 
 /* Applies option `index` of the table with its argument (NULL for a flag given on the
- * command line; a config file's value otherwise). `where` names the source for messages. */
+ * command line without a value, "no" for --no-NAME; a config file's value otherwise). `where`
+ * names the source for messages. */
 typedef int (*lda_option_fn)(void *ctx, int index, const char *value, const char *where, lda_error *err);
 
 typedef struct {

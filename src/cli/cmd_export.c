@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
@@ -20,7 +21,7 @@ static const lda_option_spec export_options[] = {
     [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "Mallet's topic keys: 'TOPIC<tab>ALPHA<tab>word word ...' "
                         "a line", NULL},
     [OPT_DOC_TOPICS] = {"output-doc-topics", 0, "FILE", "Mallet's document topics: 'DOC<tab>NAME<tab>p0<tab>p1 "
-                        "...' a line, θ of every input document", NULL},
+                        "...' a line, θ of every input document (NAME: its name, or DOC again)", NULL},
     [OPT_PYLDAVIS] = {"pyldavis", 0, "FILE", "JSON for pyLDAvis.prepare(**json.load(f)) (reads the training "
                       "corpus)", NULL},
     [OPT_COUNTS] = {"counts", 0, "DIR", "the count matrices of the last z as NumPy files in DIR: "
@@ -111,6 +112,45 @@ static int write_output(output_kind kind, const char *path, const export_ctx *ct
     return lda_atomic_commit(&af, err);
 }
 
+/* --counts DIR names a folder or one that can be made: anything else is the user's mistake
+ * (status 2), found before the model is read. */
+static int check_counts_folder(const char *dir, lda_error *err)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        if (errno != ENOTDIR)
+            return 0;
+        lda_error_input(err, "--counts %s: a part of it is not a folder", dir);
+        return -1;
+    }
+    if (S_ISDIR(sb.st_mode))
+        return 0;
+    lda_error_input(err, "--counts %s: it exists and is not a folder", dir);
+    return -1;
+}
+
+int lda_export_mallet_files(const char *dir, const char *topic_keys, const char *doc_topics, uint32_t top_words,
+                            lda_doc_topics *written, lda_error *err)
+{
+    export_ctx ctx = {topic_keys, doc_topics, NULL, NULL, NULL, top_words, 0, 0.0, 0};
+    lda_model m;
+    if (lda_model_read(&m, dir, doc_topics != NULL, 0, err))
+        return -1;
+    const lda_doc_topics *form = &m.theta.form;
+    ctx.sparse = doc_topics && !lda_theta_complete(&m.theta); /* Mallet's sparse form of what θ keeps */
+    ctx.max = form->form == LDA_DOC_TOPICS_TOP ? form->top : 0;
+    ctx.threshold = form->form == LDA_DOC_TOPICS_SPARSE ? form->threshold : 0.0;
+    if (written)
+        *written = *form;
+    const int rc = (doc_topics && lda_export_doc_topics_check(&m, dir, ctx.sparse, ctx.threshold, ctx.max, err)) ||
+                   (topic_keys && write_output(OUT_TOPIC_KEYS, topic_keys, &ctx, &m, NULL, NULL, err)) ||
+                   (doc_topics && write_output(OUT_DOC_TOPICS, doc_topics, &ctx, &m, NULL, NULL, err))
+                       ? -1
+                       : 0;
+    lda_model_free(&m);
+    return rc;
+}
+
 int lda_cmd_export(int argc, char **argv)
 {
     export_ctx ctx = {NULL, NULL, NULL, NULL, NULL, 20, 0, 0.0, 0};
@@ -135,7 +175,9 @@ int lda_cmd_export(int argc, char **argv)
     lda_model m;
     corpus *docs = NULL;
     uint64_t empty_rows = 0;
-    int rc = -1, same = 1;
+    int rc = -1, mismatch = 0;
+    if (ctx.counts && check_counts_folder(ctx.counts, &err))
+        return lda_report(argv[0], &err);
     if (lda_model_read(&m, positional[0], ctx.doc_topics || ctx.pyldavis, ctx.counts != NULL, &err))
         return lda_report(argv[0], &err);
     /* Before any output is written: what θ cannot give is refused. */
@@ -146,14 +188,8 @@ int lda_cmd_export(int argc, char **argv)
         lda_theta_refuse(&m.theta, positional[0], "pyLDAvis needs θ", "dense", &err);
         goto out;
     }
-    if (ctx.pyldavis || ctx.counts) {
-        if (!(docs = lda_trained_documents(&m, ctx.corpus, &same, &err)))
-            goto out;
-        if (!same)
-            fprintf(stderr, "ldagpu export: warning: %s no longer reads as the corpus the model was trained on; "
-                            "what is exported from it describes the corpus as it is now\n",
-                    ctx.corpus ? ctx.corpus : m.corpus_path);
-    }
+    if ((ctx.pyldavis || ctx.counts) && !(docs = lda_trained_documents(&m, positional[0], ctx.corpus, &mismatch, &err)))
+        goto out;
     if ((ctx.topic_keys && write_output(OUT_TOPIC_KEYS, ctx.topic_keys, &ctx, &m, docs, NULL, &err)) ||
         (ctx.doc_topics && write_output(OUT_DOC_TOPICS, ctx.doc_topics, &ctx, &m, docs, NULL, &err)) ||
         (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &empty_rows, &err)) ||

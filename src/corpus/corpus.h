@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "util/string_list.h"
 
 /* The counts are 32-bit on the CPU and the GPU (n[k], n[w,k], N[m]), so a corpus has fewer
  * than 2^32 tokens; a document's tokens are moreover interleaved 32 to a row of 32-bit
@@ -28,8 +29,14 @@ typedef enum {
     CORPUS_FORMAT_UCI,
     CORPUS_FORMAT_LDAC,
     CORPUS_FORMAT_BINARY, /* ldagpu's own (corpus_binary.h); values are stored in files: only append */
+    CORPUS_FORMAT_MALLET, /* text lines NAME<tab>LABEL<tab>TEXT (text_fields.h) */
+    CORPUS_FORMAT_NAMED,  /* text lines NAME<tab>TEXT */
     CORPUS_FORMAT_COUNT /* not a format: how many there are */
 } corpus_format;
+
+/* Whether the format is text read by the tokenizer (text, mallet, named), whose reader options
+ * (stop words, word length, pruning) apply. */
+int corpus_format_is_text(corpus_format f);
 
 typedef struct {
     corpus_format format;
@@ -39,6 +46,12 @@ typedef struct {
     const char *vocab_path;
     /* Raw text only. */
     const char *stopwords_path; /* NULL: the built-in English list; "none": no stop words */
+    const char *extra_stopwords_path; /* more stop words, added to that list; NULL: none */
+    /* What a word is (corpus_text.c): the built-in tokenizer (runs of letters), or the matches
+     * of a PCRE2 pattern (token_pattern.h), or, pretokenized, whatever whitespace separates. */
+    const char *token_pattern;  /* NULL: not a pattern */
+    int pretokenized;           /* whitespace alone separates words (not with token_pattern) */
+    int lowercase;              /* words are lowercased (stop words match whatever the case) */
     int min_word_len;           /* shorter words are dropped (>= 1) */
     size_t min_df;              /* words in fewer documents are dropped (>= 1) */
     double max_df;              /* words in more than this fraction of documents are dropped (0,1] */
@@ -52,7 +65,8 @@ typedef struct {
     uint32_t fixed_vocab_size;
 } corpus_options;
 
-/* Defaults: auto format, built-in stop words, min_word_len 3, min_df 2, max_df 0.5, no size cap. */
+/* Defaults: auto format, built-in stop words, the built-in tokenizer, lowercase, min_word_len 3,
+ * min_df 2, max_df 0.5, no size cap. */
 void corpus_options_default(corpus_options *opt);
 
 typedef struct {
@@ -69,6 +83,10 @@ typedef struct {
     size_t *input_index;       /* num_docs; position of kept doc d among the input documents */
     char **vocab;              /* vocab_size NUL-terminated strings (owned) */
     corpus_format format;      /* the format actually read */
+    /* The named text formats (text_fields.h): each input document's name, and label (mallet);
+     * num_input_docs strings each, empty documents' included. NULL: none (row numbers name
+     * the documents). */
+    lda_string_list *names, *labels;
 } corpus;
 
 void corpus_free(corpus *c);
@@ -77,7 +95,8 @@ void corpus_free(corpus *c);
 char **copy_strings(char *const *words, size_t n, lda_error *err);
 void free_strings(char **words, size_t n);
 
-/* The formats by name ("auto", "text", "uci", "ldac", "binary"), for options and model.conf;
+/* The formats by name ("auto", "text", "uci", "ldac", "binary", "mallet", "named"), for options
+ * and model.conf;
  * parse returns -1 for an unknown name. */
 extern const lda_choice corpus_format_choices[];
 const char *corpus_format_name(corpus_format f);

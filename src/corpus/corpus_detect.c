@@ -108,7 +108,7 @@ int corpus_detect(gzlines *r, const corpus_options *opt, corpus_format *format, 
     if (!head)
         return -1;
     const char *path = gzlines_path(r);
-    const int auto_or_text = opt->format == CORPUS_FORMAT_AUTO || opt->format == CORPUS_FORMAT_TEXT;
+    const int auto_or_text = opt->format == CORPUS_FORMAT_AUTO || corpus_format_is_text(opt->format);
     *format = opt->format;
     if (len >= 8 && memcmp(head, CORPUS_BINARY_MAGIC, 8) == 0 && *format == CORPUS_FORMAT_AUTO) {
         if (gzlines_compressed(r))

@@ -3,7 +3,7 @@
 #ifndef LDA_CORPUS_INTERNAL_H
 #define LDA_CORPUS_INTERNAL_H
 
-#include "corpus/corpus.h"
+#include "corpus/corpus_read.h"
 #include "util/gzlines.h"
 #include "util/strmap.h"
 
@@ -78,9 +78,9 @@ int corpus_map_to_fixed_vocab(corpus *c, const corpus_options *opt, char note[CO
 /* ---- corpus_detect.c ---- */
 
 /* What r (opened unjudged, nothing read yet) holds, from its head: opt->format, or the format
- * detected when it is auto; refuses (status 2) a gzip-compressed or piped binary corpus, and a
- * file that does not look like text (text_sniff.h) unless opt->force_text lets raw text
- * through. The reader then reads r from its start. */
+ * detected when it is auto (binary, UCI, LDA-C or text, never a named text format); refuses (status 2) a gzip-compressed or piped binary corpus, and a
+ * file that does not look like text (text_sniff.h) unless opt->force_text lets text (plain or
+ * named) through. The reader then reads r from its start. */
 int corpus_detect(gzlines *r, const corpus_options *opt, corpus_format *format, lda_error *err);
 /* corpus_detect on path, opened and closed: for a cache's key. */
 int corpus_detect_format(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err);
@@ -89,7 +89,8 @@ int corpus_detect_format(const char *path, const corpus_options *opt, corpus_for
  * corpus read (possibly empty), or NULL with err. UCI and LDA-C without a vocabulary file
  * (vocab_path NULL, --vocab none) name each word by its id as the file writes it. ---- */
 
-/* Raw text; handles fixed_vocab itself. May write a note explaining an empty result. */
+/* Raw text, in opt->format when it is a named one (text_fields.h); handles fixed_vocab itself.
+ * May write a note explaining an empty result. */
 corpus *corpus_read_text(gzlines *r, const corpus_options *opt, char note[CORPUS_NOTE_MAX], lda_error *err);
 corpus *corpus_read_uci(gzlines *r, const char *vocab_path, lda_error *err);
 corpus *corpus_read_ldac(gzlines *r, const char *vocab_path, lda_error *err);

@@ -9,6 +9,7 @@
 
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
+#include "corpus/vocab_check.h"
 #include "corpus/vocab_file.h"
 
 static int check_options(const corpus_options *opt, lda_error *err)
@@ -23,6 +24,8 @@ static int check_options(const corpus_options *opt, lda_error *err)
         lda_error_input(err, "max_df must be a fraction in (0, 1] (got %g)", opt->max_df);
     else if (opt->fixed_vocab && opt->fixed_vocab_size == 0)
         lda_error_input(err, "the fixed vocabulary is empty");
+    else if (opt->token_pattern && opt->pretokenized)
+        lda_error_input(err, "a token pattern and pretokenized input exclude each other");
     else
         return 0;
     return -1;
@@ -78,7 +81,8 @@ static corpus *read_binary(const char *path, const corpus_options *opt, char not
         return NULL;
     }
     corpus *c = corpus_binary_read(path, err);
-    if (c && opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0) {
+    if (c && (vocab_check(c->vocab, c->vocab_size, path, VOCAB_BY_ID, err) < 0 ||
+              (opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0))) {
         corpus_free(c);
         return NULL;
     }
@@ -88,8 +92,11 @@ static corpus *read_binary(const char *path, const corpus_options *opt, char not
 /* The file is opened once, its format detected from its first block, and the reader reads on
  * from that open file (a pipe cannot be read twice); a binary corpus is read by its own reader,
  * by its size. */
-corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
+corpus *corpus_read_as(const char *path, const corpus_options *opt, corpus_format text_as, corpus_format *read_as,
+                       lda_error *err)
 {
+    if (read_as)
+        *read_as = opt->format;
     if (check_options(opt, err) < 0)
         return NULL;
     corpus_format format = opt->format;
@@ -99,10 +106,20 @@ corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
         gzlines_close(r);
         return NULL;
     }
+    if (opt->format == CORPUS_FORMAT_AUTO && format == CORPUS_FORMAT_TEXT)
+        format = text_as;
+    if (read_as)
+        *read_as = format;
     char note[CORPUS_NOTE_MAX] = "";
-    corpus *c = format == CORPUS_FORMAT_TEXT     ? corpus_read_text(r, opt, note, err)
-                : format == CORPUS_FORMAT_BINARY ? read_binary(path, opt, note, err)
-                                                 : read_with_vocab_file(r, format, opt, note, err);
+    corpus *c = NULL;
+    if (corpus_format_is_text(format)) {
+        corpus_options as_read = *opt; /* the text reader splits off a named format's fields */
+        as_read.format = format;
+        c = corpus_read_text(r, &as_read, note, err);
+    } else {
+        c = format == CORPUS_FORMAT_BINARY ? read_binary(path, opt, note, err)
+                                           : read_with_vocab_file(r, format, opt, note, err);
+    }
     gzlines_close(r);
     if (c && require_tokens(c, path, note, err) < 0) {
         corpus_free(c);
@@ -111,4 +128,9 @@ corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
     if (c)
         c->format = format;
     return c;
+}
+
+corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
+{
+    return corpus_read_as(path, opt, CORPUS_FORMAT_TEXT, NULL, err);
 }

@@ -14,9 +14,17 @@
 /* What the readers make of a given input, as a version: bump it when a reader changes the
  * corpus it makes of the same bytes (tokenizer, detection, pruning), so that every cache made
  * by the old readers (corpus_cache.h) is found stale. */
-#define CORPUS_READERS_VERSION 1
+/* 2: a stop-word file's words are lowercased as words are (Unicode), not only A-Z. */
+#define CORPUS_READERS_VERSION 2
 
 /* Reads a corpus; NULL on failure with err filled. */
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err);
+
+/* corpus_read, where a file that CORPUS_FORMAT_AUTO finds to be plain text is read as text_as
+ * instead (a named text format, text_fields.h: new documents laid out as a model's training
+ * ones, model_corpus.c). *read_as (may be NULL) gets the format read or tried: opt->format when
+ * the file was not read that far. */
+corpus *corpus_read_as(const char *path, const corpus_options *opt, corpus_format text_as, corpus_format *read_as,
+                       lda_error *err);
 
 #endif

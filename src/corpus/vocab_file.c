@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "corpus/corpus_internal.h"
+#include "corpus/vocab_check.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
 #include "util/memory.h"
@@ -110,16 +111,18 @@ int vocab_of_ids(const char *where, uint64_t first, uint32_t n, char ***words_ou
              (unsigned long long)first, (unsigned long long)(first + n - (n > 0)), (unsigned)n);
     if (lda_memory_check(where, what, (uint64_t)n * VOCAB_ID_BYTES, err))
         return -1;
-    char **words = lda_calloc(n ? n : 1, sizeof *words, "a vocabulary of ids", err);
-    if (!words)
-        return -1;
-    for (uint32_t i = 0; i < n; i++) {
+    char **words = calloc(n ? n : 1, sizeof *words);
+    for (uint32_t i = 0; words && i < n; i++) {
         if (asprintf(&words[i], "%llu", (unsigned long long)(first + i)) < 0) {
             words[i] = NULL;
             free_strings(words, i);
-            lda_error_fail(err, "out of memory (a vocabulary of %u ids)", (unsigned)n);
-            return -1;
+            words = NULL;
         }
+    }
+    if (!words) {
+        lda_error_fail(err, "%s: out of memory for a vocabulary of %u word ids (--vocab none names each word by its id)",
+                       where, (unsigned)n);
+        return -1;
     }
     *words_out = words;
     return 0;
@@ -210,7 +213,8 @@ int vocab_file_read(const char *path, uint32_t expected, const char *expected_re
             count++;
         }
     }
-    failed = failed || gzlines_failed(r) || check_count(r, count, expected, expected_reason, err) < 0;
+    failed = failed || gzlines_failed(r) || check_count(r, count, expected, expected_reason, err) < 0 ||
+             vocab_check(words, count, path, VOCAB_BY_LINE, err) < 0;
     gzlines_close(r);
     if (failed) {
         free_strings(words, count);

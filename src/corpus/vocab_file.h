@@ -14,7 +14,8 @@
 char *vocab_path_find(const char *corpus_path, corpus_format format, lda_error *err);
 
 /* Reads one word a line (surrounding blanks trimmed; blank lines after the last word are
- * ignored, a blank line before it is an error since ids are line numbers). With
+ * ignored, a blank line before it is an error since ids are line numbers; the words as
+ * vocab_check.h requires). With
  * expected_reason non-NULL the file must hold exactly `expected` words and the reason says
  * where that number comes from ("W in docword.kos.txt:2"); otherwise at least one word.
  * On success *words (owned by the caller) holds *count strings. */

@@ -10,8 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/checksum.h"
 #include "model/matrix_file.h"
+#include "model/model_stopwords.h"
+#include "model/model_check.h"
 #include "util/atomic_file.h"
 
 #define CHECKPOINT_NAME "checkpoint"
@@ -150,7 +151,7 @@ int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_tr
     if (remove_folder(tmp, err) || lda_make_dirs(tmp, err) ||
         lda_state_write_extras(tmp, m, log, heldout, num_heldout, err) ||
         lda_matrix_save(tmp, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, tmp, err) ||
-        lda_model_write_conf(m, conf, err))
+        lda_model_write_stopwords(m, tmp, err) || lda_model_write_conf(m, conf, err))
         goto out;
     sync_folder(tmp);
     if (replace_folder(tmp, final, old, err))
@@ -220,16 +221,8 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
                         (unsigned long long)cols, (unsigned long long)st->m.num_tokens);
         goto out;
     }
-    if (st->m.z_checksum && lda_u32_checksum(st->m.z, st->m.num_tokens) != st->m.z_checksum) {
-        lda_error_input(err, "%s does not match %s/model.conf (a write was interrupted)", zpath, dir);
+    if (lda_model_check_z(&st->m, zpath, err))
         goto out;
-    }
-    for (uint64_t i = 0; i < st->m.num_tokens; i++)
-        if (st->m.z[i] >= st->m.num_topics) {
-            lda_error_input(err, "%s: topic %u of token %llu is not below K = %u", zpath, st->m.z[i],
-                            (unsigned long long)i, st->m.num_topics);
-            goto out;
-        }
     lda_train_log_init(&st->log, NULL, 0, 0);
     if (access(csv, F_OK) == 0 && lda_train_log_read_csv(&st->log, csv, err))
         goto out;

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "model/doc_names.h"
 #include "model/matrix_file.h"
+#include "model/model_stopwords.h"
+#include "model/model_check.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
 #include "util/config_file.h"
@@ -28,6 +31,8 @@ void lda_model_free(lda_model *m)
     free(m->topic_tokens);
     free(m->alpha_learned);
     free(m->z);
+    lda_string_list_free(m->doc_names);
+    lda_string_list_free(m->doc_labels);
     memset(m, 0, sizeof *m);
 }
 
@@ -50,7 +55,9 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
     if (!(m->corpus_path = strdup(corpus_path ? corpus_path : "")) ||
         !(m->phi = lda_malloc_array((size_t)K * V, sizeof(float), "phi", err)) ||
         !(m->topic_tokens = lda_malloc_array(K, sizeof(uint32_t), "topic sizes", err)) ||
-        !(m->z = lda_malloc_array(c->num_tokens, sizeof(uint32_t), "z", err))) {
+        !(m->z = lda_malloc_array(c->num_tokens, sizeof(uint32_t), "z", err)) ||
+        (c->names && !(m->doc_names = lda_string_list_copy(c->names, err))) ||
+        (c->labels && !(m->doc_labels = lda_string_list_copy(c->labels, err)))) {
         if (!m->corpus_path)
             lda_error_fail(err, "out of memory");
         lda_model_free(m);
@@ -73,9 +80,9 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
         return -1;
     fprintf(af.f, "# ldagpu model; see README.md, \"The model folder\"\n");
     fprintf(af.f, "format_version = %u\n", LDA_MODEL_FORMAT_VERSION);
-    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\ncorpus = %s\n",
-            m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations,
-            m->corpus_path);
+    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\n", m->vocab_size,
+            (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations);
+    lda_config_write(af.f, "corpus", m->corpus_path); /* a path: quoted where it must be (config_file.h) */
     lda_settings_write(af.f, &m->settings);
     /* Added within format version 1: held-out documents, checksums, learned priors. */
     fprintf(af.f, "heldout_documents = %llu\n", (unsigned long long)m->heldout_docs);
@@ -85,6 +92,10 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
         fprintf(af.f, "corpus_checksum = %016llx\n", (unsigned long long)m->corpus_checksum);
     if (m->z_checksum)
         fprintf(af.f, "z_checksum = %016llx\n", (unsigned long long)m->z_checksum);
+    if (m->doc_names) /* doc_names.h */
+        fprintf(af.f, "document_names = yes\n");
+    if (m->doc_labels)
+        fprintf(af.f, "document_labels = yes\n");
     return lda_atomic_commit(&af, err);
 }
 
@@ -130,8 +141,9 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
     return 0;
 }
 
-const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {"vocab.txt", "phi.npy", "topic_tokens.npy",
-                                                           "z.npy", "topics.txt", "model.conf"};
+const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {
+    "vocab.txt", "phi.npy", "topic_tokens.npy", "z.npy", "topics.txt", LDA_DOC_NAMES_FILE, LDA_DOC_LABELS_FILE,
+    LDA_MODEL_STOPWORDS_FILE, "model.conf"};
 
 /* m->theta is in the form model.conf will name. */
 static int check_theta_form(const lda_model *m, lda_error *err)
@@ -166,8 +178,9 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
         lda_theta_write(&m->theta, dir, err) ||
         lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
         lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, dir, err) ||
-        write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err) ||
-        lda_theta_remove_other_forms(m->theta.form.form, dir, err))
+        write_topics(m, paths[1], top_words, err) || lda_doc_names_write(m, dir, err) ||
+        lda_model_write_stopwords(m, dir, err) || lda_model_write_conf(m, paths[2], err) ||
+        lda_theta_remove_other_forms(m->theta.form.form, dir, err) || lda_doc_names_remove_absent(m, dir, err))
         goto out;
     rc = 0;
 out:
@@ -207,12 +220,14 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         }
         return 0;
     }
+    /* Sizes within what a corpus can have (corpus.h), so that none overflows what is computed
+     * from them. */
     if (strcmp(key, "vocabulary") == 0)
-        return lda_parse_u32(where, value, 1, UINT32_MAX, &m->vocab_size, err);
+        return lda_parse_u32(where, value, 1, UINT32_MAX - 1, &m->vocab_size, err);
     if (strcmp(key, "documents") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_docs, err);
+        return lda_parse_u64(where, value, 0, LDA_MODEL_MAX_DOCS, &m->num_docs, err);
     if (strcmp(key, "tokens") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_tokens, err);
+        return lda_parse_u64(where, value, 0, CORPUS_MAX_TOKENS, &m->num_tokens, err);
     if (strcmp(key, "iterations") == 0)
         return lda_parse_u32(where, value, 0, UINT32_MAX, &m->iterations, err);
     if (strcmp(key, "corpus") == 0) {
@@ -224,7 +239,16 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         return 0;
     }
     if (strcmp(key, "heldout_documents") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
+        return lda_parse_u64(where, value, 0, LDA_MODEL_MAX_DOCS, &m->heldout_docs, err);
+    if (strcmp(key, "document_names") == 0 || strcmp(key, "document_labels") == 0) {
+        int *has = strcmp(key, "document_names") == 0 ? &m->has_doc_names : &m->has_doc_labels;
+        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
+            lda_error_input(err, "%s: expected yes or no, got '%s'", where, value);
+            return -1;
+        }
+        *has = value[0] == 'y';
+        return 0;
+    }
     if (strcmp(key, "learned_beta") == 0)
         return lda_parse_double(where, value, 0, 1, INFINITY, &m->beta_learned, err);
     if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0) {
@@ -271,11 +295,24 @@ static int read_vocab(lda_model *m, const char *path, lda_error *err)
     return failed ? -1 : 0;
 }
 
+/* An array of the model read with the size model.conf implies, then its values checked
+ * (model_check.h). */
+static int load_checked(lda_model *m, const char *dir, const char *name, lda_matrix_type type, uint64_t rows,
+                        uint64_t cols, void **data, int (*check)(const lda_model *, const char *, lda_error *),
+                        lda_error *err)
+{
+    char *path = NULL;
+    int failed = lda_matrix_load_sized(dir, name, type, rows, cols, data, &path, err) || check(m, path, err);
+    free(path);
+    return failed ? -1 : 0;
+}
+
 int lda_model_read_priors(lda_model *m, const char *dir, lda_error *err)
 {
     if (!(m->beta_learned > 0))
         return 0;
-    return lda_matrix_load_sized(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned, err);
+    return load_checked(m, dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned,
+                        lda_model_check_alpha, err);
 }
 
 int lda_model_write_priors(const lda_model *m, const char *dir, lda_error *err)
@@ -316,13 +353,15 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     int rc = -1;
     if (!conf)
         return -1;
-    if (lda_config_read(conf, read_conf_key, &c, NULL, err))
+    if (lda_config_read(conf, read_conf_key, &c, NULL, err) || lda_model_find_stopwords(m, dir, err))
         goto out;
     m->num_topics = m->settings.params.num_topics;
     if (!c.format_version || !m->num_topics || !m->vocab_size) {
         lda_error_input(err, "%s: not an ldagpu model (format_version, topics or vocabulary missing)", conf);
         goto out;
     }
+    if (lda_model_check_conf(m, conf, err))
+        goto out;
     m->settings.doc_topics = lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
     rc = 0;
 out:
@@ -339,13 +378,16 @@ int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, ld
     if (lda_model_read_conf(m, dir, err))
         return -1;
     if (!(vocab = lda_path_join(dir, "vocab.txt", err)) || read_vocab(m, vocab, err) ||
-        lda_matrix_load_sized(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
-        lda_matrix_load_sized(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
-                            err) ||
+        lda_model_check_vocab(m, vocab, err) ||
+        load_checked(m, dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi,
+                     lda_model_check_phi, err) ||
+        load_checked(m, dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
+                     lda_model_check_topic_tokens, err) ||
         (with_theta &&
          lda_theta_read(&m->theta, dir, &m->settings.doc_topics, m->num_docs, m->num_topics, err)) ||
-        (with_z && lda_matrix_load_sized(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
-        lda_model_read_priors(m, dir, err))
+        (with_z && load_checked(m, dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, lda_model_check_z,
+                                err)) ||
+        lda_model_read_priors(m, dir, err) || lda_doc_names_read(m, dir, err))
         goto out;
     rc = 0;
 out:

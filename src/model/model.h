@@ -14,7 +14,10 @@
  *   topic_tokens.npy  K uint32, tokens assigned to each topic
  *   z.npy             N uint32, the topic of every token, corpus order (for resuming)
  * (folders of ldagpu before 0.2: NAME.bin instead of NAME.npy, read all the same)
+ *   stopwords.txt     the stop words new text is read with (model_stopwords.h)
  *   topics.txt        the top words of every topic, as text
+ *   doc_names.txt     a corpus with names (--format mallet, named): one line an input document,
+ *   doc_labels.txt    its name, its label (doc_names.h)
  *   log.csv           one row per iteration (written by the trainer)
  *   heldout.txt       input indices of the held-out documents (with --holdout; the trainer)
  *   checkpoint/       the newest resumable state of a run (checkpoint.h)
@@ -33,6 +36,7 @@
 #include "model/settings.h"
 #include "model/theta.h"
 #include "corpus/corpus.h"
+#include "corpus/stopwords.h"
 
 #define LDA_MODEL_FORMAT_VERSION 1u
 
@@ -58,6 +62,13 @@ typedef struct {
     double beta_learned;
     uint32_t *z;           /* num_tokens (NULL if not loaded) */
     int owns_vocab;
+    /* A corpus with names (doc_names.h): num_docs names, labels; NULL: none, or not loaded.
+     * has_doc_*: what model.conf says the folder holds. */
+    lda_string_list *doc_names, *doc_labels;
+    int has_doc_names, has_doc_labels;
+    /* The stop-word list written as stopwords.txt when settings name it (model_stopwords.h);
+     * borrowed (the trainer's), NULL in a model read from a folder. */
+    const stopword_list *stopwords;
 
     /* What was held out; checksums that tell a resumable state from a stale or different one
      * (0 = unknown, as in folders that predate them). */
@@ -68,14 +79,15 @@ typedef struct {
 
 /* Builds the user-facing model from backend state in layout order: φ V × K, z at layout
  * positions, n_k; θ is left to the caller (m->theta, built in the model's form: the trainer's
- * theta_fetch.h). The vocabulary is borrowed from the corpus. */
+ * theta_fetch.h). The vocabulary is borrowed from the corpus; its documents' names copied. */
 int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
                          uint32_t iterations, const char *corpus_path, const float *phi_vk,
                          const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
 
-/* The files lda_model_write writes whatever θ's form, in that order (model.conf last); θ's
- * are lda_doc_topics_all_files. */
-enum { LDA_MODEL_FILE_COUNT = 6 };
+/* The files lda_model_write writes whatever θ's form, in that order (model.conf last; the
+ * documents' names and labels only for a corpus with them, stopwords.txt only with stop
+ * words); θ's are lda_doc_topics_all_files. */
+enum { LDA_MODEL_FILE_COUNT = 9 };
 extern const char *const lda_model_files[LDA_MODEL_FILE_COUNT];
 
 /* Writes every file but log.csv into dir (created if missing); m->theta must be in the form

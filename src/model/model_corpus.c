@@ -1,12 +1,12 @@
 /* model_corpus.c — see model_corpus.h. */
 #include "model/model_corpus.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "corpus/corpus_read.h"
 #include "corpus/vocab_file.h"
-#include "model/checksum.h"
 #include "util/input.h"
 
 int lda_model_check_recorded_files(const char *corpus_path, const corpus_options *c, lda_error *err)
@@ -26,18 +26,31 @@ int lda_model_check_recorded_files(const char *corpus_path, const corpus_options
     return 0;
 }
 
+/* A file given without a format that reads as plain text is read in the named text format of the
+ * model's corpus (text_fields.h): new documents laid out as the training ones keep their names,
+ * and their names and labels are not taken for words. */
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err)
 {
+    const corpus_format trained = m->settings.corpus.format;
+    const corpus_format text_as = corpus_format_is_text(trained) ? trained : CORPUS_FORMAT_TEXT;
     corpus_options opt = m->settings.corpus;
     opt.format = format;
     opt.vocab_path = vocab_path;
     opt.fixed_vocab = m->vocab;
     opt.fixed_vocab_size = m->vocab_size;
-    return corpus_read(path, &opt, err);
+    corpus_format read_as;
+    corpus *c = corpus_read_as(path, &opt, text_as, &read_as, err);
+    if (!c && read_as != format && read_as == text_as && text_as != CORPUS_FORMAT_TEXT &&
+        err->status == LDA_EXIT_BAD_INPUT) {
+        const size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (read as the model's corpus was; --format text reads plain "
+                 "lines)");
+    }
+    return c;
 }
 
-corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err)
+corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, lda_error *err)
 {
     if (!path && (!m->corpus_path || !m->corpus_path[0])) {
         lda_error_input(err, "the model does not say which corpus it was trained on");
@@ -45,11 +58,8 @@ corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int
     }
     if (lda_model_check_recorded_files(path ? NULL : m->corpus_path, &m->settings.corpus, err))
         return NULL;
-    corpus *c = lda_model_read_corpus(m, path ? path : m->corpus_path, m->settings.corpus.format,
-                                      m->settings.corpus.vocab_path, err);
-    if (c)
-        *same = !m->corpus_checksum || lda_corpus_checksum(c) == m->corpus_checksum;
-    return c;
+    return lda_model_read_corpus(m, path ? path : m->corpus_path, m->settings.corpus.format,
+                                 m->settings.corpus.vocab_path, err);
 }
 
 float *lda_model_phi_vk(const lda_model *m, lda_error *err)

@@ -9,14 +9,15 @@
 #include "model/model.h"
 
 /* Reads path with the model's tokenizer settings and fixed vocabulary. format and
- * vocab_path describe this file (CORPUS_FORMAT_AUTO and NULL: detected and derived). */
+ * vocab_path describe this file (CORPUS_FORMAT_AUTO and NULL: detected and derived; a file
+ * detected as text is read in the named text format the model's corpus had, if it had one). */
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err);
 
 /* The model's training corpus (model.conf's settings; read from `path`, e.g. after it moved,
- * or from model.conf's path when NULL), against its vocabulary; *same gets whether it still
- * reads as it did in training (its checksum, when recorded). */
-corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err);
+ * or from model.conf's path when NULL), against its vocabulary, as it reads now (whether it is
+ * still the corpus of the model is lda_trained_documents's check, heldout.h). */
+corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, lda_error *err);
 
 /* The files model.conf names that are read again must be regular files: the corpus (NULL: one
  * given instead is read), and opt's vocabulary file and stop-word list. A pipe or a device

@@ -30,13 +30,17 @@ int lda_heldout_selected(uint64_t seed, double fraction, uint64_t input_index);
 
 /* The kept documents d of c with keep[d] set, as a new corpus with the same word ids,
  * input indices and num_input_docs (so θ rows stay in the input's order). With with_vocab
- * the vocabulary is copied; without, vocab is NULL (vocab_size is kept). */
+ * the vocabulary and the documents' names and labels are copied; without, vocab, names and
+ * labels are NULL (vocab_size is kept). */
 corpus *lda_corpus_subset(const corpus *c, const unsigned char *keep, int with_vocab, lda_error *err);
 
-/* The documents model m was trained on: its training corpus (lda_model_read_training_corpus:
- * from `path`, or model.conf's path when NULL) without the held-out documents; input_index
- * still counts every input document. */
-corpus *lda_trained_documents(const lda_model *m, const char *path, int *same, lda_error *err);
+/* The documents model m (the folder dir) was trained on: its training corpus
+ * (lda_model_read_training_corpus: from `path`, or model.conf's path when NULL) without the
+ * held-out documents; input_index still counts every input document. θ's rows and z are
+ * indexed by these documents, so a corpus that is not the model's is refused (status 2, with
+ * *mismatch set; 0 when the corpus could not be read at all): other documents or tokens to
+ * train on than model.conf records, or, at the same sizes, another corpus_checksum. */
+corpus *lda_trained_documents(const lda_model *m, const char *dir, const char *path, int *mismatch, lda_error *err);
 
 /* Splits c into the documents trained on (*train, with the vocabulary) and those held out
  * (*heldout, without; possibly none). Fails when every document would be held out. */
