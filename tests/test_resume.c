@@ -168,7 +168,7 @@ Test(resume, refuses_conflicting_settings_and_another_corpus)
     cr_assert(strstr(out, "z.npy"), "%s", out);
     free(out);
     /* The same value as the model's is not a conflict; -o writes elsewhere. */
-    snprintf(args, sizeof args, "train '%s' -K 6 -n 1 -e 0 --device cpu -o '%s/m' -q", c, dir);
+    snprintf(args, sizeof args, "train '%s' -K 6 -n 1 -e 0 --device cpu -o '%s/m' -q --force", c, dir);
     run_ok(args);
     snprintf(args, sizeof args, "train --resume '%s/m' -K 6 -n 1 -o '%s/m2' -q --device cpu", dir, dir);
     run_ok(args);

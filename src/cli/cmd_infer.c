@@ -171,8 +171,8 @@ int lda_cmd_infer(int argc, char **argv)
     lda_atomic_file af = {0};
     if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
-    /* The output first: a path that cannot be written fails before the work. */
-    if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))
+    /* The output first: a path that cannot be written (or is the corpus) fails before the work. */
+    if (!to_stdout && (lda_atomic_protect(positional[1], "the corpus", &err) || lda_atomic_open(&af, ctx.output, &err)))
         goto out;
     double t0 = lda_now_seconds();
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)))

@@ -12,6 +12,7 @@
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
 #include "corpus/vocab_file.h"
+#include "util/atomic_file.h"
 
 static int check_options(const corpus_options *opt, lda_error *err)
 {
@@ -94,7 +95,7 @@ static corpus *read_binary(const char *path, const corpus_options *opt, char not
 
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
 {
-    if (check_options(opt, err) < 0)
+    if (check_options(opt, err) < 0 || lda_atomic_protect(path, "the corpus", err)) /* no output replaces it */
         return NULL;
     corpus_format format = opt->format;
     if (format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, &format, err) < 0)
