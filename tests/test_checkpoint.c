@@ -39,17 +39,6 @@ static void fake_state(lda_model *m, uint32_t iterations, uint32_t topic, uint32
     m->z_checksum = lda_u32_checksum(z, 6);
 }
 
-/* The PID of a process that has ended. */
-static pid_t gone_pid(void)
-{
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0)
-        _exit(0);
-    waitpid(pid, NULL, 0);
-    return pid;
-}
-
 static int entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -122,8 +111,8 @@ Test(checkpoint, replaces_the_previous_one_and_resume_takes_the_newest)
     /* What a checkpoint write cut short by a kill left is removed when it is ldagpu's own (its
      * process gone); a folder of that name holding anything else is the user's and stays. */
     char ours[1024], users[1024];
-    snprintf(ours, sizeof ours, "%s/checkpoint.tmp-%ld", dir, (long)gone_pid());
-    snprintf(users, sizeof users, "%s/checkpoint.tmp-%ld", dir, (long)gone_pid());
+    snprintf(ours, sizeof ours, "%s/checkpoint.tmp-%ld", dir, (long)test_gone_pid());
+    snprintf(users, sizeof users, "%s/checkpoint.tmp-%ld", dir, (long)test_gone_pid());
     cr_assert_eq(mkdir(ours, 0777), 0);
     cr_assert_eq(mkdir(users, 0777), 0);
     free(test_write_file(ours, "z.npy", "half a z"));

@@ -73,20 +73,12 @@ static void assert_same_folder(const char *a, const char *b)
     free(out);
 }
 
-/* model.conf's "key = value" as a number (-1 when absent). */
-static long conf_number(const char *dir, const char *key)
+/* The file at path holds text (and was neither removed nor changed). */
+static void assert_text(const char *path, const char *text)
 {
-    char path[2048], line[1024], fmt[128];
-    snprintf(path, sizeof path, "%s/model.conf", dir);
-    snprintf(fmt, sizeof fmt, "%s = %%ld", key);
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "no %s", path);
-    long v = -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, fmt, &v) == 1)
-            break;
-    fclose(f);
-    return v;
+    char *have = test_read_file(path);
+    cr_assert(have && strcmp(have, text) == 0, "%s: %s", path, have ? have : "gone");
+    free(have);
 }
 
 static int exists(const char *path)
@@ -112,14 +104,14 @@ Test(model_folder, a_folder_holding_a_model_is_replaced_only_with_force)
     cr_assert(strstr(out, "holds a model: use --force to replace it or --resume"), "%s", out);
     cr_assert_eq(strchr(out, '\n'), out + strlen(out) - 1, "one line: %s", out);
     free(out);
-    cr_assert_eq(conf_number(f.model, "topics"), 2, "the model was touched");
+    cr_assert_eq(test_conf_number(f.model, "topics"), 2, "the model was touched");
     strcat(args, " --force");
     run_ok(args);
-    cr_assert_eq(conf_number(f.model, "topics"), 3);
+    cr_assert_eq(test_conf_number(f.model, "topics"), 3);
     /* Its own resume needs no --force. */
     snprintf(args, sizeof args, "train --resume '%s' -n 1 -q --device cpu", f.model);
     run_ok(args);
-    cr_assert_eq(conf_number(f.model, "iterations"), 2);
+    cr_assert_eq(test_conf_number(f.model, "iterations"), 2);
     fixture_free(&f);
 }
 
@@ -137,12 +129,8 @@ Test(model_folder, a_folder_of_other_files_is_never_written)
         cr_assert(strstr(out, "-o . is not empty and holds no ldagpu model"), "%s", out);
         free(out);
     }
-    char *text = test_read_file(vocab);
-    cr_assert_str_eq(text, "my words\n");
-    free(text);
-    text = test_read_file(log);
-    cr_assert_str_eq(text, "my log\n");
-    free(text);
+    assert_text(vocab, "my words\n");
+    assert_text(log, "my log\n");
     free(vocab);
     free(log);
     free(c);
@@ -162,13 +150,9 @@ Test(model_folder, what_is_not_the_models_is_carried_over)
     snprintf(args, sizeof args, "train '%s' -K 3 -n 1 -q --device cpu -o '%s' --force", f.corpus, f.model);
     run_ok(args);
     snprintf(path, sizeof path, "%s/notes.txt", f.model);
-    char *text = test_read_file(path);
-    cr_assert(text && strcmp(text, "mine\n") == 0, "%s", text ? text : "gone");
-    free(text);
+    assert_text(path, "mine\n");
     snprintf(path, sizeof path, "%s/exports/keys.txt", f.model);
-    text = test_read_file(path);
-    cr_assert(text && strcmp(text, "exported\n") == 0, "%s", text ? text : "gone");
-    free(text);
+    assert_text(path, "exported\n");
     cr_assert_eq(test_count_entries(f.dir, "ldagpu-", NULL), 0, "a folder was left beside the model");
     fixture_free(&f);
 }
@@ -187,9 +171,7 @@ Test(model_folder, a_checkpoint_link_is_not_followed)
     snprintf(args, sizeof args, "train '%s' -K 2 -n 2 --checkpoint-every 1 -q --device cpu -o '%s' --force",
              f.corpus, f.model);
     test_expect_failure(args, 2, "checkpoint is a symbolic link");
-    char *text = test_read_file(keep);
-    cr_assert(text && strcmp(text, "keep me\n") == 0, "the link's target was emptied");
-    free(text);
+    assert_text(keep, "keep me\n"); /* the link's target was not emptied */
     free(keep);
     fixture_free(&f);
 }
@@ -294,9 +276,9 @@ Test(model_folder, a_kill_after_the_swap_leaves_the_new_model)
     pid_t pid = test_spawn_ldagpu(args, log);
     unsetenv("LDAGPU_RENAME_PAUSE_MS");
     /* The swap done: the new model.conf in place, the folder of exports not yet moved back. */
-    for (int i = 0; i < 600 && conf_number(f.model, "topics") != 3; i++)
+    for (int i = 0; i < 600 && test_conf_number(f.model, "topics") != 3; i++)
         sleep_ms(50);
-    cr_assert_eq(conf_number(f.model, "topics"), 3, "the new model never came");
+    cr_assert_eq(test_conf_number(f.model, "topics"), 3, "the new model never came");
     cr_assert_eq(kill(pid, SIGKILL), 0);
     cr_assert_eq(test_wait_ldagpu(pid), 128 + SIGKILL);
     snprintf(args, sizeof args, "topics '%s'", f.model);
@@ -326,13 +308,13 @@ Test(model_folder, resume_continues_the_newer_run_not_the_older_model)
     test_wait_for_file(ckpt, pid, log, 60);
     cr_assert_eq(kill(pid, SIGKILL), 0);
     test_wait_ldagpu(pid);
-    cr_assert_eq(conf_number(f.model, "topics"), 2, "the older model is still the folder's");
+    cr_assert_eq(test_conf_number(f.model, "topics"), 2, "the older model is still the folder's");
     snprintf(args, sizeof args, "train --resume '%s' -n 1 --device cpu", f.model);
     char *out = NULL;
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     cr_assert(strstr(out, "/checkpoint at iteration"), "the run's checkpoint was not the one resumed: %s", out);
     free(out);
-    cr_assert_eq(conf_number(f.model, "topics"), 3, "resumed as the older model");
+    cr_assert_eq(test_conf_number(f.model, "topics"), 3, "resumed as the older model");
     fixture_free(&f);
 }
 

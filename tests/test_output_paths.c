@@ -144,17 +144,6 @@ Test(output_paths, train_refuses_an_output_it_cannot_write_before_any_work)
     free(dir);
 }
 
-/* The PID of a process that has ended. */
-static pid_t gone_pid(void)
-{
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0)
-        _exit(0);
-    waitpid(pid, NULL, 0);
-    return pid;
-}
-
 /* ldagpu writes no temporary file into a model folder (it writes a new folder beside it), so
  * a file there named like one ("NAME.tmp-PID", its process gone) is the user's: kept, and
  * carried into the new folder, as a file of a live process is. */
@@ -162,7 +151,7 @@ Test(output_paths, files_named_like_temporaries_are_the_users)
 {
     trained t = train_tiny();
     char stray[1200], live[1200], args[4096];
-    pid_t dead = gone_pid();
+    pid_t dead = test_gone_pid();
     snprintf(stray, sizeof stray, "%s/phi.npy.tmp-%ld", t.model, (long)dead);
     snprintf(live, sizeof live, "%s/z.npy.tmp-%ld", t.model, (long)getpid());
     FILE *f;

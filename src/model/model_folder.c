@@ -642,55 +642,78 @@ static int swap_in(const lda_model_folder *f, const char *staging, char **old, l
     return 0;
 }
 
+/* The new folder filled: its mark, the model's files, the manifest, then (locked, so that no
+ * other run starts in it once it is MODEL) the user's files linked in and the mark removed. */
+static int stage(const lda_model_folder *f, const char *staging, lda_model_folder_fill fill, void *ctx, int *lock,
+                 lda_error *err)
+{
+    char *mark = lda_path_join(staging, STAGING_MARK, err);
+    int fd = -1, rc = -1;
+    if (!mark)
+        return -1;
+    if (mkdir(staging, 0700) != 0) {
+        lda_error_fail(err, "cannot create folder %s: %s", staging, strerror(errno));
+    } else if ((fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+        lda_error_fail(err, "cannot create %s: %s", mark, strerror(errno));
+    } else {
+        close(fd);
+        if (!fill(staging, ctx, err) && !lda_manifest_write(staging, err) && !lda_dir_lock(staging, staging, lock, err) &&
+            !link_extras(f->path, staging, err)) {
+            if (unlink(mark) == 0)
+                rc = 0;
+            else
+                lda_error_fail(err, "cannot remove %s: %s", mark, strerror(errno));
+        }
+    }
+    struct stat sb;
+    if (rc == 0 && stat(f->path, &sb) == 0) /* the folder keeps its permissions */
+        chmod(staging, sb.st_mode & 07777);
+    if (rc == 0)
+        sync_folder(staging);
+    free(mark);
+    return rc;
+}
+
+/* A write that failed before the swap: the new folder goes, and the message names the
+ * model's file rather than the new folder's ("cannot write m/z.npy: File too large"). */
+static void discard(const lda_model_folder *f, const char *staging, lda_error *err)
+{
+    lda_error ignored;
+    tidy_into(staging, f->path, &ignored);
+    const lda_error was = *err;
+    const char *at = strstr(was.msg, staging);
+    const int before = at ? (int)(at - was.msg) : (int)strlen(was.msg);
+    const char *after = at ? at + strlen(staging) : "";
+    if (was.status == LDA_EXIT_BAD_INPUT)
+        lda_error_input(err, "%.*s%s%s; the model was not written, %s is as it was", before, was.msg,
+                        at ? f->shown : "", after, f->shown);
+    else
+        lda_error_fail(err, "%.*s%s%s; the model was not written, %s is as it was", before, was.msg,
+                       at ? f->shown : "", after, f->shown);
+}
+
 int lda_model_folder_replace(lda_model_folder *f, lda_model_folder_fill fill, void *ctx, uint64_t run_id,
                              lda_error *err)
 {
-    char *staging = sibling_path(f, SIBLING_NEW, (long)getpid(), err), *old = NULL, *mark = NULL;
-    int staging_lock = -1, rc = -1;
+    char *staging = sibling_path(f, SIBLING_NEW, (long)getpid(), err), *old = NULL;
+    int lock = -1, rc = -1;
     struct stat sb;
     if (!staging)
         return -1;
-    if (lstat(staging, &sb) == 0 && tidy_into(staging, f->path, err)) /* an earlier attempt of this process */
-        goto out;
-    if (!(mark = lda_path_join(staging, STAGING_MARK, err)))
-        goto out;
-    if (mkdir(staging, 0700) != 0) {
-        lda_error_fail(err, "cannot create folder %s: %s", staging, strerror(errno));
-        goto out;
+    if (lstat(staging, &sb) == 0 && tidy_into(staging, f->path, err)) { /* an earlier attempt of this process */
+        free(staging);
+        return -1;
     }
-    int fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        lda_error_fail(err, "cannot create %s: %s", mark, strerror(errno));
-        goto undo;
-    }
-    close(fd);
-    if (fill(staging, ctx, err) || lda_manifest_write(staging, err) || lda_dir_lock(staging, staging, &staging_lock, err) ||
-        link_extras(f->path, staging, err))
-        goto undo;
-    if (unlink(mark) != 0) {
-        lda_error_fail(err, "cannot remove %s: %s", mark, strerror(errno));
-        goto undo;
-    }
-    if (stat(f->path, &sb) == 0) /* the folder keeps its permissions */
-        chmod(staging, sb.st_mode & 07777);
-    sync_folder(staging);
-    if (swap_in(f, staging, &old, err))
-        goto undo;
-    sync_folder(f->parent);
-    /* The model is in place; what is left moves the user's things back and removes the old. */
-    rc = finish_old(f, old, run_id, err);
-    goto out;
-undo: {
-        lda_error saved = *err;
-        lda_error ignored;
+    if (stage(f, staging, fill, ctx, &lock, err) || swap_in(f, staging, &old, err)) {
         if (!old)
-            tidy_into(staging, f->path, &ignored);
-        *err = saved;
+            discard(f, staging, err);
+    } else {
+        sync_folder(f->parent);
+        /* The model is in place; what is left moves the user's things back and removes the old. */
+        rc = finish_old(f, old, run_id, err);
     }
-out:
-    lda_dir_unlock(&staging_lock);
+    lda_dir_unlock(&lock);
     free(staging);
-    free(mark);
     free(old);
     return rc;
 }
