@@ -294,6 +294,50 @@ Test(model_folder, a_kill_after_the_swap_leaves_the_new_model)
     fixture_free(&f);
 }
 
+/* A folder without a model gets its files one by one, model.conf last (no swap: it may be a
+ * shell's current folder): killed before model.conf arrives, it holds no model, as before;
+ * the next run needs --force to replace what was written, and leaves nothing of it. */
+Test(model_folder, a_kill_while_a_new_folder_fills_leaves_no_model)
+{
+    fixture f = trained();
+    char args[4096], log[1100], fresh[1100], held[1200];
+    snprintf(fresh, sizeof fresh, "%s/fresh", f.dir);
+    snprintf(log, sizeof log, "%s/run.log", f.dir);
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 2 -q --device cpu -o '%s' --holdout 0.1", f.corpus, fresh);
+    setenv("LDAGPU_RENAME_PAUSE_MS", "300", 1); /* model.conf comes two pauses after the last other file */
+    pid_t pid = test_spawn_ldagpu(args, log);
+    unsetenv("LDAGPU_RENAME_PAUSE_MS");
+    snprintf(held, sizeof held, "%s/heldout.txt", fresh);
+    test_wait_for_file(held, pid, log, 60);
+    cr_assert_eq(kill(pid, SIGKILL), 0);
+    test_wait_ldagpu(pid);
+    snprintf(args, sizeof args, "topics '%s'", fresh);
+    test_expect_failure(args, 2, "model.conf");
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 -q --device cpu -o '%s'", f.corpus, fresh);
+    test_expect_failure(args, 2, "holds an unfinished model");
+    strcat(args, " --force");
+    run_ok(args);
+    cr_assert(!exists(held), "a file of the unfinished model was left: %s", held);
+    snprintf(args, sizeof args, "topics '%s'", fresh);
+    run_ok(args);
+    fixture_free(&f);
+}
+
+/* -o . in an empty folder: the shell's current folder is the one that gets the model. */
+Test(model_folder, the_current_folder_stays_the_model_folder)
+{
+    char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), cmd[4096];
+    snprintf(cmd, sizeof cmd, "mkdir '%s/out' && cd '%s/out' && \"$LDAGPU_BIN\" train ../tiny.ldac -K 2 -n 1 -q "
+             "--device cpu -o . && test -f model.conf && echo here 2>&1", dir, dir);
+    int status;
+    char *out = test_shell(cmd, &status);
+    cr_assert(status == 0 && strstr(out, "here"), "%s", out);
+    free(out);
+    free(c);
+    test_rmdir(dir);
+    free(dir);
+}
+
 /* ---- --resume: the folder's newest run ---- */
 
 Test(model_folder, resume_continues_the_newer_run_not_the_older_model)

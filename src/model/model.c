@@ -136,8 +136,8 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
 }
 
 const char *const lda_model_files[] = {"model.conf", "vocab.txt", "phi.npy", "topic_tokens.npy", "z.npy",
-                                      "alpha.npy", "topics.txt", "log.csv", "heldout.txt", "phi.bin",
-                                      "topic_tokens.bin", "z.bin", "alpha.bin", NULL};
+                                      "alpha.npy", "topics.txt", "log.csv", "heldout.txt", LDA_MANIFEST_NAME,
+                                      "phi.bin", "topic_tokens.bin", "z.bin", "alpha.bin", NULL};
 
 /* m->theta is in the form model.conf will name. */
 static int check_theta_form(const lda_model *m, lda_error *err)

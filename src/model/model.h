@@ -80,7 +80,7 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
                          const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
 
 /* Every file ldagpu writes in a model folder or a checkpoint, NULL-terminated, but θ's (in any
- * form: lda_doc_topics_all_files) and the manifest; older ldagpus' .bin arrays included. The
+ * form: lda_doc_topics_all_files); older ldagpus' .bin arrays included. The
  * one list naming them: what a run replaces, what it may delete, what it refuses to follow as
  * a link, what no output may overwrite (model_folder.h). A new model file is a row here. */
 extern const char *const lda_model_files[];

@@ -58,8 +58,6 @@ uint64_t lda_run_id(const lda_settings *s, uint64_t corpus_checksum)
 
 int lda_model_file_name(const char *name)
 {
-    if (strcmp(name, LDA_MANIFEST_NAME) == 0)
-        return 1;
     for (const char *const *f = lda_model_files; *f; f++)
         if (strcmp(name, *f) == 0)
             return 1;
@@ -333,10 +331,11 @@ static int split_text(const char *path, char **parent, char **name, lda_error *e
 
 /* What a folder holds, for the rules. */
 typedef struct {
-    int entries;    /* anything at all */
-    int model;      /* a model.conf that reads as an ldagpu model's */
-    int checkpoint; /* a checkpoint folder (or what is left of one) */
-    char other[256]; /* the first entry that is neither */
+    int entries;     /* anything at all */
+    int model;       /* a model.conf that reads as an ldagpu model's */
+    int checkpoint;  /* a checkpoint folder (or what is left of one) */
+    int unfinished;  /* a model's files without model.conf: a write cut short (move_in) */
+    char other[256]; /* the first entry that is none of these */
 } folder_contents;
 
 static int survey(const char *path, folder_contents *c, lda_error *err)
@@ -347,16 +346,19 @@ static int survey(const char *path, folder_contents *c, lda_error *err)
         lda_error_fail(err, "cannot open folder %s: %s", path, strerror(errno));
         return -1;
     }
-    int conf = 0;
+    int conf = 0, files = 0;
     for (struct dirent *e; (e = readdir(d));) {
+        struct stat sb;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         c->entries++;
         if (strcmp(e->d_name, "model.conf") == 0)
-            conf = 1;
+            conf = fstatat(dirfd(d), e->d_name, &sb, 0) == 0 && S_ISREG(sb.st_mode); /* no FIFO is read */
         else if (lda_checkpoint_entry(e->d_name))
             c->checkpoint = 1;
-        else if (!c->other[0] && !lda_model_file_name(e->d_name))
+        else if (lda_model_file_name(e->d_name))
+            files++;
+        else if (!c->other[0])
             snprintf(c->other, sizeof c->other, "%s", e->d_name);
     }
     closedir(d);
@@ -366,7 +368,10 @@ static int survey(const char *path, folder_contents *c, lda_error *err)
         c->model = lda_model_read_conf(&m, path, &ignored) == 0;
         if (c->model)
             lda_model_free(&m);
+        else if (!c->other[0])
+            snprintf(c->other, sizeof c->other, "a model.conf that is not an ldagpu model's");
     }
+    c->unfinished = !conf && files > 0;
     return 0;
 }
 
@@ -421,15 +426,18 @@ static int apply_rules(lda_model_folder *f, int force, const char *resumed, lda_
         return -1;
     if (!c.entries)
         return 0;
-    if (!c.model && !c.checkpoint) {
+    if (c.other[0] && !c.model) {
         lda_error_input(err, "-o %s is not empty and holds no ldagpu model (%s%s): a run writes a new or empty "
-                        "folder, or replaces a model with --force", f->shown, c.other[0] ? c.other : "",
+                        "folder, or replaces a model with --force", f->shown, c.other,
                         c.entries > 1 ? ", ..." : "");
         return -1;
     }
     if (!force && !resumes_here(f->path, resumed)) {
         lda_error_input(err, "-o %s holds %s: use --force to replace it or --resume %s to continue it", f->shown,
-                        c.model ? "a model" : "a run's checkpoint", f->shown);
+                        c.model        ? "a model"
+                        : c.unfinished ? "an unfinished model (a run stopped while writing it)"
+                                       : "a run's checkpoint",
+                        f->shown);
         return -1;
     }
     return check_replaceable(f->path, f->shown, err);
@@ -508,8 +516,9 @@ int lda_model_folder_open(lda_model_folder *f, const char *dir, int force, const
                        "folder beside the old one, then swapped in)", dir, f->parent, strerror(errno));
         goto fail;
     }
-    if (lda_dir_lock(f->path, dir, &f->lock_fd, err) || tidy_siblings(f, err) ||
-        apply_rules(f, force, resumed, err) || lda_checkpoint_tidy(f->path, err))
+    /* Killed runs' leftovers first (only ldagpu's own), so that they do not count as content. */
+    if (lda_dir_lock(f->path, dir, &f->lock_fd, err) || tidy_siblings(f, err) || lda_checkpoint_tidy(f->path, err) ||
+        apply_rules(f, force, resumed, err))
         goto fail;
     return 0;
 fail:
@@ -644,8 +653,8 @@ static int swap_in(const lda_model_folder *f, const char *staging, char **old, l
 
 /* The new folder filled: its mark, the model's files, the manifest, then (locked, so that no
  * other run starts in it once it is MODEL) the user's files linked in and the mark removed. */
-static int stage(const lda_model_folder *f, const char *staging, lda_model_folder_fill fill, void *ctx, int *lock,
-                 lda_error *err)
+static int stage(const lda_model_folder *f, const char *staging, lda_model_folder_fill fill, void *ctx, int swap,
+                 int *lock, lda_error *err)
 {
     char *mark = lda_path_join(staging, STAGING_MARK, err);
     int fd = -1, rc = -1;
@@ -658,7 +667,7 @@ static int stage(const lda_model_folder *f, const char *staging, lda_model_folde
     } else {
         close(fd);
         if (!fill(staging, ctx, err) && !lda_manifest_write(staging, err) && !lda_dir_lock(staging, staging, lock, err) &&
-            !link_extras(f->path, staging, err)) {
+            !(swap && link_extras(f->path, staging, err))) {
             if (unlink(mark) == 0)
                 rc = 0;
             else
@@ -692,25 +701,107 @@ static void discard(const lda_model_folder *f, const char *staging, lda_error *e
                        at ? f->shown : "", after, f->shown);
 }
 
+/* 1 when dir holds a model.conf (a file): the model a write must replace as a whole. */
+static int holds_model(const char *dir)
+{
+    char path[8192];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/model.conf", dir);
+    return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* Another run's checkpoint left in MODEL goes when a model is written (this run's stays). */
+static int drop_other_checkpoint(const lda_model_folder *f, uint64_t run_id, lda_error *err)
+{
+    char *ckpt = lda_path_join(f->path, LDA_CHECKPOINT_DIR, err);
+    if (!ckpt)
+        return -1;
+    const int rc = lda_state_folder_is_ours(ckpt) && checkpoint_run(ckpt) != run_id ? lda_state_folder_remove(ckpt, err)
+                                                                                    : 0;
+    free(ckpt);
+    return rc;
+}
+
+/* Removes from MODEL the files of a model that a move_in cut short left and the new one
+ * does not have. */
+static int remove_unfinished(DIR *model, const lda_model_folder *f, DIR *staging, lda_error *err)
+{
+    for (struct dirent *e; (e = readdir(model));) {
+        struct stat sb, in_new;
+        if (!lda_model_file_name(e->d_name) || fstatat(dirfd(model), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(sb.st_mode) || fstatat(dirfd(staging), e->d_name, &in_new, AT_SYMLINK_NOFOLLOW) == 0)
+            continue;
+        if (unlinkat(dirfd(model), e->d_name, 0) != 0) {
+            lda_error_fail(err, "cannot remove %s/%s: %s", f->shown, e->d_name, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* MODEL holds no model (a new or empty folder, or this run's checkpoint alone): there is no old
+ * model to keep whole, and a swap would move a folder that may be a shell's current one (-o
+ * .). The files move in one by one, model.conf last: until it comes the folder holds no model,
+ * as before (readers say so). */
+static int move_in(const lda_model_folder *f, const char *staging, lda_error *err)
+{
+    DIR *model = open_folder(f->path), *d = model ? open_folder(staging) : NULL;
+    if (!d) {
+        lda_error_fail(err, "cannot open folder %s: %s", model ? staging : f->shown, strerror(errno));
+        if (model)
+            closedir(model);
+        return -1;
+    }
+    int rc = remove_unfinished(model, f, d, err);
+    const char *const last[] = {NULL, LDA_MANIFEST_NAME, "model.conf"}; /* NULL: every other file */
+    for (int pass = 0; pass < 3 && rc == 0; pass++) {
+        rewinddir(d);
+        for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+            const char *n = e->d_name;
+            const int later = strcmp(n, LDA_MANIFEST_NAME) == 0 || strcmp(n, "model.conf") == 0;
+            if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || (last[pass] ? strcmp(n, last[pass]) != 0 : later))
+                continue;
+            lda_model_folder_pause();
+            if (renameat(dirfd(d), n, dirfd(model), n) != 0) {
+                lda_error_fail(err, "cannot move %s/%s into %s: %s", staging, n, f->shown, strerror(errno));
+                rc = -1;
+            }
+        }
+    }
+    closedir(d);
+    closedir(model);
+    if (rc == 0 && rmdir(staging) != 0) {
+        lda_error_fail(err, "cannot remove folder %s: %s", staging, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
 int lda_model_folder_replace(lda_model_folder *f, lda_model_folder_fill fill, void *ctx, uint64_t run_id,
                              lda_error *err)
 {
     char *staging = sibling_path(f, SIBLING_NEW, (long)getpid(), err), *old = NULL;
     int lock = -1, rc = -1;
-    struct stat sb;
+    struct stat sb, cwd, before;
     if (!staging)
         return -1;
     if (lstat(staging, &sb) == 0 && tidy_into(staging, f->path, err)) { /* an earlier attempt of this process */
         free(staging);
         return -1;
     }
-    if (stage(f, staging, fill, ctx, &lock, err) || swap_in(f, staging, &old, err)) {
+    const int swap = holds_model(f->path);
+    const int inside = swap && stat(".", &cwd) == 0 && stat(f->path, &before) == 0 && cwd.st_dev == before.st_dev &&
+                       cwd.st_ino == before.st_ino;
+    if (stage(f, staging, fill, ctx, swap, &lock, err) ||
+        (swap ? swap_in(f, staging, &old, err) : move_in(f, staging, err))) {
         if (!old)
             discard(f, staging, err);
     } else {
         sync_folder(f->parent);
+        sync_folder(f->path);
         /* The model is in place; what is left moves the user's things back and removes the old. */
-        rc = finish_old(f, old, run_id, err);
+        rc = swap ? finish_old(f, old, run_id, err) : drop_other_checkpoint(f, run_id, err);
+        f->replaced_cwd = inside;
     }
     lda_dir_unlock(&lock);
     free(staging);

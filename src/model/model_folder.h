@@ -3,7 +3,10 @@
  * A model is written into a fresh folder beside the old one (PARENT/.NAME.ldagpu-new-PID) and
  * put in its place by one rename (renameat2 RENAME_EXCHANGE), so at every moment, whatever
  * kills the run and whenever the disk fills, MODEL holds the old model or the new one, each
- * complete: never the new φ with the old model.conf. Files plus a manifest written last were
+ * complete: never the new φ with the old model.conf. Where MODEL holds no model yet (a new or
+ * empty folder, or the run's checkpoint alone) nothing needs keeping whole: the files move in
+ * one by one, model.conf last, and MODEL itself stays (`cd out && ldagpu train ../c -o .`
+ * leaves the shell in its folder); until model.conf arrives the folder holds no model. Files plus a manifest written last were
  * the other choice; it can only *detect* a mixed folder (the old model would be lost after a
  * kill between two renames), where the swap never makes one. The new folder also gets a
  * manifest (manifest.h), which readers check, for folders mixed by other means.
@@ -26,8 +29,8 @@
  * temporary file is ever deleted by its name.
  *
  * Limits: MODEL's parent must be writable, MODEL may not be a mount point (renames do not
- * cross file systems), and a shell whose current folder is MODEL stays in the old, removed
- * one. Where the file system has no RENAME_EXCHANGE, the old folder is renamed aside and the
+ * cross file systems), and when a model is replaced, a shell whose current folder is MODEL
+ * stays in the old, removed one (replaced_cwd: train says so). Where the file system has no RENAME_EXCHANGE, the old folder is renamed aside and the
  * new one into place: two renames, between which MODEL is absent (never mixed); the next run
  * puts the old one back if the second never happened.
  *
@@ -49,6 +52,7 @@ typedef struct {
     int lock_fd;  /* its lock (-1: none) */
     int created;  /* it did not exist: made (empty) for the lock, removed if the run leaves it so */
     char *created_top; /* the highest folder made for it (its missing parents too) */
+    int replaced_cwd;  /* the last write swapped out the process's current folder (a shell's, too?) */
 } lda_model_folder;
 
 /* Checks that dir may receive this run's model (the rules above; force: --force; resumed:
@@ -76,7 +80,7 @@ void lda_model_folder_close(lda_model_folder *f);
 uint64_t lda_run_id(const lda_settings *s, uint64_t corpus_checksum);
 
 /* 1 when name is a file ldagpu writes in a model folder or a checkpoint (model.h's list, θ's
- * files in any form, the manifest). */
+ * files in any form). */
 int lda_model_file_name(const char *name);
 
 /* A folder of ldagpu's resumable state (a checkpoint, or a temporary one): a real folder,

@@ -186,6 +186,9 @@ static int save_model(run *r, lda_error *err)
     model_write w = {r, &m};
     if (lda_model_folder_replace(&r->folder, write_model_files, &w, r->run_id, err))
         goto out;
+    if (r->folder.replaced_cwd)
+        fprintf(stderr, "ldagpu: %s is a new folder now: a shell inside it sees the old one until it changes to it "
+                        "again (cd \"$PWD\")\n", o->output_dir);
     if (!o->quiet) {
         char form[64], files[512];
         describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
