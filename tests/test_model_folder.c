@@ -345,8 +345,9 @@ Test(model_folder, resume_continues_the_newer_run_not_the_older_model)
     fixture f = trained(); /* K = 2, 3 iterations */
     char args[4096], log[1100], ckpt[1200];
     snprintf(log, sizeof log, "%s/run.log", f.dir);
-    snprintf(args, sizeof args, "train '%s' -K 3 -n 1000000 -e 0 --checkpoint-every 1 -j 1 --device cpu -o '%s' --force",
-             f.corpus, f.model);
+    snprintf(args, sizeof args,
+             "train '%s' -K 3 -n 1000000 -e 0 --checkpoint-every 1 -j 1 --device cpu -o '%s' --force", f.corpus,
+             f.model);
     pid_t pid = test_spawn_ldagpu(args, log);
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint/model.conf", f.model);
     test_wait_for_file(ckpt, pid, log, 60);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "model/checksum.h"
+#include "model/folder_tidy.h"
 #include "model/manifest.h"
 #include "model/matrix_file.h"
 #include "model/model_folder.h"

@@ -3,8 +3,8 @@
  * It is written after every other file of the write, into the folder that is then put in
  * place as a whole (model_folder.h), so it lists exactly the files of that write; a reader
  * checks the files it reads against it and refuses a folder whose files come from different
- * writes (a file copied in by hand, a folder of an older ldagpu cut short). By hand:
- *     cd MODEL && tail -n +2 manifest.txt | while read -r c s n; do cksum "$n"; done | diff - <(tail -n +2 manifest.txt)
+ * writes (a file copied in by hand, a folder of an older ldagpu cut short). By hand, in MODEL:
+ *     tail -n +2 manifest.txt | while read -r c s n; do cksum "$n"; done | cmp - <(tail -n +2 manifest.txt)
  * Folders written before the manifest existed have none and are read as before. */
 #ifndef LDA_MANIFEST_H
 #define LDA_MANIFEST_H

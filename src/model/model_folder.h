@@ -3,13 +3,15 @@
  * A model is written into a fresh folder beside the old one (PARENT/.NAME.ldagpu-new-PID) and
  * put in its place by one rename (renameat2 RENAME_EXCHANGE), so at every moment, whatever
  * kills the run and whenever the disk fills, MODEL holds the old model or the new one, each
- * complete: never the new φ with the old model.conf. Where MODEL holds no model yet (a new or
- * empty folder, or the run's checkpoint alone) nothing needs keeping whole: the files move in
- * one by one, model.conf last, and MODEL itself stays (`cd out && ldagpu train ../c -o .`
- * leaves the shell in its folder); until model.conf arrives the folder holds no model. Files plus a manifest written last were
- * the other choice; it can only *detect* a mixed folder (the old model would be lost after a
- * kill between two renames), where the swap never makes one. The new folder also gets a
- * manifest (manifest.h), which readers check, for folders mixed by other means.
+ * complete: never the new φ with the old model.conf. Files plus a manifest written last were
+ * the other choice; a manifest can only *detect* a mixed folder (the old model would be lost
+ * after a kill between two renames), where the swap never makes one. The new folder also
+ * gets a manifest (manifest.h), which readers check, for folders mixed by other means.
+ *
+ * Where MODEL holds no model yet (a new or empty folder, or the run's checkpoint alone)
+ * nothing needs keeping whole: the files move in one by one, model.conf last, and MODEL
+ * itself stays (`cd out && ldagpu train ../c -o .` leaves the shell in its folder); until
+ * model.conf arrives the folder holds no model, as before.
  *
  * The rules of a run's -o folder (lda_model_folder_open, before any work):
  *   absent or empty        written;
@@ -26,16 +28,19 @@
  * The old model's files and ldagpu's own state go. A run killed in the middle leaves its
  * sibling folder, which the next run into MODEL tidies: it deletes only model files and
  * copies of what MODEL holds, and moves anything else back into MODEL. Nothing named like a
- * temporary file is ever deleted by its name.
+ * temporary file is ever deleted by its name (folder_tidy.h).
  *
  * Limits: MODEL's parent must be writable, MODEL may not be a mount point (renames do not
  * cross file systems), and when a model is replaced, a shell whose current folder is MODEL
- * stays in the old, removed one (replaced_cwd: train says so). Where the file system has no RENAME_EXCHANGE, the old folder is renamed aside and the
- * new one into place: two renames, between which MODEL is absent (never mixed); the next run
- * puts the old one back if the second never happened.
+ * stays in the old, removed one (replaced_cwd: train says so). Where the file system has no
+ * RENAME_EXCHANGE, the old folder is renamed aside and the new one into place: two renames,
+ * between which MODEL is absent (never mixed); the next run puts the old one back if the
+ * second never happened.
  *
  * Test switch: LDAGPU_RENAME_PAUSE_MS=N sleeps N ms before each rename, link and exchange of
- * a model or checkpoint write (scripts/kill-test.sh kills runs inside those windows). */
+ * a model or checkpoint write (scripts/kill-test.sh kills runs inside those windows).
+ * model_folder.c: the rules and the lock; folder_write.c: writing; folder_tidy.c: what is
+ * ldagpu's own, and tidying. */
 #ifndef LDA_MODEL_FOLDER_H
 #define LDA_MODEL_FOLDER_H
 
@@ -61,10 +66,11 @@ typedef struct {
 int lda_model_folder_open(lda_model_folder *f, const char *dir, int force, const char *resumed, lda_error *err);
 
 /* Writes a model: fill writes its files into a new folder (which it is given), then its
- * manifest is written and it takes the place of f's folder in one step; what is not the
- * model's is carried over, and the old folder's checkpoint too when it belongs to run_id
- * (it is the same run's; another run's is superseded). On failure before the swap the new
- * folder is removed and f's folder is as it was. */
+ * manifest is written and it takes the place of f's folder in one step (or, where f's folder
+ * holds no model, its files move in, model.conf last); what is not the model's is carried
+ * over, and the checkpoint too when it belongs to run_id (it is the same run's; another
+ * run's is superseded). On failure before the swap the new folder is removed and f's folder
+ * is as it was. */
 typedef int (*lda_model_folder_fill)(const char *dir, void *ctx, lda_error *err);
 int lda_model_folder_replace(lda_model_folder *f, lda_model_folder_fill fill, void *ctx, uint64_t run_id,
                              lda_error *err);
@@ -79,24 +85,8 @@ void lda_model_folder_close(lda_model_folder *f);
  * an id; a run with another corpus, K, seed, ... has another. Resuming keeps the id. */
 uint64_t lda_run_id(const lda_settings *s, uint64_t corpus_checksum);
 
-/* 1 when name is a file ldagpu writes in a model folder or a checkpoint (model.h's list, θ's
- * files in any form). */
-int lda_model_file_name(const char *name);
-
-/* A folder of ldagpu's resumable state (a checkpoint, or a temporary one): a real folder,
- * not a link, holding nothing but regular files of lda_model_file_name's names. */
-int lda_state_folder_is_ours(const char *path);
-/* Removes such a folder; anything else in it is left, and the folder with it. */
-int lda_state_folder_remove(const char *path, lda_error *err);
-
 /* Marks every file of the model in dir as an input of this process (atomic_file.h): no
  * output of the command reading it may replace one. */
 int lda_model_folder_protect(const char *dir, lda_error *err);
-
-/* The test switch: sleeps LDAGPU_RENAME_PAUSE_MS when it is set. */
-void lda_model_folder_pause(void);
-
-/* 1 when process pid has ended (a leftover of it may be tidied). */
-int lda_process_gone(long pid);
 
 #endif
