@@ -348,11 +348,15 @@ Test(model_folder, resume_continues_the_newer_run_not_the_older_model)
     snprintf(args, sizeof args,
              "train '%s' -K 3 -n 1000000 -e 0 --checkpoint-every 1 -j 1 --device cpu -o '%s' --force", f.corpus,
              f.model);
+    setenv("LDAGPU_RENAME_PAUSE_MS", "200", 1); /* few iterations a second: killed before the old model's 3 */
     pid_t pid = test_spawn_ldagpu(args, log);
+    unsetenv("LDAGPU_RENAME_PAUSE_MS");
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint/model.conf", f.model);
     test_wait_for_file(ckpt, pid, log, 60);
     cr_assert_eq(kill(pid, SIGKILL), 0);
     test_wait_ldagpu(pid);
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint", f.model);
+    cr_assert_lt(test_conf_number(ckpt, "iterations"), 3, "the test's window was missed");
     cr_assert_eq(test_conf_number(f.model, "topics"), 2, "the older model is still the folder's");
     snprintf(args, sizeof args, "train --resume '%s' -n 1 --device cpu", f.model);
     char *out = NULL;
@@ -361,6 +365,35 @@ Test(model_folder, resume_continues_the_newer_run_not_the_older_model)
     free(out);
     cr_assert_eq(test_conf_number(f.model, "topics"), 3, "resumed as the older model");
     fixture_free(&f);
+}
+
+/* The same in a folder of an ldagpu before run ids (tests/data/model-v1: K = 3, 6 iterations,
+ * a checkpoint at 4). */
+Test(model_folder, resume_continues_the_newer_run_in_an_older_folder)
+{
+    char *dir = test_tmpdir(), model[1100], args[4096], log[1100], ckpt[1200];
+    snprintf(model, sizeof model, "%s/m", dir);
+    snprintf(args, sizeof args, "%s/tests/data/model-v1", test_root());
+    copy_folder(args, model);
+    snprintf(log, sizeof log, "%s/run.log", dir);
+    snprintf(args, sizeof args,
+             "train '%s/tests/data/v1-corpus.txt' -K 4 -n 1000000 -e 0 --checkpoint-every 1 -j 1 --device cpu -o '%s' "
+             "--force", test_root(), model);
+    setenv("LDAGPU_RENAME_PAUSE_MS", "200", 1); /* few iterations a second: killed before the old model's 6 */
+    pid_t pid = test_spawn_ldagpu(args, log);
+    unsetenv("LDAGPU_RENAME_PAUSE_MS");
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint", model);
+    for (int i = 0; i < 1200 && test_conf_number(ckpt, "topics") != 4; i++)
+        sleep_ms(50); /* until the new run's first checkpoint replaces the old one */
+    cr_assert_eq(kill(pid, SIGKILL), 0);
+    test_wait_ldagpu(pid);
+    cr_assert_eq(test_conf_number(ckpt, "topics"), 4, "the new run wrote no checkpoint");
+    cr_assert_lt(test_conf_number(ckpt, "iterations"), 6, "the test's window was missed");
+    snprintf(args, sizeof args, "train --resume '%s' -n 1 -q --device cpu", model);
+    run_ok(args);
+    cr_assert_eq(test_conf_number(model, "topics"), 4, "resumed as the older model");
+    test_rmdir(dir);
+    free(dir);
 }
 
 /* ---- signals before the first iteration ---- */

@@ -272,20 +272,17 @@ int lda_resume_load(const char *model_dir, lda_resume_state *st, lda_error *err)
             first_err = e;
         free(dir);
     }
-    /* The folder's current run: its checkpoint's (the newer of its two), else the model's. */
-    const uint64_t run = valid[CHECKPOINT] ? cand[CHECKPOINT].m.run_id
-                         : valid[OLD]      ? cand[OLD].m.run_id
-                         : valid[MODEL]    ? cand[MODEL].m.run_id
-                                           : 0;
+    /* Each state's run (one recorded before run ids existed: made from its settings, as it
+     * would have been), and the folder's current run: its checkpoint's, else the model's. */
+    uint64_t runs[STATES] = {0};
+    for (int i = 0; i < STATES; i++)
+        if (valid[i])
+            runs[i] = cand[i].m.run_id ? cand[i].m.run_id : lda_run_id(&cand[i].m.settings, cand[i].m.corpus_checksum);
+    const uint64_t run = valid[CHECKPOINT] ? runs[CHECKPOINT] : valid[OLD] ? runs[OLD] : runs[MODEL];
     int best = -1;
-    for (int i = 0; i < STATES; i++) {
-        if (!valid[i])
-            continue;
-        const uint64_t id = cand[i].m.run_id;
-        const int other_run = run && id && id != run; /* 0: recorded by an ldagpu without run ids */
-        if (!other_run && (best < 0 || cand[i].m.iterations > cand[best].m.iterations))
+    for (int i = 0; i < STATES; i++)
+        if (valid[i] && runs[i] == run && (best < 0 || cand[i].m.iterations > cand[best].m.iterations))
             best = i;
-    }
     for (int i = 0; i < STATES; i++)
         if (valid[i] && i != best)
             lda_resume_free(&cand[i]);
