@@ -1,6 +1,7 @@
 // backend_cuda.cu — the CUDA backend behind backend.h: device memory for one run, sized
 // up front, and the iteration as a sequence of kernels on one stream.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +20,28 @@ fail:
     return -1;
 }
 
+// What is missing, said plainly: without a driver the runtime reports "CUDA driver version is
+// insufficient for CUDA runtime version", which reads as "upgrade your driver" on a machine that
+// has no NVIDIA GPU at all. Whether the driver's library loads tells the two apart.
 extern "C" int lda_cuda_device_count(char *why, size_t why_size)
 {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
-        snprintf(why, why_size, "no usable CUDA device (%s)", cudaGetErrorString(e));
+        void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        const char *missing = e == cudaErrorNoDevice                               ? "no NVIDIA GPU found"
+                              : e == cudaErrorInsufficientDriver && !driver         ? "no NVIDIA GPU or driver found"
+                              : e == cudaErrorInsufficientDriver
+                                  ? "the NVIDIA driver is older than this build's CUDA needs: update the driver"
+                                  : "no usable CUDA device";
+        snprintf(why, why_size, "%s (CUDA: %s)", missing, cudaGetErrorString(e));
+        if (driver)
+            dlclose(driver);
         cudaGetLastError(); // clear the sticky error for the caller
         return 0;
     }
     if (n == 0)
-        snprintf(why, why_size, "no CUDA device found");
+        snprintf(why, why_size, "no NVIDIA GPU found");
     return n;
 }
 

@@ -1,6 +1,6 @@
 /* fuzz_corpus.c — the text corpus readers in every format and through detection, with their own
  * vocabulary or a model's fixed one (the binary reader has its own target, fuzz_binary.c). Input:
- * byte 0 picks the format (auto, text, uci, ldac)
+ * byte 0 picks the format (bits 0-1: auto, text, uci, ldac; bit 2 set: mallet or named, by bit 0)
  * and whether the vocabulary is fixed; byte 1 is the length of the vocabulary file, taken
  * from the end; the rest is the corpus. */
 #include "fuzz_input.h"
@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_file_open(&vocab, data + size - vocab_len, vocab_len);
     corpus_options opt;
     corpus_options_default(&opt);
-    opt.format = (corpus_format)(mode % CORPUS_FORMAT_BINARY); /* the formats before it: the text ones */
+    opt.format = mode & 0x04 ? (mode & 1 ? CORPUS_FORMAT_NAMED : CORPUS_FORMAT_MALLET)
+                             : (corpus_format)(mode % CORPUS_FORMAT_BINARY); /* the formats before it */
     opt.vocab_path = vocab.path;
     opt.min_df = 1 + (mode >> 4 & 1);
     opt.min_word_len = 1 + (mode >> 5 & 3);

@@ -25,6 +25,7 @@ for c in $commands; do
     "$bin" "$c" --help | awk -v cmd="$c" '
         /^options:$/ { on = 1; next }
         !on { next }
+        /^$/ { on = 0; next }
         /^                                     [^ ]/ { choices[last] = choices[last] " " $1; next }
         {
             line = $0; sub(/^  /, "", line); short = ""

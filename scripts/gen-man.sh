@@ -17,6 +17,8 @@ page_commands() {
             NR == 1 { sub(/^usage: /, ""); printf ".SS \"%s\"\n", esc($0); state = "summary"; next }
             state == "summary" && /^options:$/ { state = "options"; next }
             state == "summary" { if ($0 == "") { if (text) print ".PP"; } else { line = esc($0); sub(/^[.'"'"']/, "\\\\\\&&", line); print line; text = 1 } next }
+            state == "options" && /^$/ { state = "notes"; next }
+            state == "notes" { if ($0 == "") print ".PP"; else { line = esc($0); sub(/^[.'"'"']/, "\\\\\\&&", line); if (!notes++) print ".PP"; print line } next }
             state == "options" && /^                                     [^ ]/ {
                 # a named choice of the option above
                 name = $1; help = $0; sub(/^ +[^ ]+ +/, "", help)

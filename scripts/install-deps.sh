@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
 #   scripts/install-deps.sh          build tools and zlib (to build and train)
-#   scripts/install-deps.sh --test   the same plus Criterion and NumPy (to run the tests; NumPy
-#                                    reads the .npy and export files back)
+#   scripts/install-deps.sh --test   the same plus Criterion, NumPy, SciPy and Node.js (to run the
+#                                    tests: NumPy reads the .npy and export files back, the README's
+#                                    Python blocks use NumPy and SciPy, Node.js runs the report
+#                                    page's script)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
 #   scripts/install-deps.sh --fuzz   the same plus clang and its libFuzzer runtime (make fuzz)
 #   scripts/install-deps.sh --browser  the same plus Chromium and ChromeDriver (for
@@ -20,7 +22,9 @@ have_hdr zlib.h || need="$need zlib1g-dev"
 for arg in "$@"; do
     case "$arg" in
         --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"
-                /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy" ;;
+                /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy"
+                /usr/bin/python3 -c 'import scipy' 2>/dev/null || need="$need python3-scipy"
+                have_cmd node || need="$need nodejs" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
         --fuzz)
             # libFuzzer's runtime is a separate package from the compiler.

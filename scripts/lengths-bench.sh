@@ -18,7 +18,7 @@ for name in ${CORPORA_LIST:-wiki43k wikimix long}; do
     docword="$dir/$name/docword.$name.txt.gz"
     [ -f "$docword" ] || { echo "lengths-bench: no $docword, skipped" >&2; continue; }
     # shellcheck disable=SC2086
-    "$bin" bench "$docword" -K "${K:-256,1024}" --models uncollapsed,mean-for-mode,theta-collapsed,collapsed \
+    "$bin" bench "$docword" -K "${K:-256,1024}" --models uncollapsed,mean-for-mode,theta-collapsed,collapsed --samplers butterfly \
         ${BENCH_ARGS:-} -o "$out/bench-$name.csv" 2> "$out/bench-$name.log"
     if [ ! -s "$csv" ]; then head -1 "$out/bench-$name.csv" | sed 's/^/corpus,/' > "$csv"; fi
     tail -n +2 "$out/bench-$name.csv" | sed "s/^/$name,/" >> "$csv"

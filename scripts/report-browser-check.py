@@ -2,7 +2,7 @@
 """Loads an ldagpu report in headless Chromium through ChromeDriver (the WebDriver protocol,
 Python's standard library only), fails on any console message of level warning or worse or a
 page error, checks that the page's script ran (the map's circles select topics, the word
-finder filters), and saves screenshots.
+finder filters, a topic it dimmed still shows when selected), and saves screenshots.
 
 usage: report-browser-check.py REPORT.html OUTDIR EXPECTED_TOPICS
 """
@@ -116,6 +116,21 @@ def main():
         print("finding %r: %s" % (word, shown))
         if " of %d topics" % topics not in shown:
             failures.append("the word finder did not filter: %r" % shown)
+        # A topic the finder dimmed, selected by a real click on its circle, shows in the panel.
+        dimmed = d.script("var c = document.querySelector('#mapsvg circle.t.dim');"
+                          "return c && c.getAttribute('data-topic');")
+        if dimmed is None:
+            failures.append("finding %r dimmed no circle: nothing to select (the report lists too many words)" % word)
+        else:
+            circle = d.call("POST", "/element", {"using": "css selector",
+                                                 "value": "#mapsvg circle.t[data-topic='%s']" % dimmed})
+            d.call("POST", "/element/%s/click" % list(circle.values())[0], {})
+            shown_topic = d.script("var p = document.querySelector('#panel article.topic');"
+                                   "return p && getComputedStyle(p).display !== 'none' && p.offsetHeight > 0"
+                                   " ? p.getAttribute('data-topic') : null;")
+            print("clicked dimmed topic %s: panel shows %s" % (dimmed, shown_topic))
+            if shown_topic != dimmed:
+                failures.append("clicking dimmed topic %s left the panel showing %s" % (dimmed, shown_topic))
         d.script("var f = document.getElementById('find'); f.value = ''; f.dispatchEvent(new Event('input'));"
                  "window.scrollTo(0, 0);")
         if d.script("return document.getElementById('shown').textContent") != "":

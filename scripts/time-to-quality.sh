@@ -33,8 +33,8 @@ run() { # K NAME ARGS...
 }
 for K in ${KS:-1024 256}; do
     for model in uncollapsed mean-for-mode theta-collapsed collapsed phi-mean; do
-        run "$K" "$model" --model "$model"
-        [ "$refresh" -gt 1 ] && run "$K" "$model-r$refresh" --model "$model" --refresh "$refresh"
+        run "$K" "$model" --model "$model" --sampler butterfly
+        [ "$refresh" -gt 1 ] && run "$K" "$model-r$refresh" --model "$model" --sampler butterfly --refresh "$refresh"
         case $model in theta-collapsed | collapsed) [ "${SPARSE:-1}" = 0 ] || run "$K" "$model-sparse" --model "$model" --sampler sparse ;; esac
     done
 done

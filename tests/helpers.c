@@ -179,6 +179,13 @@ void test_expect_same_corpus(const corpus *a, const corpus *b)
         cr_assert_eq(a->input_unknown[d], b->input_unknown[d], "unknown tokens of input document %zu", d);
     for (uint32_t w = 0; w < a->vocab_size; w++)
         cr_assert_str_eq(a->vocab[w], b->vocab[w], "word %u", w);
+    const lda_string_list *lists[2][2] = {{a->names, b->names}, {a->labels, b->labels}};
+    for (int i = 0; i < 2; i++) {
+        const lda_string_list *x = lists[i][0], *y = lists[i][1];
+        cr_assert_eq(!x, !y, "%s on one side only", i ? "labels" : "names");
+        cr_assert(!x || (x->count == y->count && x->size == y->size && memcmp(x->bytes, y->bytes, x->size) == 0),
+                  "the same %s", i ? "labels" : "names");
+    }
 }
 
 double test_chi2_stat(const uint64_t *observed, const double *prob, size_t n, uint64_t total, double *dof)

@@ -25,7 +25,8 @@ corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_
                             uint32_t max_len, uint64_t seed, double *planted_mix);
 
 /* Asserts that two corpora hold the same documents: counts, offsets, word ids, input indexes,
- * unknown-token counts and vocabulary (the format field aside: it says where they came from). */
+ * unknown-token counts, vocabulary, names and labels (the format field aside: it says where they
+ * came from). */
 void test_expect_same_corpus(const corpus *a, const corpus *b);
 
 /* Upper tail probability of the chi-squared distribution: P(X >= x), dof degrees. */

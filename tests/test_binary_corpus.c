@@ -185,10 +185,36 @@ Test(binary, a_header_declaring_more_than_the_file_holds_is_refused_before_alloc
     store(p.s, b, 1);
     expect_error(p.s, &opt, "c.ldab: truncated", "1099511627776 tokens", NULL);
     put_u64_at(b, 32, 9);
-    put_u32_at(b, 8, 2);
+    put_u32_at(b, 8, 3);
     store(p.s, b, 1);
-    expect_error(p.s, &opt, "c.ldab: binary corpus version 2; this ldagpu reads version 1", NULL);
+    expect_error(p.s, &opt, "c.ldab: binary corpus version 3; this ldagpu reads versions 1 to 2", NULL);
+    put_u32_at(b, 8, 2); /* version 2's header is 80 bytes */
+    store(p.s, b, 1);
+    expect_error(p.s, &opt, "c.ldab: damaged binary corpus: its header size is wrong", NULL);
     free(b.bytes);
+}
+
+/* A change of the good file: n bytes at `at`, and what the message must then say. */
+typedef struct {
+    size_t at;
+    const char *bytes;
+    size_t n;
+    const char *needle;
+} byte_change;
+
+/* Each change alone, with the checksum made right, is refused as damaged, naming the value. */
+static void expect_changes_refused(const char *path, blob good, const byte_change *cases, size_t n)
+{
+    corpus_options opt = fixture_text_options();
+    for (size_t i = 0; i < n; i++) {
+        blob b = {malloc(good.size), good.size};
+        cr_assert_not_null(b.bytes);
+        memcpy(b.bytes, good.bytes, good.size);
+        memcpy(b.bytes + cases[i].at, cases[i].bytes, cases[i].n);
+        store(path, b, 1);
+        expect_error(path, &opt, "c.ldab: damaged binary corpus: ", cases[i].needle, NULL);
+        free(b.bytes);
+    }
 }
 
 /* With the checksum right, each impossible value is named. The text corpus's form: words alpha
@@ -197,13 +223,7 @@ Test(binary, impossible_contents_are_named)
 {
     fixture_path p;
     blob good = binary_of_text(&p);
-    corpus_options opt = fixture_text_options();
-    struct {
-        size_t at;
-        const char *bytes;
-        size_t n;
-        const char *needle;
-    } cases[] = {
+    const byte_change cases[] = {
         {WORDS + 4 * 5, "\x04\0\0\0", 4, "token 5 has word id 4, beyond its vocabulary of 4 words"},
         {OFFSETS + 8 * 1, "\0", 1, "document 0 spans tokens 0 to 0"},
         {OFFSETS + 8 * 2, "\x02", 1, "document 1 spans tokens 4 to 2"},
@@ -213,14 +233,68 @@ Test(binary, impossible_contents_are_named)
         {VOCAB, "\0", 1, "word 0 of its 4 is empty"},
         {VOCAB + 5, "A", 1, "word 3 of its 4 is missing"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        blob b = {malloc(good.size), good.size};
-        cr_assert_not_null(b.bytes);
-        memcpy(b.bytes, good.bytes, good.size);
-        memcpy(b.bytes + cases[i].at, cases[i].bytes, cases[i].n);
-        store(p.s, b, 1);
-        expect_error(p.s, &opt, "c.ldab: damaged binary corpus: ", cases[i].needle, NULL);
-        free(b.bytes);
-    }
+    expect_changes_refused(p.s, good, cases, sizeof cases / sizeof cases[0]);
+    free(good.bytes);
+}
+
+/* ---- documents with names (version 2) ---- */
+
+/* TEXT's documents with names and labels (--format mallet). */
+static const char NAMED[] = "d0\tx\talpha beta gamma alpha\nd1\ty\t\nd2\tx\tbeta beta delta\nd3\ty\tgamma alpha\n";
+
+/* Where its binary form's sections start: an 80-byte header, then TEXT's sections, then names
+ * ("d0 d1 d2 d3" with NULs) and labels ("x y x y"). */
+enum { NAMED_VOCAB = 80 + VOCAB - OFFSETS, NAMES = NAMED_VOCAB + 23, LABELS = NAMES + 12 };
+
+static blob binary_of_named(fixture_path *p, corpus **named)
+{
+    corpus_options opt = fixture_text_options();
+    opt.format = CORPUS_FORMAT_MALLET;
+    *named = read_ok(fixture_write("c.tsv", NAMED, 0).s, &opt);
+    corpus *plain = text_corpus();
+    cr_assert_eq((*named)->num_docs, plain->num_docs);
+    cr_assert_eq(memcmp((*named)->words, plain->words, plain->num_tokens * sizeof *plain->words), 0,
+                 "the fields are no words");
+    corpus_free(plain);
+    *p = write_binary(*named, NULL);
+    blob b = load(p->s);
+    cr_assert_eq(b.size, LABELS + 8 + 4);
+    return b;
+}
+
+Test(binary, a_corpus_with_names_reads_back_with_them_as_version_2)
+{
+    fixture_path p;
+    corpus *named;
+    blob b = binary_of_named(&p, &named);
+    uint32_t version, header;
+    memcpy(&version, b.bytes + 8, 4);
+    memcpy(&header, b.bytes + 12, 4);
+    cr_assert(version == 2 && header == 80);
+    cr_assert_eq(memcmp(b.bytes + NAMES, "d0\0d1\0d2\0d3\0x\0y\0x\0y\0", 20), 0);
+    corpus_options opt = fixture_text_options();
+    corpus *back = read_ok(p.s, &opt);
+    test_expect_same_corpus(named, back);
+    cr_assert_str_eq(lda_string_list_get(back->names, 1), "d1", "an empty document keeps its name");
+    corpus_free(back);
+    corpus_free(named);
+    free(b.bytes);
+}
+
+Test(binary, names_that_break_what_a_corpus_promises_are_named)
+{
+    fixture_path p;
+    corpus *named;
+    blob good = binary_of_named(&p, &named);
+    corpus_free(named);
+    const byte_change cases[] = {
+        {NAMES + 3, "\x01", 1, "input document 1: the document name holds a control character (\\x01)"},
+        {NAMES + 3, "\0", 1, "it holds 5 names for its 4 input documents"},
+        {NAMES, "\0d0", 3, "input document 0: the document name (the first field) is empty"},
+        {LABELS + 2, "\t", 1, "input document 1: the label holds a control character (\\x09)"},
+        {LABELS + 7, "y", 1, "its labels do not end with a NUL"},
+        {64, "\0\0\0\0\0\0\0\0\x14", 9, "it has labels and no names"}, /* names 0 bytes, labels 20 */
+    };
+    expect_changes_refused(p.s, good, cases, sizeof cases / sizeof cases[0]);
     free(good.bytes);
 }

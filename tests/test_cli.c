@@ -164,7 +164,11 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
         unsigned K;
         char model[32], split[16];
         double ms;
-        cr_assert_eq(sscanf(line, "%u,butterfly,float,%31[^,],%15[^,],cpu,%lf", &K, model, split, &ms), 4, "%s", line);
+        char sampler[32];
+        cr_assert_eq(sscanf(line, "%u,%31[^,],float,%31[^,],%15[^,],cpu,%lf", &K, sampler, model, split, &ms), 5, "%s",
+                     line);
+        /* --samplers auto (the default): sparse where θ is collapsed */
+        cr_assert_str_eq(sampler, strcmp(model, "collapsed") == 0 ? "sparse" : "butterfly", "%s", line);
         cr_assert_str_eq(split, strcmp(model, "collapsed") == 0 ? "1" : "auto", "%s", line);
         cr_assert(ms > 0);
         /* the plan that ran (kernel, warps a group) and the piece length (auto: by the model) end the row */
@@ -176,7 +180,7 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
     snprintf(args, sizeof args, "bench '%s' -K 4:2", c);
     test_expect_failure(args, 2, "ends before it starts");
     snprintf(args, sizeof args, "bench '%s' --samplers fastest", c);
-    test_expect_failure(args, 2, "expected one of butterfly|butterfly-stored|transpose|naive");
+    test_expect_failure(args, 2, "expected one of auto|butterfly|butterfly-stored|transpose|naive");
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -187,7 +191,7 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
 Test(cli, train_reports_read_and_set_up_times)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[2048], *out = NULL;
-    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --device cpu -j 1 -o '%s/m' -q", c, dir);
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 -e 0 --device cpu -j 1 -o '%s/m'", c, dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     const char *read = strstr(out, "ldagpu: read "), *setup = strstr(out, "ldagpu: set up in ");
     cr_assert(read && setup && read < setup, "no read line before the set-up line: %s", out);

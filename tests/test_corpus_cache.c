@@ -164,7 +164,7 @@ Test(cache, nothing_to_cache_for_a_binary_corpus_and_never_over_the_corpus)
 Test(cache, train_uses_it_and_trains_the_same_model)
 {
     char *dir = test_tmpdir(), args[2048], *out = NULL;
-    const char *common = "-K 3 -n 3 --device cpu -j 1 -q";
+    const char *common = "-K 3 -n 3 -e 0 --device cpu -j 1";
     char *path = test_tiny_corpus(dir);
     snprintf(args, sizeof args, "train '%s' %s -o '%s/plain'", path, common, dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);

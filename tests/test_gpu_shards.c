@@ -100,9 +100,9 @@ Test(gpu_shards, one_gpu_uncollapsed, .timeout = 120) { shards_on_one_gpu("-K 32
 Test(gpu_shards, one_gpu_mean_for_mode, .timeout = 120) { shards_on_one_gpu("-K 32 --model mean-for-mode"); }
 Test(gpu_shards, one_gpu_theta_collapsed, .timeout = 120)
 {
-    shards_on_one_gpu("-K 32 --model theta-collapsed --refresh 2");
+    shards_on_one_gpu("-K 32 --model theta-collapsed --sampler butterfly --refresh 2");
 }
-Test(gpu_shards, one_gpu_collapsed, .timeout = 120) { shards_on_one_gpu("-K 32 --model collapsed --refresh 3"); }
+Test(gpu_shards, one_gpu_collapsed, .timeout = 120) { shards_on_one_gpu("-K 32 --model collapsed --sampler butterfly --refresh 3"); }
 Test(gpu_shards, one_gpu_phi_mean_double, .timeout = 120)
 {
     shards_on_one_gpu("-K 32 --model phi-mean --precision double");
@@ -175,8 +175,8 @@ static void two_gpus_equal_one(const char *model)
 
 Test(gpu_shards, two_gpus_equal_one_uncollapsed) { two_gpus_equal_one("--model uncollapsed"); }
 Test(gpu_shards, two_gpus_equal_one_mean_for_mode) { two_gpus_equal_one("--model mean-for-mode"); }
-Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--model theta-collapsed"); }
-Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed"); }
+Test(gpu_shards, two_gpus_equal_one_theta_collapsed) { two_gpus_equal_one("--model theta-collapsed --sampler butterfly"); }
+Test(gpu_shards, two_gpus_equal_one_collapsed) { two_gpus_equal_one("--model collapsed --sampler butterfly"); }
 Test(gpu_shards, two_gpus_equal_one_sparse) { two_gpus_equal_one("--model collapsed --sampler sparse"); }
 
 /* mpirun -np 2 trains the model one GPU trains, byte for byte: on one GPU the two processes share

@@ -103,7 +103,7 @@ Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("--
 /* φ drawn between the parts of an iteration: the resumed run must start from the last part's φ. */
 Test(resume, equals_an_uninterrupted_run_refreshed)
 {
-    resume_equals_uninterrupted("--model theta-collapsed --refresh 3", "cpu");
+    resume_equals_uninterrupted("--model theta-collapsed --sampler butterfly --refresh 3", "cpu");
 }
 
 /* Priors learned at iterations 2, 4 and 6: the resumed run (from 3) goes on with those of 2. */
@@ -359,7 +359,7 @@ Test(resume_gpu, equals_an_uninterrupted_run_draw)
 Test(resume_gpu, equals_an_uninterrupted_run_refreshed)
 {
     require_gpu();
-    resume_equals_uninterrupted("--model theta-collapsed --refresh 3", "cuda");
+    resume_equals_uninterrupted("--model theta-collapsed --sampler butterfly --refresh 3", "cuda");
 }
 
 Test(resume_gpu, equals_an_uninterrupted_run_learning_priors)

@@ -340,7 +340,7 @@ static void cli_shards_equal_one(const char *model)
     for (uint32_t n = 1; n <= 3; n++) {
         snprintf(args, sizeof args,
                  "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 "
-                 "--optimize-burn-in 1 --holdout 0.05 -j 2 --device cpu -q -o '%s/m%u'",
+                 "--optimize-burn-in 1 --holdout 0.05 -j 2 --device cpu -o '%s/m%u'",
                  c, model, dir, n);
         train_on(n, args);
     }
@@ -352,8 +352,8 @@ static void cli_shards_equal_one(const char *model)
 
 Test(shards_cli, same_model_files_uncollapsed) { cli_shards_equal_one("--model uncollapsed"); }
 Test(shards_cli, same_model_files_mean_for_mode) { cli_shards_equal_one("--model mean-for-mode"); }
-Test(shards_cli, same_model_files_theta_collapsed) { cli_shards_equal_one("--model theta-collapsed"); }
-Test(shards_cli, same_model_files_collapsed) { cli_shards_equal_one("--model collapsed"); }
+Test(shards_cli, same_model_files_theta_collapsed) { cli_shards_equal_one("--model theta-collapsed --sampler butterfly"); }
+Test(shards_cli, same_model_files_collapsed) { cli_shards_equal_one("--model collapsed --sampler butterfly"); }
 Test(shards_cli, same_model_files_phi_mean_double)
 {
     cli_shards_equal_one("--model phi-mean --precision double");
@@ -376,7 +376,7 @@ static void resumed_equals_whole(const char *common, const char *resume_options,
     train_on(1, args);
     snprintf(args, sizeof args, "train '%s' -n 3 %s -o '%s/part'", c, common, dir);
     train_on(part_count, args);
-    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 -q %s", dir, resume_options);
+    snprintf(args, sizeof args, "train --resume '%s/part' -n 3 %s", dir, resume_options);
     resume(resume_count, args);
     snprintf(a, sizeof a, "%s/full", dir);
     snprintf(b, sizeof b, "%s/part", dir);
@@ -390,7 +390,7 @@ static void resumed_equals_whole(const char *common, const char *resume_options,
 Test(shards_cli, resumed_with_another_shard_count)
 {
     resumed_equals_whole("-K 10 -s 3 --model theta-collapsed --piece-length 40 --refresh 2 --optimize-interval 2 "
-                         "--optimize-burn-in 1 -e 3 -j 2 --device cpu -q",
+                         "--optimize-burn-in 1 -e 3 -j 2 --device cpu",
                          "-j 2 --device cpu", 2, train_on, 3);
 }
 

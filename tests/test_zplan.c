@@ -170,3 +170,35 @@ Test(zplan, draw_only_keeps_the_kernel)
     lda_zplan_draw_only(&z);
     cr_assert(z.kernel == LDA_ZKERNEL_STAGED && !z.fused_counts && !z.fused_theta_mean);
 }
+
+/* --sampler auto: sparse for the θ-collapsed models, butterfly for the others; a named sampler
+ * stays; a plan of an unresolved auto is an internal error, not a guess. */
+Test(zplan, auto_resolves_by_the_model_before_the_plan)
+{
+    static const struct {
+        lda_model_kind model;
+        lda_sampler sampler;
+        lda_zkernel kernel;
+    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, LDA_ZKERNEL_SPARSE},
+                 {LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_SPARSE, LDA_ZKERNEL_SPARSE},
+                 {LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, LDA_ZKERNEL_STAGED},
+                 {LDA_MODEL_MEAN_FOR_MODE, LDA_SAMPLER_BUTTERFLY, LDA_ZKERNEL_STAGED},
+                 {LDA_MODEL_PHI_MEAN, LDA_SAMPLER_BUTTERFLY, LDA_ZKERNEL_STAGED}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lda_params p = params(cases[i].model, 256);
+        p.sampler = LDA_SAMPLER_AUTO;
+        lda_layout L = layout_of(1362);
+        lda_zplan z;
+        lda_error err = {0};
+        cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1, "an unresolved auto was planned: %s", z.why);
+        cr_assert_eq(err.status, LDA_EXIT_FAILURE, "%s", err.msg);
+        lda_params_resolve_sampler(&p);
+        cr_assert_eq(p.sampler, cases[i].sampler, "model %d", (int)cases[i].model);
+        if (cases[i].kernel != LDA_ZKERNEL_SPARSE) /* (its plan reads the layout's slots, which these lack) */
+            cr_assert_eq(plan_ok(&p, 1362).kernel, cases[i].kernel, "model %d", (int)cases[i].model);
+    }
+    lda_params p = params(LDA_MODEL_COLLAPSED, 256);
+    p.sampler = LDA_SAMPLER_NAIVE;
+    lda_params_resolve_sampler(&p);
+    cr_assert_eq(p.sampler, LDA_SAMPLER_NAIVE, "a named sampler is kept");
+}

@@ -135,6 +135,9 @@ void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_
                            char *out, size_t size);
 /* --gpus N: refuses (bad input, one line) where this machine has fewer than N CUDA devices. */
 int lda_backend_check_gpus(uint32_t gpus, lda_error *err);
+/* --device cuda: refuses (bad input, saying what is missing) where there is no usable GPU, so a
+ * command says so before it reads its input. Any other device: 0. */
+int lda_backend_check_device(lda_device device, lda_error *err);
 /* The same on one device whatever params->shards says (each shard of a sharded backend). */
 lda_backend *lda_backend_create_one(const lda_layout *L, const lda_params *params, lda_error *err);
 /* b with its priors set from its params (α resolved) and taken up; NULL (b destroyed) on failure

@@ -20,6 +20,15 @@ int lda_backend_check_gpus(uint32_t gpus, lda_error *err)
     return 0;
 }
 
+int lda_backend_check_device(lda_device device, lda_error *err)
+{
+    char why[256];
+    if (device != LDA_DEVICE_CUDA || lda_cuda_device_count(why, sizeof why) > 0)
+        return 0;
+    lda_error_input(err, "--device cuda: %s", why);
+    return -1;
+}
+
 void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_t per_device, uint32_t from,
                            char *out, size_t size)
 {

@@ -229,6 +229,10 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
 
 int lda_zplan_check(const lda_params *p, lda_error *err)
 {
+    if (p->sampler == LDA_SAMPLER_AUTO) {
+        lda_error_fail(err, "internal error: --sampler auto was not resolved before the run was planned");
+        return -1;
+    }
     if (p->sampler == LDA_SAMPLER_SPARSE && !p->theta_collapsed)
         return refuse(err, "draws the θ-collapsed models only (--model theta-collapsed or collapsed)", p);
     return 0;

@@ -151,7 +151,8 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
                    lda_error *err);
 
 /* The refusals that hold on every backend (--sampler sparse with θ given), so a run can say
- * so before it reads its corpus; both plans make them too. -1 with err (bad input). */
+ * so before it reads its corpus; both plans make them too. -1 with err (bad input); an internal
+ * error for auto, which every run resolves first (lda_params_resolve_sampler). */
 int lda_zplan_check(const lda_params *p, lda_error *err);
 
 /* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print; -1 with

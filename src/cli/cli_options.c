@@ -15,6 +15,14 @@ static int count_options(const lda_option_spec *o)
     return n;
 }
 
+static int count_mallet_names(const lda_option_spec *o)
+{
+    int n = 0;
+    for (; o->name; o++)
+        n += o->mallet != NULL;
+    return n;
+}
+
 int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err)
 {
     static const char *yes[] = {"true", "yes", "1", "on"}, *no[] = {"false", "no", "0", "off"};
@@ -45,7 +53,8 @@ static int apply_config_key(void *vctx, const char *key, const char *value, cons
     char where[512];
     snprintf(where, sizeof where, "%s:%zu: %s", path, line, key);
     for (int i = 0; c->spec->options[i].name; i++) {
-        if (strcmp(c->spec->options[i].name, key) != 0)
+        const lda_option_spec *o = &c->spec->options[i];
+        if (strcmp(o->name, key) != 0 && !(o->mallet && strcmp(o->mallet, key) == 0))
             continue;
         if (i == c->spec->config_index || i == c->spec->help_index)
             break;
@@ -68,8 +77,8 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
                       lda_config_values *keep, const char **positional, int max_positional, int *num_positional, int *help_asked,
                       lda_error *err)
 {
-    const int n = count_options(spec->options);
-    struct option *longs = calloc((size_t)n + 1, sizeof *longs);
+    const int n = count_options(spec->options), m = count_mallet_names(spec->options);
+    struct option *longs = calloc((size_t)(n + m) + 1, sizeof *longs);
     char *shorts = calloc((size_t)n * 2 + 3, 1);
     int rc = -1;
     *num_positional = 0;
@@ -80,11 +89,15 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     }
     char *sp = shorts;
     *sp++ = ':'; /* report a missing argument as ':' */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0, alias = n; i < n; i++) {
         const lda_option_spec *o = &spec->options[i];
         longs[i].name = o->name;
         longs[i].has_arg = o->arg ? required_argument : no_argument;
         longs[i].val = 256 + i;
+        if (o->mallet) { /* after the names, so that an abbreviation of a name still means it */
+            longs[alias] = longs[i];
+            longs[alias++].name = o->mallet;
+        }
         if (o->short_name) {
             *sp++ = (char)o->short_name;
             if (o->arg)
@@ -125,7 +138,7 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     }
     /* Pass 2: everything else, in order. */
     optind = 0;
-    for (int c; (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1;) {
+    for (int c, which = -1; (c = getopt_long(argc, argv, shorts, longs, &which)) != -1; which = -1) {
         if (c == '?' || c == ':') {
             const char *arg = argv[optind - 1];
             if (c == '?')
@@ -142,7 +155,10 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
         if (i == spec->config_index)
             continue;
         char where[128];
-        describe_option(&spec->options[i], where, sizeof where);
+        if (which >= n) /* named by its Mallet name: messages say that name */
+            snprintf(where, sizeof where, "--%s", longs[which].name);
+        else
+            describe_option(&spec->options[i], where, sizeof where);
         if (fn(ctx, i, optarg, where, err))
             goto out;
     }
@@ -158,6 +174,27 @@ out:
     free(longs);
     free(shorts);
     return rc;
+}
+
+/* "Mallet's option names work too: --num-topics for --topics, ...", wrapped at 100 columns. */
+static void print_mallet_names(const lda_option_spec *options, FILE *out)
+{
+    int column = 0;
+    for (const lda_option_spec *o = options; o->name; o++) {
+        if (!o->mallet)
+            continue;
+        char item[128];
+        const int len = snprintf(item, sizeof item, "--%s for --%s", o->mallet, o->name);
+        if (!column)
+            column = fprintf(out, "\nMallet's option names work too:") - 1;
+        else if (column + len + 2 > 100)
+            column = fprintf(out, ",\n") - 2;
+        else
+            column += fprintf(out, ",");
+        column += fprintf(out, "%s%s", column ? " " : "", item);
+    }
+    if (column)
+        fputs(".\n", out);
 }
 
 void lda_options_print_help(const lda_command_spec *spec, FILE *out)
@@ -177,6 +214,7 @@ void lda_options_print_help(const lda_command_spec *spec, FILE *out)
         for (const lda_choice *c = o->choices; c && c->name; c++)
             fprintf(out, "  %-32s   %-16s %s\n", "", c->name, c->help);
     }
+    print_mallet_names(spec->options, out);
     if (spec->more_help)
         spec->more_help(out);
 }

@@ -17,6 +17,8 @@ typedef struct {
     const char *help;
     const char *default_text; /* shown as "(default: ...)"; NULL for none */
     const lda_choice *choices; /* a named choice: --help lists the table's names and help */
+    const char *mallet;   /* Mallet's name for the same option, taken as another long name and
+                             config key (NULL: none); --help lists them in one line */
 } lda_option_spec;
 
 /* Applies option `index` of the table with its argument (NULL for a flag given on the

@@ -26,7 +26,7 @@ enum {
 
 static const lda_option_spec bench_options[] = {
     [OPT_TOPICS] = {"topics", 'K', "LIST", "K values: 16,48,80 or ranges 4:1024:4", "1024"},
-    [OPT_SAMPLERS] = {"samplers", 0, "LIST", "z samplers, comma-separated (sparse: θ-collapsed models only)", "butterfly",
+    [OPT_SAMPLERS] = {"samplers", 0, "LIST", "z samplers, comma-separated (sparse: θ-collapsed models only)", "auto",
                       lda_sampler_choices},
     [OPT_PRECISIONS] = {"precisions", 0, "LIST", "precisions, comma-separated", "float", lda_precision_choices},
     [OPT_MODELS] = {"models", 0, "LIST", "model versions, comma-separated", "uncollapsed", lda_model_choices},
@@ -247,6 +247,16 @@ static const lda_layout *layout_for(layout_cache *lc, uint32_t piece_length, lda
     return lc->layouts[lc->count++] = L;
 }
 
+/* Whether entry `is` of --samplers, resolved, is a point another entry runs: an earlier one, or
+ * an explicit one anywhere (auto's point then runs once, under the sampler's name). */
+static int listed_before(const bench_ctx *c, size_t is, lda_sampler resolved)
+{
+    for (size_t j = 0; j < c->num_samplers; j++)
+        if (j != is && c->samplers[j] == (int)resolved && (j < is || c->samplers[is] == LDA_SAMPLER_AUTO))
+            return 1;
+    return 0;
+}
+
 /* Every point: K x sampler x precision x model x split x piece length. */
 static int bench_points(const bench_ctx *c, layout_cache *lc, FILE *out, lda_error *err)
 {
@@ -262,6 +272,9 @@ static int bench_points(const bench_ctx *c, layout_cache *lc, FILE *out, lda_err
                             p.sampler = (lda_sampler)c->samplers[is];
                             p.precision = (lda_precision)c->precisions[ip];
                             lda_params_set_model(&p, (lda_model_kind)c->models[im]);
+                            lda_params_resolve_sampler(&p);
+                            if (listed_before(c, is, p.sampler)) /* auto resolved to a sampler listed too */
+                                continue;
                             p.split = c->splits[isp];
                             p.piece_length = c->pieces[ipc];
                             p.piece_length = lda_params_piece_length(&p);
@@ -320,7 +333,7 @@ int lda_cmd_bench(int argc, char **argv)
     const struct {
         int option;
         const char *value;
-    } defaults[] = {{OPT_TOPICS, "1024"},          {OPT_SAMPLERS, "butterfly"}, {OPT_PRECISIONS, "float"},
+    } defaults[] = {{OPT_TOPICS, "1024"},          {OPT_SAMPLERS, "auto"}, {OPT_PRECISIONS, "float"},
                     {OPT_MODELS, "uncollapsed"},   {OPT_SPLITS, "auto"},        {OPT_PIECES, "auto"}};
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         if (apply_bench_option(&c, defaults[i].option, defaults[i].value, bench_options[defaults[i].option].name,
@@ -340,7 +353,7 @@ int lda_cmd_bench(int argc, char **argv)
         lda_error_input(&err, "--repeats: at most 1000");
         goto fail;
     }
-    if (run_bench(&c, positional[0], &err) == 0)
+    if (lda_backend_check_device(c.base.device, &err) == 0 && run_bench(&c, positional[0], &err) == 0)
         goto out;
 fail:
     rc = lda_report(argv[0], &err);

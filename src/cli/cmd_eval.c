@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
@@ -15,18 +16,22 @@
 #include "model/model_corpus.h"
 #include "train/heldout.h"
 #include "util/gzlines.h"
+#include "util/strmap.h"
+#include "util/text.h"
 
-enum { OPT_DOCS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
+enum { OPT_DOCS, OPT_DOC_NAMES, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_HELP };
 
 static const lda_option_spec eval_options[] = {
     [OPT_DOCS] = {"docs", 0, "FILE", "score only the documents whose 0-based input indices FILE lists, one a line "
                   "(e.g. MODEL/heldout.txt)", "every document"},
+    [OPT_DOC_NAMES] = {"doc-names", 0, "FILE", "score only the documents named in FILE, one name a line (a corpus "
+                       "with names: --format mallet or named)", "every document"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "sweeps estimating θ on each document's first half",
-                        "the model's holdout_iterations (20)"},
+                        "the model's holdout_iterations (20)", .mallet = "num-iterations"},
     [OPT_SEED] = {"seed", 's', "S", "random seed (the evaluation's own is derived from it and the model's "
-                  "iteration count)", "the model's seed"},
+                  "iteration count)", "the model's seed", .mallet = "random-seed"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -45,7 +50,7 @@ static const lda_command_spec eval_spec = {
 };
 
 typedef struct {
-    const char *docs;
+    const char *docs, *doc_names;
     uint32_t iterations;
     int iterations_given;
     uint64_t seed;
@@ -62,6 +67,9 @@ static int apply_eval_option(void *vctx, int index, const char *v, const char *w
     switch (index) {
     case OPT_DOCS:
         c->docs = v;
+        return 0;
+    case OPT_DOC_NAMES:
+        c->doc_names = v;
         return 0;
     case OPT_ITERATIONS:
         c->iterations_given = 1;
@@ -128,9 +136,67 @@ static int read_doc_list(const char *path, size_t num_input_docs, unsigned char 
     return rc;
 }
 
+/* Marks listed[i] for every input document i of c whose name the file lists (one a line, verbatim;
+ * blank lines and lines starting with '#' skipped); a name no document has is refused. */
+static int read_doc_names(const char *path, const corpus *c, unsigned char *listed, size_t *count, lda_error *err)
+{
+    gzlines *r = gzlines_open(path, err);
+    strmap *names = r ? strmap_new(1024, err) : NULL;
+    size_t *lines = NULL, lines_cap = 0;
+    unsigned char *found = NULL;
+    char *line;
+    size_t len;
+    int rc = -1;
+    if (!names)
+        goto out;
+    while ((line = gzlines_next(r, &len, err))) {
+        uint32_t id;
+        if (len == 0 || line[0] == '#' || strmap_find(names, line, len, &id))
+            continue;
+        if (strmap_intern(names, line, len, &id, err))
+            goto out;
+        if (id >= lines_cap) {
+            size_t *grown = realloc(lines, (lines_cap = 2 * id + 16) * sizeof *lines);
+            if (!grown) {
+                lda_error_fail(err, "out of memory (the names of %s)", path);
+                goto out;
+            }
+            lines = grown;
+        }
+        lines[id] = gzlines_lineno(r);
+    }
+    if (gzlines_failed(r) || !(found = lda_calloc(strmap_size(names) + 1, 1, "names found", err)))
+        goto out;
+    *count = 0;
+    for (size_t i = 0; i < c->num_input_docs; i++) {
+        const char *name = lda_string_list_get(c->names, i);
+        uint32_t id;
+        if (strmap_find(names, name, strlen(name), &id)) {
+            *count += !listed[i];
+            listed[i] = found[id] = 1;
+        }
+    }
+    for (uint32_t id = 0; id < strmap_size(names); id++)
+        if (!found[id]) {
+            char quoted[LDA_QUOTE_MAX];
+            const char *name = strmap_key(names, id);
+            lda_error_input(err, "%s:%zu: no document is named '%s'", path, lines[id],
+                            lda_quote(name, strlen(name), quoted));
+            goto out;
+        }
+    rc = 0;
+out:
+    if (r)
+        gzlines_close(r);
+    strmap_free(names);
+    free(lines);
+    free(found);
+    return rc;
+}
+
 int lda_cmd_eval(int argc, char **argv)
 {
-    eval_ctx ctx = {NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
+    eval_ctx ctx = {NULL, NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -151,16 +217,27 @@ int lda_cmd_eval(int argc, char **argv)
     lda_completion comp;
     int have_comp = 0, have_priors = 0, rc = -1;
     lda_priors priors;
-    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))
         goto out;
     size_t unknown = c->num_unknown_tokens;
-    if (ctx.docs) {
+    const char *list = ctx.docs ? ctx.docs : ctx.doc_names;
+    if (ctx.docs && ctx.doc_names) {
+        lda_error_input(&err, "give --docs or --doc-names, not both");
+        goto out;
+    }
+    if (ctx.doc_names && !c->names) {
+        lda_error_input(&err, "--doc-names: the documents of %s have no names (a corpus with names is read with "
+                        "--format mallet or named)", positional[1]);
+        goto out;
+    }
+    if (list) {
         size_t count;
         if (!(listed = lda_calloc(c->num_input_docs, 1, "document flags", &err)) ||
-            read_doc_list(ctx.docs, c->num_input_docs, listed, &count, &err))
+            (ctx.docs ? read_doc_list(ctx.docs, c->num_input_docs, listed, &count, &err)
+                      : read_doc_names(ctx.doc_names, c, listed, &count, &err)))
             goto out;
         size_t kept = 0;
         for (size_t d = 0; d < c->num_docs; d++)
@@ -170,7 +247,7 @@ int lda_cmd_eval(int argc, char **argv)
             unknown += listed[i] && c->input_unknown ? c->input_unknown[i] : 0;
         if (kept < count)
             fprintf(stderr, "ldagpu eval: %zu of the %zu documents listed in %s have no known word\n", count - kept,
-                    count, ctx.docs);
+                    count, list);
     } else {
         memset(keep, 1, c->num_docs);
     }

@@ -20,7 +20,7 @@ static const lda_option_spec export_options[] = {
     [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "Mallet's topic keys: 'TOPIC<tab>ALPHA<tab>word word ...' "
                         "a line", NULL},
     [OPT_DOC_TOPICS] = {"output-doc-topics", 0, "FILE", "Mallet's document topics: 'DOC<tab>NAME<tab>p0<tab>p1 "
-                        "...' a line, θ of every input document", NULL},
+                        "...' a line, θ of every input document (NAME: its name, or DOC again)", NULL},
     [OPT_PYLDAVIS] = {"pyldavis", 0, "FILE", "JSON for pyLDAvis.prepare(**json.load(f)) (reads the training "
                       "corpus)", NULL},
     [OPT_COUNTS] = {"counts", 0, "DIR", "the count matrices of the last z as NumPy files in DIR: "
@@ -109,6 +109,28 @@ static int write_output(output_kind kind, const char *path, const export_ctx *ct
         return -1;
     }
     return lda_atomic_commit(&af, err);
+}
+
+int lda_export_mallet_files(const char *dir, const char *topic_keys, const char *doc_topics, uint32_t top_words,
+                            lda_doc_topics *written, lda_error *err)
+{
+    export_ctx ctx = {topic_keys, doc_topics, NULL, NULL, NULL, top_words, 0, 0.0, 0};
+    lda_model m;
+    if (lda_model_read(&m, dir, doc_topics != NULL, 0, err))
+        return -1;
+    const lda_doc_topics *form = &m.theta.form;
+    ctx.sparse = doc_topics && !lda_theta_complete(&m.theta); /* Mallet's sparse form of what θ keeps */
+    ctx.max = form->form == LDA_DOC_TOPICS_TOP ? form->top : 0;
+    ctx.threshold = form->form == LDA_DOC_TOPICS_SPARSE ? form->threshold : 0.0;
+    if (written)
+        *written = *form;
+    const int rc = (doc_topics && lda_export_doc_topics_check(&m, dir, ctx.sparse, ctx.threshold, ctx.max, err)) ||
+                   (topic_keys && write_output(OUT_TOPIC_KEYS, topic_keys, &ctx, &m, NULL, NULL, err)) ||
+                   (doc_topics && write_output(OUT_DOC_TOPICS, doc_topics, &ctx, &m, NULL, NULL, err))
+                       ? -1
+                       : 0;
+    lda_model_free(&m);
+    return rc;
 }
 
 int lda_cmd_export(int argc, char **argv)

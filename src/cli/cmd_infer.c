@@ -31,12 +31,13 @@ static const lda_choice infer_doc_topics[] = {
 
 static const lda_option_spec infer_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "FILE", "θ as TSV: a header, then one row per input document (its 0-based "
-                    "index and K proportions); '-' is stdout", "-"},
+                    "index, its name and label when the corpus has them, and K proportions); '-' is stdout", "-"},
     [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "what each row holds", "dense", infer_doc_topics},
-    [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50"},
-    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1"},
+    [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50", .mallet = "num-iterations"},
+    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1",
+                  .mallet = "random-seed"},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_FORMAT] = LDA_ROW_FORMAT,
     [OPT_VOCAB] = LDA_ROW_VOCAB,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -97,8 +98,9 @@ static int apply_infer_option(void *vctx, int index, const char *v, const char *
     }
 }
 
-/* One row per input document: dense, its K proportions; top:N, its N largest as topic and
- * proportion pairs (theta.h's order). */
+/* One row per input document: its 0-based index, its name and label where the corpus has them,
+ * then, dense, its K proportions; top:N, its N largest as topic and proportion pairs (theta.h's
+ * order). */
 static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const float *theta_slots, uint32_t K,
                        const lda_doc_topics *form, lda_error *err)
 {
@@ -113,7 +115,7 @@ static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const floa
     }
     for (uint32_t k = 0; k < K; k++)
         uniform[k] = 1.0f / (float)K;
-    fprintf(f, "document");
+    fprintf(f, "document%s%s", c->names ? "\tname" : "", c->labels ? "\tlabel" : "");
     for (uint32_t k = 0; k < (n ? n : K); k++)
         if (n)
             fprintf(f, "\ttop%u_topic\ttop%u_weight", k + 1, k + 1);
@@ -126,6 +128,10 @@ static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const floa
         if (d < c->num_docs && c->input_index[d] == i)
             row = theta_slots + (size_t)L->doc_slot[d++] * K;
         fprintf(f, "%zu", i);
+        if (c->names) /* a corpus with names (text_fields.h) */
+            fprintf(f, "\t%s", lda_string_list_get(c->names, i));
+        if (c->labels)
+            fprintf(f, "\t%s", lda_string_list_get(c->labels, i));
         if (n) {
             lda_top_entries(NULL, row, K, n, topics, weights);
             for (uint32_t r = 0; r < n; r++)
@@ -169,7 +175,7 @@ int lda_cmd_infer(int argc, char **argv)
     int to_stdout = strcmp(ctx.output, "-") == 0, have_priors = 0, rc = -1;
     lda_priors priors;
     lda_atomic_file af = {0};
-    if (lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written (or is the corpus) fails before the work. */
     if (!to_stdout && (lda_atomic_protect(positional[1], "the corpus", &err) || lda_atomic_open(&af, ctx.output, &err)))

@@ -36,7 +36,7 @@ static const lda_choice format_choices[] = {
 };
 
 static const lda_option_spec topics_options[] = {
-    [OPT_TOP] = {"top", 't', "N", "words per topic", "20"},
+    [OPT_TOP] = {"top", 't', "N", "words per topic", "20", .mallet = "num-top-words"},
     [OPT_COHERENCE] = {"coherence", 0, NULL, "UMass and NPMI coherence of each topic's top words, from document "
                        "co-occurrence in the training corpus", NULL},
     [OPT_CORPUS] = {"corpus", 0, "PATH", "measure coherence on this corpus instead (read with the model's "
@@ -50,9 +50,9 @@ static const lda_option_spec topics_options[] = {
 static const lda_command_spec topics_spec = {
     "topics", "topics MODEL [options]",
     "Prints each topic of the model folder MODEL: its number, its share of the training tokens,\n"
-    "and its most probable words; with --coherence also UMass (sum over pairs of top words of\n"
-    "log((D(w_i,w_j)+1)/D(w_j)), w_j ranked above w_i; closer to 0 is better) and NPMI (mean over\n"
-    "pairs, -1..1, higher is better), D counting documents.",
+    "and its most probable words; with --coherence also UMass (the mean over pairs of top words of\n"
+    "log((D(w_i,w_j)+1)/D(w_j)), w_j ranked above w_i, as gensim and tomotopy report it; closer to 0\n"
+    "is better) and NPMI (the mean over pairs, -1..1, higher is better), D counting documents.",
     topics_options, -1, OPT_HELP,
     NULL,
 };
@@ -236,6 +236,9 @@ int lda_cmd_topics(int argc, char **argv)
         lda_error_fail(&err, "cannot write to stdout");
         goto out;
     }
+    if (coh) /* after the table: what its figures are */
+        fprintf(stderr, "ldagpu topics: coherence of the top %u words: UMass and NPMI, each the mean over their %u "
+                        "pairs\n", n, n * (n - 1) / 2);
     rc = 0;
 out:
     free(top);

@@ -19,23 +19,29 @@ enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
-    OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_HELP,
+    OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
+    OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_HELP,
     OPT_COUNT
 };
 
 static const lda_option_spec train_options[] = {
-    [OPT_TOPICS] = {"topics", 'K', "N", "number of topics", "100"},
-    [OPT_ITERATIONS] = {"iterations", 'n', "N", "Gibbs iterations", "100"},
-    [OPT_ALPHA] = {"alpha", 'a', "A", "symmetric document-topic prior", "50/K"},
+    [OPT_TOPICS] = {"topics", 'K', "N", "number of topics", "100", .mallet = "num-topics"},
+    [OPT_ITERATIONS] = {"iterations", 'n', "N", "Gibbs iterations", "100", .mallet = "num-iterations"},
+    [OPT_ALPHA] = {"alpha", 'a', "A", "symmetric document-topic prior, a topic's (Mallet's --alpha is K times this)",
+                   "50/K"},
     [OPT_BETA] = {"beta", 'b', "B", "symmetric topic-word prior", "0.01"},
-    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, corpus and device give the same model", "1"},
+    [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, corpus and device give the same model", "1",
+                  .mallet = "random-seed"},
     [OPT_OUTPUT] = {"output", 'o', "DIR", "model folder to write", "model"},
-    [OPT_UPDATE] = {"update", 0, "draw|mean", "θ/φ update rule", "draw", lda_update_choices},
+    [OPT_UPDATE] = {"update", 0, "draw|mean", "θ/φ update rule (--model sets it too: give one or the other)", "draw",
+                    lda_update_choices},
     [OPT_PRECISION] = {"precision", 0, "float|double", "precision of the sampler's partial sums", "float",
                        lda_precision_choices},
     [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to train", "auto", lda_device_choices},
-    [OPT_SAMPLER] = {"sampler", 0, "NAME", "z sampler: a GPU kernel (the CPU draws them by its dense reference), or sparse (both)", "butterfly", lda_sampler_choices},
-    [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update too)", "uncollapsed", lda_model_choices},
+    [OPT_SAMPLER] = {"sampler", 0, "NAME", "z sampler: auto, a GPU kernel (the CPU draws them by its dense reference), "
+                     "or sparse (both)", "auto", lda_sampler_choices},
+    [OPT_MODEL] = {"model", 'm', "NAME", "model version (sets --update); recommended: collapsed, the best held-out fit "
+                   "in the least time", "uncollapsed", lda_model_choices},
     [OPT_SPLIT] = {"split", 0, "auto|staged|N", "butterfly, θ given: one block a document group with θ in shared "
                    "memory (staged), or N warps a group reading θ from global memory; auto: chosen from the corpus "
                    "and device (printed)", "auto"},
@@ -54,17 +60,23 @@ static const lda_option_spec train_options[] = {
     [OPT_GPUS] = {"gpus", 0, "N", "train on N GPUs (implies --device cuda): the documents split between them by "
                   "tokens, the word-topic counts summed after every z pass; the model is the one a single GPU "
                   "trains, byte for byte", "1"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores"},
+    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     LDA_READER_OPTION_ROWS,
     [OPT_CACHE] = LDA_ROW_CACHE,
-    [OPT_TOP] = {"top", 't', "N", "top words per topic in topics.txt", "20"},
-    [OPT_QUIET] = {"quiet", 'q', NULL, "no per-iteration log lines", NULL},
+    [OPT_TOP] = {"top", 't', "N", "top words per topic in topics.txt and --output-topic-keys", "20",
+                 .mallet = "num-top-words"},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "print only errors and warnings", NULL},
     [OPT_HOLDOUT] = {"holdout", 0, "F", "hold out this fraction of the documents (chosen by the seed) and report their "
                      "per-token log-likelihood by document completion on evaluated iterations", "0"},
     [OPT_HOLDOUT_ITERATIONS] = {"holdout-iterations", 0, "N", "sweeps estimating θ of each held-out document", "20"},
     [OPT_DOC_TOPICS] = {"doc-topics", 0, "FORM", "how θ is written; --resume MODEL -n 0 --doc-topics FORM rewrites "
                         "it", "auto", lda_doc_topics_choices},
+    [OPT_TOPIC_KEYS] = {"output-topic-keys", 0, "FILE", "then write Mallet's topic keys to FILE, as export does (-t "
+                        "words a topic)", NULL},
+    [OPT_MALLET_DOC_TOPICS] = {"output-doc-topics", 0, "FILE", "then write Mallet's document topics to FILE, as export "
+                               "does (from a θ kept as top:N or sparse:EPS, Mallet's sparse form of what it keeps)",
+                               NULL},
     [OPT_CHECKPOINT_EVERY] = {"checkpoint-every", 0, "N", "write a resumable state to OUTPUT/checkpoint every N "
                               "iterations (0: never; SIGINT/SIGTERM always write one)", "0"},
     [OPT_RESUME] = {"resume", 0, "MODEL", "continue MODEL's run (its newest state) for -n more iterations, with its "
@@ -81,8 +93,10 @@ static void print_resume_help(FILE *out);
 static const lda_command_spec train_spec = {
     "train",
     "train CORPUS [options]  |  train --resume MODEL [-n N] [options]",
-    "Trains an LDA topic model on CORPUS with an uncollapsed Gibbs sampler and writes the model\n"
-    "folder. CORPUS is raw text (one document per line), a UCI docword file, or LDA-C; gzip is fine.\n"
+    "Trains an LDA topic model on CORPUS and writes the model folder. CORPUS is raw text (one\n"
+    "document per line), a UCI docword file, or LDA-C; gzip is fine. The default model is the paper's\n"
+    "uncollapsed Gibbs sampler; --model collapsed, drawn by the sparse sampler, is recommended: a\n"
+    "better held-out fit in less time, on the CPU and the GPU.\n"
     "With --resume, the model's recorded settings hold; 50 + 50 resumed iterations equal 100 in one\n"
     "run. SIGINT or SIGTERM stops after the current iteration and writes a checkpoint and the model\n"
     "(exit status 130 or 143).",
@@ -95,7 +109,11 @@ static const lda_command_spec train_spec = {
 typedef struct {
     lda_train_options o;
     const char *resume;             /* --resume MODEL */
+    const char *topic_keys, *doc_topics; /* Mallet's files written after training (export's) */
     unsigned char given[OPT_COUNT]; /* options set by a flag or the config file */
+    lda_model_kind model;           /* --model as given, and where (a flag or a config line) */
+    lda_update update;              /* --update as given, and where */
+    char model_where[512], update_where[512];
 } train_ctx;
 
 /* Options that set a recorded setting are parsed by the settings table (model/settings.c),
@@ -111,8 +129,17 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
     }
     ctx->given[index] = 1;
     const lda_setting *setting = lda_setting_by_option(train_options[index].name);
+    if (setting && lda_setting_parse(setting, where, v, &o->settings, 0, err))
+        return -1;
+    if (index == OPT_MODEL) {
+        ctx->model = lda_params_model(p);
+        snprintf(ctx->model_where, sizeof ctx->model_where, "%s", where);
+    } else if (index == OPT_UPDATE) {
+        ctx->update = p->update;
+        snprintf(ctx->update_where, sizeof ctx->update_where, "%s", where);
+    }
     if (setting)
-        return lda_setting_parse(setting, where, v, &o->settings, 0, err);
+        return 0;
     switch (index) {
     case OPT_ITERATIONS:
         return lda_parse_u32(where, v, 0, 100000000, &p->iterations, err);
@@ -145,6 +172,12 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
     case OPT_RESUME:
         ctx->resume = v;
         return 0;
+    case OPT_TOPIC_KEYS:
+        ctx->topic_keys = v;
+        return 0;
+    case OPT_MALLET_DOC_TOPICS:
+        ctx->doc_topics = v;
+        return 0;
     case OPT_FORCE:
         if (!v) {
             o->force = 1;
@@ -155,6 +188,27 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         lda_error_fail(err, "internal error: option --%s has no handler", train_options[index].name);
         return -1;
     }
+}
+
+/* A model is a pair (θ collapsed?, update rule: params.h), so --model names its update rule: an
+ * --update that says otherwise is refused, rather than making a third model of the two by
+ * whichever came last. */
+static int check_model_update(train_ctx *ctx, lda_error *err)
+{
+    if (!ctx->given[OPT_MODEL] || !ctx->given[OPT_UPDATE])
+        return 0;
+    lda_params implied;
+    lda_params_default(&implied);
+    lda_params_set_model(&implied, ctx->model);
+    if (implied.update != ctx->update) {
+        lda_error_input(err, "%s %s means --update %s; %s %s contradicts it (leave --update out: each model names "
+                        "its update rule)", ctx->model_where, lda_choice_name(lda_model_choices, ctx->model),
+                        lda_choice_name(lda_update_choices, implied.update), ctx->update_where,
+                        lda_choice_name(lda_update_choices, ctx->update));
+        return -1;
+    }
+    lda_params_set_model(&ctx->o.settings.params, ctx->model);
+    return 0;
 }
 
 /* ---- --resume: the model's settings, and the flags that may change them ---- */
@@ -271,6 +325,9 @@ static void install_stop_handlers(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* `ldagpu train ... 2>&1 | head`: once the reader is gone, a line written to the pipe must
+     * not kill the run; the write fails, and the run goes on to write its model. */
+    signal(SIGPIPE, SIG_IGN);
 }
 
 /* --gpus N runs on CUDA. Under mpirun each process is one shard (on its own GPU where there
@@ -303,13 +360,30 @@ static int resolve_shards(train_ctx *ctx, lda_error *err)
     return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;
 }
 
+/* --output-topic-keys, --output-doc-topics: from the model just written (by rank 0 of an mpirun). */
+static int write_mallet_files(const train_ctx *ctx, lda_error *err)
+{
+    if ((!ctx->topic_keys && !ctx->doc_topics) || lda_ranks_rank() != 0)
+        return 0;
+    lda_doc_topics form;
+    if (lda_export_mallet_files(ctx->o.output_dir, ctx->topic_keys, ctx->doc_topics, ctx->o.top_words, &form, err))
+        return -1;
+    if (ctx->doc_topics && form.form != LDA_DOC_TOPICS_DENSE && !ctx->o.quiet) {
+        char kept[64];
+        fprintf(stderr, "ldagpu: %s: Mallet's sparse form, the entries θ keeps as %s\n", ctx->doc_topics,
+                lda_doc_topics_format(&form, kept, sizeof kept));
+    }
+    return 0;
+}
+
 /* The run once the options are parsed: --resume's state merged, then training. */
 static int train_with(train_ctx *ctx, const char *command, const char **positional, int npos)
 {
     lda_error err = {0};
     lda_resume_state st;
     memset(&st, 0, sizeof st);
-    if (resolve_shards(ctx, &err))
+    if (check_model_update(ctx, &err) || resolve_shards(ctx, &err) ||
+        lda_backend_check_device(ctx->o.settings.params.device, &err)) /* before any input is read */
         return lda_report(command, &err);
     if (ctx->resume) {
         if (lda_resume_load(ctx->resume, &st, &err) ||
@@ -324,9 +398,16 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
     } else {
         ctx->o.corpus_path = positional[0];
     }
+    if (ctx->doc_topics && ctx->o.settings.doc_topics.form == LDA_DOC_TOPICS_NONE) {
+        lda_error_input(&err, "--output-doc-topics: the model keeps no θ (--doc-topics none) to write them from");
+        lda_resume_free(&st);
+        return lda_report(command, &err);
+    }
     install_stop_handlers();
     ctx->o.stop = &stop_signal;
-    int rc = lda_train(&ctx->o, &err) ? lda_report(command, &err) : LDA_EXIT_OK;
+    /* A stopped run writes no Mallet files: before its first iteration there is no model of its own. */
+    int rc = lda_train(&ctx->o, &err) || (!stop_signal && write_mallet_files(ctx, &err)) ? lda_report(command, &err)
+                                                                                        : LDA_EXIT_OK;
     lda_resume_free(&st);
     if (rc == LDA_EXIT_OK && stop_signal)
         rc = 128 + stop_signal;
@@ -338,6 +419,7 @@ int lda_cmd_train(int argc, char **argv)
     train_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     lda_settings_default(&ctx.o.settings);
+    ctx.o.settings.params.sampler = LDA_SAMPLER_AUTO; /* the library's default is what older models ran */
     ctx.o.output_dir = "model";
     ctx.o.top_words = 20;
 

@@ -24,6 +24,7 @@ const lda_choice lda_device_choices[] = {
 };
 
 const lda_choice lda_sampler_choices[] = {
+    {"auto", LDA_SAMPLER_AUTO, "sparse where θ is collapsed, butterfly where θ is given"},
     {"butterfly", LDA_SAMPLER_BUTTERFLY,
      "Algorithm 7; each block's butterfly table rebuilt in registers, token rows split over warps"},
     {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
@@ -49,6 +50,12 @@ void lda_params_set_model(lda_params *p, lda_model_kind model)
     p->theta_collapsed = model == LDA_MODEL_THETA_COLLAPSED || model == LDA_MODEL_COLLAPSED;
     p->update = model == LDA_MODEL_MEAN_FOR_MODE || model == LDA_MODEL_COLLAPSED ? LDA_UPDATE_MEAN : LDA_UPDATE_DRAW;
     p->phi_mean = model == LDA_MODEL_PHI_MEAN;
+}
+
+void lda_params_resolve_sampler(lda_params *p)
+{
+    if (p->sampler == LDA_SAMPLER_AUTO)
+        p->sampler = p->theta_collapsed ? LDA_SAMPLER_SPARSE : LDA_SAMPLER_BUTTERFLY;
 }
 
 lda_model_kind lda_params_model(const lda_params *p)
@@ -96,7 +103,7 @@ void lda_params_default(lda_params *p)
     p->update = LDA_UPDATE_DRAW;
     p->precision = LDA_PRECISION_FLOAT;
     p->device = LDA_DEVICE_AUTO;
-    p->sampler = LDA_SAMPLER_BUTTERFLY;
+    p->sampler = LDA_SAMPLER_BUTTERFLY; /* what a model.conf without the key ran; train and bench default to auto */
     p->threads = 0;
     p->shards = 1;
     p->cuda_device = -1;

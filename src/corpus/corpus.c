@@ -23,17 +23,26 @@ void corpus_free(corpus *c)
     free(c->input_index);
     free(c->input_unknown);
     free_strings(c->vocab, c->vocab_size);
+    lda_string_list_free(c->names);
+    lda_string_list_free(c->labels);
     free(c);
 }
 
 const lda_choice corpus_format_choices[] = {
-    {"auto", CORPUS_FORMAT_AUTO, "detected from the first bytes and lines"},
+    {"auto", CORPUS_FORMAT_AUTO, "detected from the first bytes and lines (never mallet or named)"},
     {"text", CORPUS_FORMAT_TEXT, "raw text, one document a line"},
     {"uci", CORPUS_FORMAT_UCI, "UCI bag-of-words: docword file and vocabulary"},
     {"ldac", CORPUS_FORMAT_LDAC, "LDA-C: N id:count ... lines and vocabulary"},
     {"binary", CORPUS_FORMAT_BINARY, "ldagpu's binary corpus (ldagpu format, generate, --cache)"},
+    {"mallet", CORPUS_FORMAT_MALLET, "text lines NAME<tab>LABEL<tab>TEXT (Mallet's import-file): named documents"},
+    {"named", CORPUS_FORMAT_NAMED, "text lines NAME<tab>TEXT: named documents"},
     {NULL, 0, NULL},
 };
+
+int corpus_format_is_text(corpus_format f)
+{
+    return f == CORPUS_FORMAT_TEXT || f == CORPUS_FORMAT_MALLET || f == CORPUS_FORMAT_NAMED;
+}
 
 const char *corpus_format_name(corpus_format f)
 {

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "util/string_list.h"
 
 /* The counts are 32-bit on the CPU and the GPU (n[k], n[w,k], N[m]), so a corpus has fewer
  * than 2^32 tokens; a document's tokens are moreover interleaved 32 to a row of 32-bit
@@ -28,8 +29,14 @@ typedef enum {
     CORPUS_FORMAT_UCI,
     CORPUS_FORMAT_LDAC,
     CORPUS_FORMAT_BINARY, /* ldagpu's own (corpus_binary.h); values are stored in files: only append */
+    CORPUS_FORMAT_MALLET, /* text lines NAME<tab>LABEL<tab>TEXT (text_fields.h) */
+    CORPUS_FORMAT_NAMED,  /* text lines NAME<tab>TEXT */
     CORPUS_FORMAT_COUNT /* not a format: how many there are */
 } corpus_format;
+
+/* Whether the format is text read by the tokenizer (text, mallet, named), whose reader options
+ * (stop words, word length, pruning) apply. */
+int corpus_format_is_text(corpus_format f);
 
 typedef struct {
     corpus_format format;
@@ -67,6 +74,10 @@ typedef struct {
     size_t *input_index;       /* num_docs; position of kept doc d among the input documents */
     char **vocab;              /* vocab_size NUL-terminated strings (owned) */
     corpus_format format;      /* the format actually read */
+    /* The named text formats (text_fields.h): each input document's name, and label (mallet);
+     * num_input_docs strings each, empty documents' included. NULL: none (row numbers name
+     * the documents). */
+    lda_string_list *names, *labels;
 } corpus;
 
 void corpus_free(corpus *c);
@@ -75,7 +86,8 @@ void corpus_free(corpus *c);
 char **copy_strings(char *const *words, size_t n, lda_error *err);
 void free_strings(char **words, size_t n);
 
-/* The formats by name ("auto", "text", "uci", "ldac", "binary"), for options and model.conf;
+/* The formats by name ("auto", "text", "uci", "ldac", "binary", "mallet", "named"), for options
+ * and model.conf;
  * parse returns -1 for an unknown name. */
 extern const lda_choice corpus_format_choices[];
 const char *corpus_format_name(corpus_format f);

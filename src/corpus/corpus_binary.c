@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "corpus/corpus_internal.h"
+#include "corpus/text_fields.h"
 #include "util/atomic_file.h"
 #include "util/memory.h"
 
@@ -26,7 +27,8 @@
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "offsets and indexes are written as the host's size_t");
 
 enum {
-    HEADER_BYTES = 64,
+    HEADER_BYTES_V1 = 64,
+    HEADER_BYTES = 80, /* version 2: the name and label bytes */
     CHECKSUM_BYTES = 4,
     NOTE_MAX = 1 << 20,    /* a note is a few lines; more is a damaged header */
     READ_CHUNK = 8 << 20,  /* read and checksummed while still in cache */
@@ -34,7 +36,7 @@ enum {
 
 typedef struct {
     uint32_t version, header_bytes, vocab_size, source_format;
-    uint64_t num_input_docs, num_docs, num_tokens, vocab_bytes, note_bytes;
+    uint64_t num_input_docs, num_docs, num_tokens, vocab_bytes, note_bytes, names_bytes, labels_bytes;
 } header;
 
 static uint64_t pad8(uint64_t n)
@@ -67,9 +69,15 @@ static uint64_t get_u64(const unsigned char *p)
 }
 
 /* The bytes after the header and the note, checksum included: what the counts declare. */
-static uint64_t body_bytes(uint64_t docs, uint64_t tokens, uint64_t vocab_bytes)
+static uint64_t body_bytes(uint64_t docs, uint64_t tokens, uint64_t strings_bytes)
 {
-    return 8 * (docs + 1) + 8 * docs + 4 * tokens + vocab_bytes + CHECKSUM_BYTES;
+    return 8 * (docs + 1) + 8 * docs + 4 * tokens + strings_bytes + CHECKSUM_BYTES;
+}
+
+/* Version 1 while there are no names: a file older readers still read. */
+static int has_names(const corpus_binary_shape *shape)
+{
+    return shape->names_bytes || shape->labels_bytes;
 }
 
 /* ---- writing ---- */
@@ -95,10 +103,11 @@ int corpus_binary_begin(corpus_binary_writer *w, FILE *f, const char *path, cons
                         const char *note, lda_error *err)
 {
     const size_t note_len = note ? strlen(note) : 0;
+    const uint32_t header_bytes = has_names(shape) ? HEADER_BYTES : HEADER_BYTES_V1;
     unsigned char h[HEADER_BYTES] = {0}, zeros[8] = {0};
     memcpy(h, CORPUS_BINARY_MAGIC, 8);
-    put_u32(h + 8, CORPUS_BINARY_VERSION);
-    put_u32(h + 12, HEADER_BYTES);
+    put_u32(h + 8, has_names(shape) ? CORPUS_BINARY_VERSION : 1);
+    put_u32(h + 12, header_bytes);
     put_u64(h + 16, shape->num_input_docs);
     put_u64(h + 24, shape->num_docs);
     put_u64(h + 32, shape->num_tokens);
@@ -106,10 +115,13 @@ int corpus_binary_begin(corpus_binary_writer *w, FILE *f, const char *path, cons
     put_u32(h + 44, (uint32_t)shape->source_format);
     put_u64(h + 48, shape->vocab_bytes);
     put_u64(h + 56, note_len);
+    put_u64(h + 64, shape->names_bytes);
+    put_u64(h + 72, shape->labels_bytes);
     *w = (corpus_binary_writer){f, path, (uint32_t)crc32_z(0, Z_NULL, 0), 0, 0};
-    w->expected = HEADER_BYTES + pad8(note_len) +
-                  body_bytes(shape->num_docs, shape->num_tokens, shape->vocab_bytes) - CHECKSUM_BYTES;
-    return corpus_binary_put(w, h, sizeof h, err) || corpus_binary_put(w, note, note_len, err) ||
+    w->expected = header_bytes + pad8(note_len) +
+                  body_bytes(shape->num_docs, shape->num_tokens,
+                             shape->vocab_bytes + shape->names_bytes + shape->labels_bytes) - CHECKSUM_BYTES;
+    return corpus_binary_put(w, h, header_bytes, err) || corpus_binary_put(w, note, note_len, err) ||
                    corpus_binary_put(w, zeros, pad8(note_len) - note_len, err)
                ? -1
                : 0;
@@ -134,7 +146,8 @@ int corpus_binary_end(corpus_binary_writer *w, lda_error *err)
 int corpus_binary_write(const char *path, const corpus *c, corpus_format source_format, const char *note,
                         lda_error *err)
 {
-    corpus_binary_shape shape = {c->num_input_docs, c->num_docs, c->num_tokens, c->vocab_size, 0, source_format};
+    corpus_binary_shape shape = {c->num_input_docs, c->num_docs, c->num_tokens, c->vocab_size, 0, source_format,
+                                 c->names ? c->names->size : 0, c->labels ? c->labels->size : 0};
     for (uint32_t w = 0; w < c->vocab_size; w++)
         shape.vocab_bytes += strlen(c->vocab[w]) + 1;
     lda_atomic_file af;
@@ -147,6 +160,8 @@ int corpus_binary_write(const char *path, const corpus *c, corpus_format source_
                  corpus_binary_put(&w, c->words, c->num_tokens * sizeof(uint32_t), err);
     for (uint32_t i = 0; i < c->vocab_size && !failed; i++)
         failed = corpus_binary_put(&w, c->vocab[i], strlen(c->vocab[i]) + 1, err);
+    failed = failed || (c->names && corpus_binary_put(&w, c->names->bytes, c->names->size, err)) ||
+             (c->labels && corpus_binary_put(&w, c->labels->bytes, c->labels->size, err));
     if (failed || corpus_binary_end(&w, err)) {
         lda_atomic_abort(&af);
         return -1;
@@ -233,30 +248,41 @@ static int open_source(source *s, const char *path, lda_error *err)
         return -1;
     }
     s->size = (uint64_t)sb.st_size;
-    unsigned char b[HEADER_BYTES];
-    if (s->size < HEADER_BYTES + CHECKSUM_BYTES || take(s, b, HEADER_BYTES, err) || memcmp(b, CORPUS_BINARY_MAGIC, 8)) {
+    unsigned char b[HEADER_BYTES] = {0};
+    if (s->size < HEADER_BYTES_V1 + CHECKSUM_BYTES || take(s, b, HEADER_BYTES_V1, err) ||
+        memcmp(b, CORPUS_BINARY_MAGIC, 8)) {
         lda_error_input(err, "%s: not an ldagpu binary corpus (it does not start with the %d-byte header '%s')", path,
-                        HEADER_BYTES, CORPUS_BINARY_MAGIC);
+                        HEADER_BYTES_V1, CORPUS_BINARY_MAGIC);
         return -1;
     }
     header *h = &s->h;
     *h = (header){get_u32(b + 8), get_u32(b + 12), get_u32(b + 40), get_u32(b + 44), get_u64(b + 16),
-                  get_u64(b + 24), get_u64(b + 32), get_u64(b + 48), get_u64(b + 56)};
-    if (h->version != CORPUS_BINARY_VERSION) {
-        lda_error_input(err, "%s: binary corpus version %u; this ldagpu reads version %u", path, h->version,
+                  get_u64(b + 24), get_u64(b + 32), get_u64(b + 48), get_u64(b + 56), 0, 0};
+    if (h->version < 1 || h->version > CORPUS_BINARY_VERSION) {
+        lda_error_input(err, "%s: binary corpus version %u; this ldagpu reads versions 1 to %u", path, h->version,
                         CORPUS_BINARY_VERSION);
         return -1;
     }
-    if (h->header_bytes != HEADER_BYTES)
+    if (h->header_bytes != (h->version == 1 ? HEADER_BYTES_V1 : HEADER_BYTES))
         return damaged(s, err, "its header size is wrong");
+    if (h->version > 1 && (s->size < HEADER_BYTES + CHECKSUM_BYTES ||
+                           take(s, b + HEADER_BYTES_V1, HEADER_BYTES - HEADER_BYTES_V1, err))) {
+        lda_error_input(err, "%s: truncated: %llu bytes, fewer than its header takes", path,
+                        (unsigned long long)s->size);
+        return -1;
+    }
+    h->names_bytes = get_u64(b + 64);
+    h->labels_bytes = get_u64(b + 72);
     if (h->source_format == CORPUS_FORMAT_AUTO || h->source_format >= CORPUS_FORMAT_COUNT)
         return damaged(s, err, "unknown source format");
     /* Each count bounded by the size first, so the sum below cannot overflow. */
     const uint64_t size = s->size;
     const int fits = h->num_docs <= size / 16 && h->num_tokens <= size / 4 && h->vocab_bytes <= size &&
-                     h->note_bytes <= size;
+                     h->note_bytes <= size && h->names_bytes <= size && h->labels_bytes <= size;
     const uint64_t declared =
-        fits ? HEADER_BYTES + pad8(h->note_bytes) + body_bytes(h->num_docs, h->num_tokens, h->vocab_bytes) : 0;
+        fits ? h->header_bytes + pad8(h->note_bytes) +
+                   body_bytes(h->num_docs, h->num_tokens, h->vocab_bytes + h->names_bytes + h->labels_bytes)
+             : 0;
     if (!fits || declared > size) {
         lda_error_input(err, "%s: truncated: %llu bytes, fewer than its header declares (%llu documents, %llu "
                         "tokens, %llu bytes of vocabulary)", path, (unsigned long long)size,
@@ -327,6 +353,38 @@ static int split_vocab(const source *s, const char *blob, corpus *c, lda_error *
     return at == B ? 0 : damaged(s, err, "bytes after the last word of its vocabulary");
 }
 
+/* The names (is_name) or labels in *blob: none when it is empty, else one an input document,
+ * each one a name or label may be (text_fields.h). Once they are counted right, *blob is the
+ * list's (NULL here), and *out is the corpus's, to be freed with it. */
+static int split_names(const source *s, char **blob, uint64_t bytes, int is_name, lda_string_list **out,
+                       lda_error *err)
+{
+    char why[TEXT_FIELDS_WHY_MAX + 64], problem[TEXT_FIELDS_WHY_MAX];
+    if (bytes == 0)
+        return 0;
+    const size_t count = lda_string_list_count_in(*blob, (size_t)bytes);
+    if (count != s->h.num_input_docs) {
+        if (count == SIZE_MAX)
+            snprintf(why, sizeof why, "its %ss do not end with a NUL", is_name ? "name" : "label");
+        else
+            snprintf(why, sizeof why, "it holds %zu %ss for its %llu input documents", count,
+                     is_name ? "name" : "label", (unsigned long long)s->h.num_input_docs);
+        return damaged(s, err, why);
+    }
+    *out = lda_string_list_adopt(*blob, (size_t)bytes, err);
+    *blob = NULL; /* the list's, or freed with it */
+    if (!*out)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        const char *t = lda_string_list_get(*out, i);
+        if (text_field_problem(t, strlen(t), is_name, problem)) {
+            snprintf(why, sizeof why, "input document %zu: %s", i, problem);
+            return damaged(s, err, why);
+        }
+    }
+    return 0;
+}
+
 /* What every corpus promises (corpus.h), checked value by value. */
 static int check_contents(const source *s, const corpus *c, lda_error *err)
 {
@@ -368,18 +426,21 @@ static int check_contents(const source *s, const corpus *c, lda_error *err)
 static int read_body(source *s, corpus *c, lda_error *err)
 {
     const header *h = &s->h;
-    char *blob = NULL;
+    char *blob = NULL, *names = NULL, *labels = NULL;
     unsigned char stored[CHECKSUM_BYTES];
     int rc = -1;
     if (!(c->doc_offsets = lda_malloc_array(h->num_docs + 1, sizeof(size_t), "document offsets", err)) ||
         !(c->input_index = lda_malloc_array(h->num_docs ? h->num_docs : 1, sizeof(size_t), "document indexes", err)) ||
         !(c->words = lda_malloc_array(h->num_tokens ? h->num_tokens : 1, sizeof(uint32_t), "tokens", err)) ||
-        !(blob = lda_malloc(h->vocab_bytes ? h->vocab_bytes : 1, "the vocabulary", err)))
+        !(blob = lda_malloc(h->vocab_bytes ? h->vocab_bytes : 1, "the vocabulary", err)) ||
+        !(names = lda_malloc(h->names_bytes ? h->names_bytes : 1, "document names", err)) ||
+        !(labels = lda_malloc(h->labels_bytes ? h->labels_bytes : 1, "document labels", err)))
         goto out;
     if (take(s, NULL, pad8(h->note_bytes), err) ||
         take(s, c->doc_offsets, (h->num_docs + 1) * sizeof(size_t), err) ||
         take(s, c->input_index, h->num_docs * sizeof(size_t), err) ||
         take(s, c->words, h->num_tokens * sizeof(uint32_t), err) || take(s, blob, h->vocab_bytes, err) ||
+        take(s, names, h->names_bytes, err) || take(s, labels, h->labels_bytes, err) ||
         read_exactly(s, stored, sizeof stored, err))
         goto out;
     if (get_u32(stored) != s->crc) {
@@ -389,9 +450,15 @@ static int read_body(source *s, corpus *c, lda_error *err)
         damaged(s, err, what);
         goto out;
     }
-    rc = split_vocab(s, blob, c, err) || check_contents(s, c, err) ? -1 : 0;
+    rc = split_vocab(s, blob, c, err) || check_contents(s, c, err) ||
+                 split_names(s, &names, h->names_bytes, 1, &c->names, err) ||
+                 split_names(s, &labels, h->labels_bytes, 0, &c->labels, err)
+             ? -1
+             : 0;
 out:
     free(blob);
+    free(names);
+    free(labels);
     return rc;
 }
 
@@ -405,7 +472,8 @@ static int check_memory(const source *s, lda_error *err)
     if (lda_memory_available(&have, err))
         return -1;
     const double need = 4.0 * (double)h->num_tokens + 16.0 * (double)h->num_docs + 8.0 * (double)h->num_input_docs +
-                        2.0 * (double)h->vocab_bytes + 8.0 * (double)h->vocab_size;
+                        2.0 * (double)h->vocab_bytes + 8.0 * (double)h->vocab_size + (double)h->names_bytes +
+                        (double)h->labels_bytes + 16.0 * (double)h->num_input_docs * (h->names_bytes > 0);
     if (need <= (double)have)
         return 0;
     char need_text[32], have_text[32];
@@ -432,6 +500,8 @@ corpus *corpus_binary_read(const char *path, lda_error *err)
             damaged(&s, err, "more documents kept than input documents");
         else if (2 * (uint64_t)h->vocab_size > h->vocab_bytes) /* a word is a byte at least, and its NUL */
             damaged(&s, err, "its vocabulary has fewer bytes than its words need");
+        else if (h->labels_bytes && !h->names_bytes)
+            damaged(&s, err, "it has labels and no names");
         else if (check_memory(&s, err) == 0 && (c = lda_calloc(1, sizeof *c, "a corpus", err))) {
             *c = (corpus){.num_docs = h->num_docs, .num_input_docs = h->num_input_docs,
                           .num_empty_docs = h->num_input_docs - h->num_docs, .num_tokens = h->num_tokens,

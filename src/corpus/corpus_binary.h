@@ -5,8 +5,9 @@
  *
  *   offset  bytes        what
  *   0       8            magic "LDAGPUCB"
- *   8       4            version (1)
- *   12      4            header bytes (64)
+ *   8       4            version: 1, or 2 for a corpus with document names (version 1 files
+ *                        are written while there are none, so older readers still read them)
+ *   12      4            header bytes H: 64 (version 1), 80 (version 2)
  *   16      8            input documents, empty ones included
  *   24      8            D: documents kept (each has tokens)
  *   32      8            N: tokens
@@ -15,17 +16,22 @@
  *                        made as such, e.g. by `ldagpu generate`)
  *   48      8            B: vocabulary bytes
  *   56      8            T: note bytes
- *   64      T, to 8      the note: text, e.g. the key of a cache (corpus_cache.h); zero-padded
+ *   64      8            M: name bytes (version 2)
+ *   72      8            L: label bytes (version 2)
+ *   H       T, to 8      the note: text, e.g. the key of a cache (corpus_cache.h); zero-padded
  *           8 (D + 1)    document offsets: document d is tokens [off[d], off[d + 1])
  *           8 D          input index: where document d stood among the input documents
  *           4 N          word ids, each < V
  *           B            the vocabulary: V NUL-terminated, non-empty strings
+ *           M            the names of every input document, NUL-terminated (M = 0: none)
+ *           L            their labels, likewise (L = 0: none)
  *           4            CRC-32 (zlib's) of every byte before it
  *
  * A file is refused (status 2, naming the file) when its size is not what its header
  * declares, its checksum does not match, or its contents break what every corpus promises:
  * offsets from 0 rising strictly to N, documents within CORPUS_MAX_DOC_TOKENS, input indexes
- * rising and below the input count, word ids below V, exactly V words. */
+ * rising and below the input count, word ids below V, exactly V words, names and labels one an
+ * input document and each one a name or label may be (text_fields.h), labels only with names. */
 #ifndef LDA_CORPUS_BINARY_H
 #define LDA_CORPUS_BINARY_H
 
@@ -35,7 +41,7 @@
 #include "corpus/corpus.h"
 
 #define CORPUS_BINARY_MAGIC "LDAGPUCB"
-#define CORPUS_BINARY_VERSION 1u
+#define CORPUS_BINARY_VERSION 2u /* the newest this ldagpu reads and writes */
 
 /* What a binary corpus holds, known before its arrays are written. */
 typedef struct {
@@ -43,12 +49,13 @@ typedef struct {
     uint32_t vocab_size;
     uint64_t vocab_bytes; /* the vocabulary's strings with their NULs */
     corpus_format source_format;
+    uint64_t names_bytes, labels_bytes; /* the documents' names and labels with their NULs; 0: none */
 } corpus_binary_shape;
 
 /* Writes a binary corpus section by section, as its arrays are made: begin (header and note),
  * then exactly the bytes the shape declares, in the file's order (offsets as uint64, input
- * indexes as uint64, word ids, vocabulary strings with their NULs), then end (the checksum,
- * after checking that count). */
+ * indexes as uint64, word ids, vocabulary strings with their NULs, names, labels), then end
+ * (the checksum, after checking that count). */
 typedef struct {
     FILE *f;
     const char *path; /* for messages */

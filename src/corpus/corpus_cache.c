@@ -54,7 +54,7 @@ static uint32_t builtin_stopwords_crc(void)
 /* The options that shape what the format's reader makes of the source. */
 static void describe_options(FILE *key, const char *path, corpus_format format, const corpus_options *opt)
 {
-    if (format == CORPUS_FORMAT_TEXT) {
+    if (corpus_format_is_text(format)) {
         const char *stop = opt->stopwords_path;
         if (!stop)
             fprintf(key, "stopwords = built-in %08x\n", builtin_stopwords_crc());

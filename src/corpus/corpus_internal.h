@@ -3,7 +3,7 @@
 #ifndef LDA_CORPUS_INTERNAL_H
 #define LDA_CORPUS_INTERNAL_H
 
-#include "corpus/corpus.h"
+#include "corpus/corpus_read.h"
 #include "util/gzlines.h"
 #include "util/strmap.h"
 
@@ -66,11 +66,6 @@ int corpus_adopt_fixed_vocab(corpus *c, const corpus_options *opt, lda_error *er
  * the empty-corpus message. */
 int corpus_map_to_fixed_vocab(corpus *c, const corpus_options *opt, char note[CORPUS_NOTE_MAX],
                               lda_error *err);
-
-/* ---- corpus_detect.c ---- */
-
-/* Guesses the format from the first lines (see corpus.h). */
-int corpus_detect_format(const char *path, corpus_format *format, lda_error *err);
 
 /* ---- the readers: each returns the corpus read (possibly empty), or NULL with err. UCI
  * and LDA-C without a vocabulary file (vocab_path NULL, --vocab none) name each word by its

@@ -101,7 +101,7 @@ corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err)
     if (format == CORPUS_FORMAT_AUTO && corpus_detect_format(path, &format, err) < 0)
         return NULL;
     char note[CORPUS_NOTE_MAX] = "";
-    corpus *c = format == CORPUS_FORMAT_TEXT     ? corpus_read_text(path, opt, note, err)
+    corpus *c = corpus_format_is_text(format)   ? corpus_read_text(path, opt, note, err)
                 : format == CORPUS_FORMAT_BINARY ? read_binary(path, opt, note, err)
                                                  : read_with_vocab_file(path, format, opt, note, err);
     if (c && require_tokens(c, path, note, err) < 0) {

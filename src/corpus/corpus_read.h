@@ -19,4 +19,8 @@
 /* Reads a corpus; NULL on failure with err filled. */
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err);
 
+/* The format CORPUS_FORMAT_AUTO reads path as (corpus_detect.c): binary, UCI, LDA-C or text,
+ * never a named text format (text_fields.h). */
+int corpus_detect_format(const char *path, corpus_format *format, lda_error *err);
+
 #endif

@@ -1,4 +1,4 @@
-/* corpus_text.c — raw text, one document per line.
+/* corpus_text.c — raw text, one document per line (less a named format's fields, text_fields.h).
  *
  * Tokenizer (UTF-8): a word is a letter (Unicode general category L*, any script) followed by
  * letters and combining marks (M*: accents written apart, the vowel signs of Indic scripts),
@@ -25,6 +25,7 @@
 
 #include "corpus/corpus_internal.h"
 #include "corpus/stopwords.h"
+#include "corpus/text_fields.h"
 #include "corpus/unicode.h"
 #include "util/gzlines.h"
 
@@ -210,7 +211,10 @@ static int read_lines(text_reader *t, const char *path, lda_error *err)
     size_t len;
     int failed = corpus_token_budget(&t->b.max_tokens, err) < 0;
     while (!failed && (line = gzlines_next(r, &len, err))) {
-        failed = tokenize_line(t, line, len, t->b.c->num_input_docs, err) < 0 ||
+        const char *text; /* the line less a named format's fields (text_fields.h) */
+        size_t text_len;
+        failed = text_fields_take(t->b.c, t->opt->format, r, line, len, &text, &text_len, err) < 0 ||
+                 tokenize_line(t, text, text_len, t->b.c->num_input_docs, err) < 0 ||
                  corpus_builder_end_doc(&t->b, err) < 0;
     }
     failed = failed || gzlines_failed(r);

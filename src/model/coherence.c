@@ -95,12 +95,14 @@ int lda_coherence_compute(const corpus *c, const uint32_t *top, uint32_t K, uint
     for (uint32_t k = 0; k < K; k++) {
         const uint32_t *row = top + (size_t)k * n, *pk = pairs + (size_t)k * n * n;
         double umass = 0.0, npmi = 0.0;
-        size_t npairs = 0;
+        size_t npairs = 0, umass_pairs = 0;
         for (uint32_t m = 1; m < n; m++)
             for (uint32_t l = 0; l < m; l++) {
                 double dl = df[compact[row[l]]], dm = df[compact[row[m]]], co = pk[(size_t)l * n + m];
-                if (dl > 0)
+                if (dl > 0) {
                     umass += log((co + 1.0) / dl);
+                    umass_pairs++;
+                }
                 npairs++;
                 if (co == 0)
                     npmi += -1.0;
@@ -109,7 +111,7 @@ int lda_coherence_compute(const corpus *c, const uint32_t *top, uint32_t K, uint
                 else
                     npmi += log(co * docs / (dl * dm)) / -log(co / docs);
             }
-        out[k].umass = umass;
+        out[k].umass = umass_pairs ? umass / (double)umass_pairs : 0.0;
         out[k].npmi = npairs ? npmi / (double)npairs : 0.0;
     }
     rc = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/doc_names.h"
 #include "model/matrix_file.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
@@ -31,7 +32,7 @@ int lda_export_topic_keys(const lda_model *m, uint32_t top, FILE *f, lda_error *
     for (uint32_t k = 0; k < m->num_topics; k++) {
         lda_top_indices(m->phi + (size_t)k * m->vocab_size, m->vocab_size, n, words);
         fprintf(f, "%u\t", k);
-        mallet_number(f, m->settings.params.alpha);
+        mallet_number(f, m->alpha_learned ? m->alpha_learned[k] : m->settings.params.alpha); /* as learned, if it was */
         fputc('\t', f);
         for (uint32_t i = 0; i < n; i++)
             fprintf(f, "%s ", m->vocab[words[i]]);
@@ -75,7 +76,8 @@ int lda_export_doc_topics(const lda_model *m, int sparse, double threshold, uint
     if (sparse)
         fprintf(f, "#doc name topic proportion ...\n");
     for (uint64_t d = 0; d < m->num_docs; d++) {
-        fprintf(f, "%llu\t%llu", (unsigned long long)d, (unsigned long long)d);
+        char row_number[24];
+        fprintf(f, "%llu\t%s", (unsigned long long)d, lda_doc_name(m->doc_names, d, row_number));
         if (!sparse) {
             lda_theta_row_dense(&m->theta, d, weights);
             for (uint32_t k = 0; k < K; k++)

@@ -1,14 +1,16 @@
 /* export.h — a model in the formats other tools read.
  *
  *   topic keys   (Mallet's --output-topic-keys): one line a topic, "TOPIC\tALPHA\tw1 w2 ... wN "
- *                (α with at most 5 decimals, as Mallet prints it; the words most probable first,
- *                each followed by a space);
+ *                (the topic's α, learned by --optimize-interval or the setting, with at most 5
+ *                decimals, as Mallet prints it; the words most probable first, each followed by
+ *                a space);
  *   doc topics   (Mallet's --output-doc-topics): one line an input document, "DOC\tNAME\tp0\tp1..."
  *                with θ (a dense theta.npy) in topic order; sparse, like Mallet with a threshold or
  *                a maximum: a header "#doc name topic proportion ..." and "DOC\tNAME\tk\tp\t..."
  *                with the topics of proportion >= threshold, largest first (ties: smaller topic
  *                first), at most max, which a top:N or sparse:EPS θ can give exactly. NAME
- *                is the 0-based input index too (ldagpu's documents have no names);
+ *                is the document's name (doc_names.h), or its 0-based input index again when
+ *                the corpus had no names;
  *   pyLDAvis     one JSON object whose keys are pyLDAvis.prepare's arguments:
  *                pyLDAvis.prepare(**json.load(f)) — topic_term_dists (φ, K × V),
  *                doc_topic_dists (θ of the documents given, D × K), doc_lengths, vocab,

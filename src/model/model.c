@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/parse.h"
+#include "model/doc_names.h"
 #include "model/manifest.h"
 #include "model/matrix_file.h"
 #include "model/model_folder.h"
@@ -31,6 +32,8 @@ void lda_model_free(lda_model *m)
     free(m->topic_tokens);
     free(m->alpha_learned);
     free(m->z);
+    lda_string_list_free(m->doc_names);
+    lda_string_list_free(m->doc_labels);
     memset(m, 0, sizeof *m);
 }
 
@@ -53,7 +56,9 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
     if (!(m->corpus_path = strdup(corpus_path ? corpus_path : "")) ||
         !(m->phi = lda_malloc_array((size_t)K * V, sizeof(float), "phi", err)) ||
         !(m->topic_tokens = lda_malloc_array(K, sizeof(uint32_t), "topic sizes", err)) ||
-        !(m->z = lda_malloc_array(c->num_tokens, sizeof(uint32_t), "z", err))) {
+        !(m->z = lda_malloc_array(c->num_tokens, sizeof(uint32_t), "z", err)) ||
+        (c->names && !(m->doc_names = lda_string_list_copy(c->names, err))) ||
+        (c->labels && !(m->doc_labels = lda_string_list_copy(c->labels, err)))) {
         if (!m->corpus_path)
             lda_error_fail(err, "out of memory");
         lda_model_free(m);
@@ -88,6 +93,10 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
         fprintf(af.f, "corpus_checksum = %016llx\n", (unsigned long long)m->corpus_checksum);
     if (m->z_checksum)
         fprintf(af.f, "z_checksum = %016llx\n", (unsigned long long)m->z_checksum);
+    if (m->doc_names) /* doc_names.h */
+        fprintf(af.f, "document_names = yes\n");
+    if (m->doc_labels)
+        fprintf(af.f, "document_labels = yes\n");
     if (m->run_id)
         fprintf(af.f, "run_id = %016llx\n", (unsigned long long)m->run_id);
     return lda_atomic_commit(&af, err);
@@ -136,8 +145,9 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
 }
 
 const char *const lda_model_files[] = {"model.conf", "vocab.txt", "phi.npy", "topic_tokens.npy", "z.npy",
-                                      "alpha.npy", "topics.txt", "log.csv", "heldout.txt", LDA_MANIFEST_NAME,
-                                      "phi.bin", "topic_tokens.bin", "z.bin", "alpha.bin", NULL};
+                                      "alpha.npy", "topics.txt", LDA_DOC_NAMES_FILE, LDA_DOC_LABELS_FILE,
+                                      "log.csv", "heldout.txt", LDA_MANIFEST_NAME, "phi.bin", "topic_tokens.bin",
+                                      "z.bin", "alpha.bin", NULL};
 
 /* m->theta is in the form model.conf will name. */
 static int check_theta_form(const lda_model *m, lda_error *err)
@@ -172,8 +182,9 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
         lda_theta_write(&m->theta, dir, err) ||
         lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
         lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, dir, err) ||
-        write_topics(m, paths[1], top_words, err) || lda_model_write_conf(m, paths[2], err) ||
-        lda_theta_remove_other_forms(m->theta.form.form, dir, err))
+        write_topics(m, paths[1], top_words, err) || lda_doc_names_write(m, dir, err) ||
+        lda_model_write_conf(m, paths[2], err) || lda_theta_remove_other_forms(m->theta.form.form, dir, err) ||
+        lda_doc_names_remove_absent(m, dir, err))
         goto out;
     rc = 0;
 out:
@@ -231,6 +242,15 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
     }
     if (strcmp(key, "heldout_documents") == 0)
         return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
+    if (strcmp(key, "document_names") == 0 || strcmp(key, "document_labels") == 0) {
+        int *has = strcmp(key, "document_names") == 0 ? &m->has_doc_names : &m->has_doc_labels;
+        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
+            lda_error_input(err, "%s: expected yes or no, got '%s'", where, value);
+            return -1;
+        }
+        *has = value[0] == 'y';
+        return 0;
+    }
     if (strcmp(key, "learned_beta") == 0)
         return lda_parse_double(where, value, 0, 1, INFINITY, &m->beta_learned, err);
     if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0 || strcmp(key, "run_id") == 0) {
@@ -351,7 +371,7 @@ static int read_model(lda_model *m, const char *dir, int with_theta, int with_z,
         (with_theta &&
          lda_theta_read(&m->theta, dir, &m->settings.doc_topics, m->num_docs, m->num_topics, err)) ||
         (with_z && lda_matrix_load_sized(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
-        lda_model_read_priors(m, dir, err))
+        lda_model_read_priors(m, dir, err) || lda_doc_names_read(m, dir, err))
         goto out;
     rc = 0;
 out:

@@ -15,6 +15,8 @@
  *   z.npy             N uint32, the topic of every token, corpus order (for resuming)
  * (folders of ldagpu before 0.2: NAME.bin instead of NAME.npy, read all the same)
  *   topics.txt        the top words of every topic, as text
+ *   doc_names.txt     a corpus with names (--format mallet, named): one line an input document,
+ *   doc_labels.txt    its name, its label (doc_names.h)
  *   log.csv           one row per iteration (written by the trainer)
  *   heldout.txt       input indices of the held-out documents (with --holdout; the trainer)
  *   manifest.txt      every file above with its size and checksum, written last (manifest.h)
@@ -60,6 +62,10 @@ typedef struct {
     double beta_learned;
     uint32_t *z;           /* num_tokens (NULL if not loaded) */
     int owns_vocab;
+    /* A corpus with names (doc_names.h): num_docs names, labels; NULL: none, or not loaded.
+     * has_doc_*: what model.conf says the folder holds. */
+    lda_string_list *doc_names, *doc_labels;
+    int has_doc_names, has_doc_labels;
 
     /* What was held out; checksums that tell a resumable state from a stale or different one
      * (0 = unknown, as in folders that predate them). */
@@ -74,7 +80,7 @@ typedef struct {
 
 /* Builds the user-facing model from backend state in layout order: φ V × K, z at layout
  * positions, n_k; θ is left to the caller (m->theta, built in the model's form: the trainer's
- * theta_fetch.h). The vocabulary is borrowed from the corpus. */
+ * theta_fetch.h). The vocabulary is borrowed from the corpus; its documents' names copied. */
 int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, const lda_params *params,
                          uint32_t iterations, const char *corpus_path, const float *phi_vk,
                          const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);

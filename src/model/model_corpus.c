@@ -1,20 +1,46 @@
 /* model_corpus.c — see model_corpus.h. */
 #include "model/model_corpus.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "corpus/corpus_read.h"
 #include "model/checksum.h"
 
+/* A file given without a format that reads as text is read in the named text format of the
+ * model's corpus (text_fields.h): new documents laid out as the training ones keep their names,
+ * and their names and labels are not taken for words. */
+static int choose_format(const lda_model *m, const char *path, corpus_format *format, lda_error *err)
+{
+    const corpus_format trained = m->settings.corpus.format;
+    if (*format != CORPUS_FORMAT_AUTO || trained == CORPUS_FORMAT_TEXT || !corpus_format_is_text(trained))
+        return 0;
+    if (corpus_detect_format(path, format, err))
+        return -1;
+    if (*format == CORPUS_FORMAT_TEXT)
+        *format = trained;
+    return 0;
+}
+
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err)
 {
+    const corpus_format given = format;
+    if (choose_format(m, path, &format, err))
+        return NULL;
     corpus_options opt = m->settings.corpus;
     opt.format = format;
     opt.vocab_path = vocab_path;
     opt.fixed_vocab = m->vocab;
     opt.fixed_vocab_size = m->vocab_size;
-    return corpus_read(path, &opt, err);
+    corpus *c = corpus_read(path, &opt, err);
+    if (!c && given != format && err->status == LDA_EXIT_BAD_INPUT) {
+        const size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (read as the model's corpus was; --format text reads plain "
+                 "lines)");
+    }
+    return c;
 }
 
 corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err)

@@ -9,7 +9,8 @@
 #include "model/model.h"
 
 /* Reads path with the model's tokenizer settings and fixed vocabulary. format and
- * vocab_path describe this file (CORPUS_FORMAT_AUTO and NULL: detected and derived). */
+ * vocab_path describe this file (CORPUS_FORMAT_AUTO and NULL: detected and derived; a file
+ * detected as text is read in the named text format the model's corpus had, if it had one). */
 corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_format format, const char *vocab_path,
                               lda_error *err);
 

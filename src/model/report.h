@@ -7,8 +7,9 @@
  * words with bars (the word's estimated tokens in the topic, φ[k,w]·n_k, over its tokens in
  * the corpus, as LDAvis draws them; without the corpus, φ relative to the topic's first
  * word); the documents most about each topic (largest θ[d,k] among the documents trained
- * on, with the start of their text for raw-text corpora, their most frequent words
- * otherwise; from the entries a top:N or sparse:EPS θ keeps, which the page says); the
+ * on, by name and label where the corpus had them (doc_names.h), else by row; with the start
+ * of their text for raw-text corpora, their most frequent words otherwise; from the entries a
+ * top:N or sparse:EPS θ keeps, which the page says); the
  * training curves of log.csv (log-likelihoods against iterations and against training seconds).
  *
  * lda_report_gather computes everything from the model, its log and (optionally) its

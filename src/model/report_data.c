@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "corpus/text_fields.h"
 #include "model/report.h"
 #include "model/topic_map.h"
 #include "model/topwords.h"
@@ -104,8 +105,8 @@ static const char *theta_note(const lda_theta *t, char *buf, size_t size)
     }
 }
 
-/* Raw text: the start of each chosen document's line, cut at a character boundary, with
- * control characters as spaces. */
+/* Raw text: the start of each chosen document's text (its line less a named format's fields),
+ * cut at a character boundary, with control characters as spaces. */
 static int text_snippets(lda_html_report *r, const char *path, lda_error *err)
 {
     const size_t total = (size_t)r->m->num_topics * r->top_docs;
@@ -117,13 +118,18 @@ static int text_snippets(lda_html_report *r, const char *path, lda_error *err)
     if (!g)
         return -1;
     char *line;
-    size_t len;
-    for (uint64_t d = 0; d <= max && (line = gzlines_next(g, &len, err)); d++) {
+    size_t line_len;
+    for (uint64_t d = 0; d <= max && (line = gzlines_next(g, &line_len, err)); d++) {
+        text_fields fields; /* a line that no longer fits its format is shown whole */
+        char why[TEXT_FIELDS_WHY_MAX];
+        const int fits = !text_fields_split(r->m->settings.corpus.format, line, line_len, &fields, why);
+        const char *text = fits ? fields.text : line;
+        const size_t len = fits ? fields.text_len : line_len;
         for (size_t i = 0; i < total; i++) {
             if (r->docs[i].input_index != d)
                 continue;
             size_t n = len < SNIPPET_BYTES ? len : SNIPPET_BYTES;
-            while (n < len && n > 0 && ((unsigned char)line[n] & 0xC0) == 0x80)
+            while (n < len && n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
                 n--; /* not inside a UTF-8 sequence */
             char *s = malloc(n + 4);
             if (!s) {
@@ -132,7 +138,7 @@ static int text_snippets(lda_html_report *r, const char *path, lda_error *err)
                 return -1;
             }
             for (size_t j = 0; j < n; j++)
-                s[j] = (unsigned char)line[j] < 0x20 ? ' ' : line[j];
+                s[j] = (unsigned char)text[j] < 0x20 ? ' ' : text[j];
             strcpy(s + n, n < len ? "…" : "");
             r->docs[i].text = s;
         }
@@ -232,7 +238,8 @@ int lda_report_gather(lda_html_report *r, const corpus *docs, const char *corpus
         r->term_frequency[docs->words[t]]++;
     if (lda_coherence_compute(docs, r->top, K, r->top_words, r->coherence, err))
         goto fail;
-    if (m->settings.corpus.format == CORPUS_FORMAT_TEXT ? text_snippets(r, corpus_path, err) : word_snippets(r, docs, err))
+    if (corpus_format_is_text(m->settings.corpus.format) ? text_snippets(r, corpus_path, err)
+                                                          : word_snippets(r, docs, err))
         goto fail;
     return 0;
 fail:

@@ -73,6 +73,7 @@ static const char SCRIPT[] =
     "    var copy = card.cloneNode(true);\n"
     "    copy.removeAttribute('id');\n"
     "    copy.classList.remove('sel');\n"
+    "    copy.style.display = '';\n" /* a card the finder hid is shown here all the same */
     "    var det = copy.querySelector('details');\n"
     "    if (det) det.open = true;\n"
     "    panel.textContent = '';\n"
@@ -126,6 +127,20 @@ static uint64_t total_tokens(const lda_model *m)
     for (uint32_t k = 0; k < m->num_topics; k++)
         total += m->topic_tokens[k];
     return total;
+}
+
+/* Document d as the page names it: its name and label (doc_names.h), or "document D". */
+static void write_doc_name(const lda_model *m, uint64_t d, FILE *f)
+{
+    if (!m->doc_names) {
+        fprintf(f, "document %llu", (unsigned long long)d);
+        return;
+    }
+    html(f, lda_string_list_get(m->doc_names, (size_t)d));
+    if (m->doc_labels && lda_string_list_get(m->doc_labels, (size_t)d)[0]) {
+        fputs(" · ", f);
+        html(f, lda_string_list_get(m->doc_labels, (size_t)d));
+    }
 }
 
 static void write_summary(const lda_html_report *r, FILE *f)
@@ -290,8 +305,9 @@ static void write_topic(const lda_html_report *r, uint32_t k, uint64_t total, FI
     if (r->top_docs && docs[0].input_index != UINT64_MAX) {
         fputs("<details><summary>Documents most about this topic</summary><ol class=\"docs\">\n", f);
         for (uint32_t i = 0; i < r->top_docs && docs[i].input_index != UINT64_MAX; i++) {
-            fprintf(f, "<li><span class=\"dmeta\">document %llu · %.0f%% of it", (unsigned long long)docs[i].input_index,
-                    100.0 * docs[i].share);
+            fputs("<li><span class=\"dmeta\">", f);
+            write_doc_name(r->m, docs[i].input_index, f);
+            fprintf(f, " · %.0f%% of it", 100.0 * docs[i].share);
             if (docs[i].length)
                 fprintf(f, " · %llu tokens", (unsigned long long)docs[i].length);
             fputs("</span>", f);
@@ -431,7 +447,8 @@ int lda_report_write_html(const lda_html_report *r, FILE *f, lda_error *err)
     if (r->term_frequency)
         fputs("Red bars: the word's estimated tokens in the topic (φ·topic tokens); grey bars: its tokens in the "
               "corpus, in one scale per topic. The number is p(word | topic). Coherence: UMass (closer to 0 is "
-              "better) and NPMI (−1 to 1, higher is better) of the top words, from the training documents.", f);
+              "better) and NPMI (−1 to 1, higher is better) of the top words, each the mean over their pairs, from "
+              "the training documents.", f);
     else {
         fputs("Bars: p(word | topic), relative to the topic's first word. ", f);
         if (r->corpus_note) {

@@ -89,7 +89,7 @@ int gen_output_open(gen_output *o, const char *path, corpus_format format, uint6
         tokens += lengths[d];
     const corpus_binary_shape shape = {num_docs, num_docs, tokens, vocab_size,
                                        (uint64_t)vocab_size * (uint64_t)(name_width(vocab_size) + 2),
-                                       CORPUS_FORMAT_BINARY};
+                                       CORPUS_FORMAT_BINARY, 0, 0};
     return corpus_binary_begin(&o->binary, o->af.f, path, &shape, NULL, err) ||
                    put_offsets(o, num_docs, lengths, err)
                ? -1

@@ -72,7 +72,10 @@ corpus *lda_corpus_subset(const corpus *c, const unsigned char *keep, int with_v
         s->input_index[j] = c->input_index[d];
         j++;
     }
-    if (with_vocab && c->vocab && copy_vocab(s, c, err)) {
+    /* The names are by input document, as the indices are: the whole lists stay aligned. */
+    if (with_vocab && ((c->vocab && copy_vocab(s, c, err)) ||
+                       (c->names && !(s->names = lda_string_list_copy(c->names, err))) ||
+                       (c->labels && !(s->labels = lda_string_list_copy(c->labels, err))))) {
         corpus_free(s);
         return NULL;
     }

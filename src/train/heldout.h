@@ -30,7 +30,8 @@ int lda_heldout_selected(uint64_t seed, double fraction, uint64_t input_index);
 
 /* The kept documents d of c with keep[d] set, as a new corpus with the same word ids,
  * input indices and num_input_docs (so θ rows stay in the input's order). With with_vocab
- * the vocabulary is copied; without, vocab is NULL (vocab_size is kept). */
+ * the vocabulary and the documents' names and labels are copied; without, vocab, names and
+ * labels are NULL (vocab_size is kept). */
 corpus *lda_corpus_subset(const corpus *c, const unsigned char *keep, int with_vocab, lda_error *err);
 
 /* The documents model m was trained on: its training corpus (lda_model_read_training_corpus:

@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +49,25 @@ typedef struct {
     uint64_t run_id;           /* model.conf's run_id: the resumed state's, or lda_run_id's */
 } run;
 
-static void print_corpus_summary(const char *path, const corpus *c, double seconds)
+/* What a run says on stderr besides its errors and warnings: nothing with -q. */
+static void say(const lda_train_options *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void say(const lda_train_options *o, const char *format, ...)
 {
-    fprintf(stderr, "ldagpu: read %s (%s): %zu documents", path, corpus_format_name(c->format), c->num_docs);
+    if (o->quiet)
+        return;
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+}
+
+static void print_corpus_summary(const lda_train_options *o, const corpus *c, double seconds)
+{
+    char empty[64] = "";
     if (c->num_empty_docs)
-        fprintf(stderr, " (%zu empty, skipped)", c->num_empty_docs);
-    fprintf(stderr, ", %zu tokens, %u words in %.2f s\n", c->num_tokens, c->vocab_size, seconds);
+        snprintf(empty, sizeof empty, " (%zu empty, skipped)", c->num_empty_docs);
+    say(o, "ldagpu: read %s (%s): %zu documents%s, %zu tokens, %u words in %.2f s\n", o->corpus_path,
+        corpus_format_name(c->format), c->num_docs, empty, c->num_tokens, c->vocab_size, seconds);
 }
 
 /* The corpus, through its cache when --cache asks for one (corpus_cache.h): the model records
@@ -67,7 +81,7 @@ static corpus *read_corpus(const lda_train_options *o, lda_error *err)
         return corpus_read(o->corpus_path, &o->settings.corpus, err);
     corpus_cache_report report;
     corpus *c = corpus_read_cached(o->corpus_path, &o->settings.corpus, cache_path, &report, err);
-    if (report.message[0])
+    if (report.message[0] && (!o->quiet || strncmp(report.message, "warning:", 8) == 0))
         fprintf(stderr, "ldagpu: %s\n", report.message);
     free(cache_path);
     return c;
@@ -187,8 +201,8 @@ static int save_model(run *r, lda_error *err)
     if (lda_model_folder_replace(&r->folder, write_model_files, &w, r->run_id, err))
         goto out;
     if (r->folder.replaced_cwd)
-        fprintf(stderr, "ldagpu: %s is a new folder now: a shell inside it sees the old one until it changes to it "
-                        "again (cd \"$PWD\")\n", o->output_dir);
+        say(o, "ldagpu: %s is a new folder now: a shell inside it sees the old one until it changes to it again "
+               "(cd \"$PWD\")\n", o->output_dir);
     if (!o->quiet) {
         char form[64], files[512];
         describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
@@ -305,7 +319,7 @@ static int run_iterations(run *r, lda_error *err)
     lda_train_log_finish(&r->log);
     uint32_t ran = r->done - r->first;
     if (ran)
-        fprintf(stderr, "ldagpu: %u iterations in %.2f s (%.4f s per iteration, %.2f M tokens/s)\n", ran,
+        say(o, "ldagpu: %u iterations in %.2f s (%.4f s per iteration, %.2f M tokens/s)\n", ran,
                 run_seconds, run_seconds / ran, (double)r->L->num_tokens * ran / run_seconds / 1e6);
     return 0;
 }
@@ -326,7 +340,7 @@ static int prepare_heldout(run *r, corpus *full, lda_error *err)
     if (!(r->heldout_index = lda_malloc_array(h->num_docs ? h->num_docs : 1, sizeof(size_t), "held-out list", err)))
         return -1;
     memcpy(r->heldout_index, h->input_index, h->num_docs * sizeof(size_t));
-    fprintf(stderr, "ldagpu: holding out %zu of %zu documents (%zu tokens) for evaluation\n", h->num_docs,
+    say(o, "ldagpu: holding out %zu of %zu documents (%zu tokens) for evaluation\n", h->num_docs,
             h->num_docs + r->c->num_docs, h->num_tokens);
     return 0;
 }
@@ -396,6 +410,35 @@ static int check_resumed_corpus(const run *r, const corpus *full, lda_error *err
     return 0;
 }
 
+/* What runs: the model and the sampler that ran; and on a new run of another model than the
+ * recommended one, one line pointing to it (train --help says why). */
+static void print_opening(const run *r)
+{
+    const lda_train_options *o = r->o;
+    const lda_params *p = &r->b->params;
+    const char *model = lda_choice_name(lda_model_choices, lda_params_model(p)),
+               *sampler = lda_choice_name(lda_sampler_choices, p->sampler);
+    if (o->resume) {
+        say(o, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, sampler %s, "
+                        "precision %s, seed %llu\n",
+                o->resume->dir, r->first, p->num_topics, r->b->description, o->settings.params.iterations, model,
+                sampler, lda_choice_name(lda_precision_choices, p->precision), (unsigned long long)p->seed);
+        return;
+    }
+    say(o, "ldagpu: training K=%u on %s: model %s, sampler %s, alpha %g, beta %g, %u iterations, precision "
+                    "%s, refresh %u, seed %llu\n",
+            p->num_topics, r->b->description, model, sampler, p->alpha, p->beta, o->settings.params.iterations,
+            lda_choice_name(lda_precision_choices, p->precision), p->refresh, (unsigned long long)p->seed);
+    if (lda_params_model(p) == LDA_MODEL_RECOMMENDED)
+        return;
+    lda_params best = *p;
+    lda_params_set_model(&best, LDA_MODEL_RECOMMENDED);
+    best.sampler = LDA_SAMPLER_AUTO;
+    lda_params_resolve_sampler(&best);
+    say(o, "ldagpu: recommended: --model %s (sampler %s), a better held-out fit in less time\n",
+            lda_choice_name(lda_model_choices, LDA_MODEL_RECOMMENDED), lda_choice_name(lda_sampler_choices, best.sampler));
+}
+
 static const char *signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
@@ -449,7 +492,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
         goto out;
     }
 
-    if (lda_zplan_check(&o->settings.params, err)) /* before a long read */
+    lda_params params = o->settings.params; /* the sampler and the piece length resolved: the model records them */
+    lda_params_resolve_sampler(&params);
+    if (lda_zplan_check(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();
     full = read_corpus(o, err);
@@ -460,7 +505,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (!full)
         goto out;
     const double read_end = lda_now_seconds();
-    print_corpus_summary(o->corpus_path, full, read_end - t0);
+    print_corpus_summary(o, full, read_end - t0);
     r.corpus_checksum = lda_corpus_checksum(full);
     if (o->resume && check_resumed_corpus(&r, full, err))
         goto out;
@@ -476,15 +521,14 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (o->settings.params.device == LDA_DEVICE_AUTO) {
         char why[256];
         if (lda_cuda_device_count(why, sizeof why) == 0)
-            fprintf(stderr, "ldagpu: --device auto: %s; training on the CPU\n", why);
+            say(o, "ldagpu: --device auto: %s; training on the CPU\n", why);
     }
-    lda_params params = o->settings.params; /* the piece length resolved: the model records the number */
     params.piece_length = lda_params_piece_length(&params);
     char why[512];
     r.doc_topics = lda_doc_topics_resolve(&o->settings.doc_topics, r.c->num_input_docs, params.num_topics, why,
                                           sizeof why);
     if (o->settings.doc_topics.form == LDA_DOC_TOPICS_AUTO && r.doc_topics.form != LDA_DOC_TOPICS_DENSE)
-        fprintf(stderr, "ldagpu: --doc-topics auto: %s\n", why);
+        say(o, "ldagpu: --doc-topics auto: %s\n", why);
     const double layout_start = lda_now_seconds();
     if (!(r.L = lda_layout_build(r.c, params.piece_length, err)))
         goto out;
@@ -496,29 +540,16 @@ int lda_train(const lda_train_options *o, lda_error *err)
         rc = lda_backend_follow(r.b, err);
         goto out;
     }
-    if (o->resume)
-        fprintf(stderr, "ldagpu: resuming %s at iteration %u: K=%u on %s, %u more iterations, model %s, "
-                        "precision %s, seed %llu\n",
-                o->resume->dir, r.first, r.b->params.num_topics, r.b->description, o->settings.params.iterations,
-                lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
-                lda_choice_name(lda_precision_choices, r.b->params.precision),
-                (unsigned long long)r.b->params.seed);
-    else
-        fprintf(stderr, "ldagpu: training K=%u on %s: model %s, alpha %g, beta %g, %u iterations, precision %s, "
-                        "refresh %u, seed %llu\n",
-                r.b->params.num_topics, r.b->description, lda_choice_name(lda_model_choices, lda_params_model(&r.b->params)),
-                r.b->params.alpha, r.b->params.beta, o->settings.params.iterations,
-                lda_choice_name(lda_precision_choices, r.b->params.precision), r.b->params.refresh,
-                (unsigned long long)r.b->params.seed);
+    print_opening(&r);
     char shape[256];
-    fprintf(stderr, "ldagpu: layout: %s\nldagpu: z draw: %s\n", lda_layout_describe(r.L, shape, sizeof shape),
+    say(o, "ldagpu: layout: %s\nldagpu: z draw: %s\n", lda_layout_describe(r.L, shape, sizeof shape),
             r.b->zplan.why);
     if (start_completion(&r, err))
         goto out;
     if (start_state(&r, err))
         goto out;
     /* Between the read and the first iteration: at 10^9 tokens this is tens of seconds (issue 14). */
-    fprintf(stderr, "ldagpu: set up in %.2f s (the layout built in %.2f s; the rest the backend's state and its "
+    say(o, "ldagpu: set up in %.2f s (the layout built in %.2f s; the rest the backend's state and its "
                     "start)\n", lda_now_seconds() - read_end, layout_seconds);
     if (run_iterations(&r, err))
         goto out;
@@ -540,7 +571,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
             fprintf(stderr, "ldagpu: %s received after the last iteration (%u); model written to %s/\n",
                     signal_name(*o->stop), r.done, o->output_dir);
     } else {
-        fprintf(stderr, "ldagpu: model written to %s/ (top words in %s/topics.txt)\n", o->output_dir,
+        say(o, "ldagpu: model written to %s/ (top words in %s/topics.txt)\n", o->output_dir,
                 o->output_dir);
     }
     rc = 0;
