@@ -25,7 +25,8 @@ OPTFLAGS ?= -O3 -march=x86-64-v2
 CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                 -D_GNU_SOURCE -pthread -Isrc -I$(BUILD)/gen
 CFLAGS   += $(OPTFLAGS) $(CFLAGS_COMMON)
-LDLIBS   += -lz -lm -pthread
+# PCRE2 (8-bit code units, UTF-8) runs --token-pattern (corpus/token_pattern.h).
+LDLIBS   += -lpcre2-8 -lz -lm -pthread
 NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror \
             -Xptxas -warn-spills --resource-usage
 

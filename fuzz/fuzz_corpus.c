@@ -1,7 +1,8 @@
 /* fuzz_corpus.c — the text corpus readers in every format and through detection, with their own
  * vocabulary or a model's fixed one (the binary reader has its own target, fuzz_binary.c). Input:
- * byte 0 picks the format (bits 0-1: auto, text, uci, ldac; bit 2 set: mallet or named, by bit 0)
- * and whether the vocabulary is fixed; byte 1 is the length of the vocabulary file, taken
+ * byte 0 picks the format (bits 0-1: auto, text, uci, ldac; bit 2 set: mallet or named, by bit 0),
+ * whether the vocabulary is fixed and, for text, the tokenizer (bit 6: a token pattern with the
+ * case kept, or pretokenized, by bit 7); byte 1 is the length of the vocabulary file, taken
  * from the end; the rest is the corpus. */
 #include "fuzz_input.h"
 
@@ -27,8 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              : (corpus_format)(mode % CORPUS_FORMAT_BINARY); /* the formats before it */
     opt.vocab_path = vocab.path;
     opt.min_df = 1 + (mode >> 4 & 1);
-    opt.min_word_len = 1 + (mode >> 5 & 3);
+    opt.min_word_len = 1 + (mode >> 5 & 1);
     opt.stopwords_path = mode & 0x80 ? "none" : NULL;
+    if (mode & 0x40) {
+        opt.token_pattern = mode & 0x80 ? "[\\p{L}\\p{N}_+-]+" : NULL;
+        opt.pretokenized = !(mode & 0x80);
+        opt.lowercase = !(mode & 0x80);
+    }
     if (mode & 0x08) {
         opt.fixed_vocab = fixed_words;
         opt.fixed_vocab_size = 4;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
-#   scripts/install-deps.sh          build tools and zlib (to build and train)
+#   scripts/install-deps.sh          build tools, zlib and PCRE2 (to build and train)
 #   scripts/install-deps.sh --test   the same plus Criterion, NumPy, SciPy and Node.js (to run the
 #                                    tests: NumPy reads the .npy and export files back, the README's
 #                                    Python blocks use NumPy and SciPy, Node.js runs the report
@@ -19,6 +19,7 @@ have_hdr() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
 have_cmd make || need="$need make"
 have_cmd cc || need="$need gcc libc6-dev"
 have_hdr zlib.h || need="$need zlib1g-dev"
+have_hdr pcre2.h || need="$need libpcre2-dev"
 for arg in "$@"; do
     case "$arg" in
         --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"

@@ -83,12 +83,28 @@ Test(cache, a_changed_option_or_option_file_is_parsed_again)
     opt.min_word_len = 5;
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: min_word_length differs");
     opt = fixture_text_options();
-    opt.stopwords_path = fixture_write("stop.txt", "alpha\n", 0).s;
+    fixture_path stop = fixture_write("stop.txt", "alpha\n", 0), extra = fixture_write("extra.txt", "beta\n", 0);
+    opt.stopwords_path = stop.s;
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
-    set_mtime(opt.stopwords_path, 1000000000);
-    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords_mtime differs");
+    /* the stop words are known by what they are: the same words at another time or place are the same */
+    set_mtime(stop.s, 1000000000);
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_READ, "read the cache");
+    fixture_path moved = fixture_write("moved.txt", "ALPHA\n", 0);
+    opt.stopwords_path = moved.s;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_READ, "read the cache");
+    fixture_write("moved.txt", "gamma\n", 0);
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
+    opt.extra_stopwords_path = extra.s;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
     opt.stopwords_path = NULL; /* the built-in list */
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: stopwords differs");
+    opt.token_pattern = "\\w+";
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: token_pattern differs");
+    opt.token_pattern = NULL;
+    opt.pretokenized = 1;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: token_pattern differs");
+    opt.lowercase = 0;
+    expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_WRITTEN, "it was stale: lowercase differs");
     expect_cached(src.s, &opt, cache.s, CORPUS_CACHE_READ, "read the cache");
 }
 
@@ -184,17 +200,70 @@ Test(cache, train_uses_it_and_trains_the_same_model)
             cr_assert(test_same_bytes(a, b), "%s differs from %s", b, a);
         }
     }
-    /* format's default output is the cache train --cache auto takes. */
-    snprintf(args, sizeof args, "%s.ldab", path);
-    cr_assert_eq(unlink(args), 0);
+    free(path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* A small raw-text corpus in dir (its reader options matter, unlike LDA-C's); its path. */
+static char *text_corpus(const char *dir)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    for (int d = 0; d < 40; d++)
+        fprintf(f, "%s %s\n", d % 2 ? "apple banana cherry grape" : "engine piston rotor valve",
+                d % 4 < 2 ? "lemon" : "wheel");
+    fclose(f);
+    char *path = test_write_file(dir, "c.txt", text);
+    free(text);
+    return path;
+}
+
+/* Runs ldagpu with args; asserts success and that the output says `needle`. */
+static void run_saying(const char *args, const char *needle)
+{
+    char *out = NULL;
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "ldagpu %s: %s", args, out);
+    cr_assert_not_null(strstr(out, needle), "ldagpu %s: no \"%s\" in: %s", args, needle, out);
+    free(out);
+}
+
+/* format and --cache auto write different files, and a cache never replaces a binary corpus it
+ * did not write as a cache (here: format's, given as --cache FILE, read with other options). */
+Test(cache, train_never_replaces_what_format_wrote)
+{
+    char *dir = test_tmpdir(), args[4096], formatted[1024], saved[1024];
+    char *path = text_corpus(dir);
+    snprintf(formatted, sizeof formatted, "%s.ldab", path);
+    snprintf(saved, sizeof saved, "%s/saved.ldab", dir);
     snprintf(args, sizeof args, "format '%s'", path);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, ".ldab: 64 documents"), "%s", out);
-    free(out);
-    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/after-format'", path, common, dir);
-    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, "read the cache"), "%s", out);
-    free(out);
+    run_saying(args, ".ldab: 40 documents");
+    snprintf(args, sizeof args, "cp '%s' '%s'", formatted, saved);
+    cr_assert_eq(system(args), 0);
+    const char *common = "-K 2 -n 1 --device cpu -j 1 --min-df 1"; /* not -q: the cache says what it did */
+    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m1'", path, common, dir);
+    run_saying(args, "wrote the cache");
+    cr_assert(test_same_bytes(formatted, saved), "train --cache auto replaced format's %s", formatted);
+    snprintf(args, sizeof args, "train '%s' %s --cache '%s' -o '%s/m2'", path, common, formatted, dir);
+    run_saying(args, "is not a cache");
+    cr_assert(test_same_bytes(formatted, saved), "train --cache FILE replaced format's %s", formatted);
+    free(path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+Test(cache, format_never_replaces_the_cache)
+{
+    char *dir = test_tmpdir(), args[4096];
+    char *path = text_corpus(dir);
+    const char *common = "-K 2 -n 1 --device cpu -j 1"; /* not -q: the cache says what it did */
+    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m1'", path, common, dir);
+    run_saying(args, "wrote the cache");
+    snprintf(args, sizeof args, "format '%s' --min-df 1", path);
+    run_saying(args, "documents");
+    snprintf(args, sizeof args, "train '%s' %s --cache auto -o '%s/m2'", path, common, dir);
+    run_saying(args, "read the cache");
     free(path);
     test_rmdir(dir);
     free(dir);

@@ -8,6 +8,7 @@
 
 #include "helpers.h"
 #include "model/settings.h"
+#include "util/config_file.h"
 
 /* A value of every setting unlike the defaults (paths point at files that exist). */
 static void unusual_settings(lda_settings *s)
@@ -27,6 +28,10 @@ static void unusual_settings(lda_settings *s)
     s->corpus.format = CORPUS_FORMAT_LDAC;
     s->corpus.vocab_path = "/etc/hostname";
     s->corpus.stopwords_path = "/etc/passwd";
+    s->corpus.extra_stopwords_path = "/etc/hostname";
+    s->corpus.token_pattern = "[\\p{L}\\p{N}_+-]+";
+    s->corpus.pretokenized = 1;
+    s->corpus.lowercase = 0;
     s->corpus.min_word_len = 4;
     s->corpus.min_df = 9;
     s->corpus.max_df = 0.25;
@@ -36,28 +41,37 @@ static void unusual_settings(lda_settings *s)
     s->doc_topics = (lda_doc_topics){LDA_DOC_TOPICS_SPARSE, 0, 0.125};
 }
 
+typedef struct {
+    lda_settings *s;
+    int rows;
+} read_back;
+
+static int parse_row(void *vctx, const char *key, const char *value, const char *path, size_t line, lda_error *err)
+{
+    read_back *r = vctx;
+    const lda_setting *row = lda_setting_by_key(key);
+    cr_assert(row, "%s:%zu: model.conf key %s has no row", path, line, key);
+    r->rows++;
+    return lda_setting_parse(row, key, value, r->s, 1, err);
+}
+
 Test(settings, every_row_round_trips_through_model_conf)
 {
     lda_settings a, b;
     unusual_settings(&a);
     lda_settings_default(&b);
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
+    char *dir = test_tmpdir(), path[512];
+    snprintf(path, sizeof path, "%s/model.conf", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
     lda_settings_write(f, &a);
     fclose(f);
-    int rows = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        char *eq = strstr(line, " = ");
-        cr_assert(eq, "%s", line);
-        *eq = '\0';
-        const lda_setting *row = lda_setting_by_key(line);
-        cr_assert(row, "model.conf key %s has no row", line);
-        lda_error err = {0};
-        cr_assert_eq(lda_setting_parse(row, "test", eq + 3, &b, 1, &err), 0, "%s", err.msg);
-        rows++;
-    }
-    free(text);
+    read_back r = {&b, 0};
+    lda_error err = {0};
+    cr_assert_eq(lda_config_read(path, parse_row, &r, NULL, &err), 0, "%s", err.msg);
+    const int rows = r.rows;
+    test_rmdir(dir);
+    free(dir);
     for (const lda_setting *row = lda_settings_table; row->key; row++) {
         cr_assert(lda_setting_same(row, &a, &b), "%s did not round-trip", row->key);
         lda_settings d;
@@ -98,7 +112,8 @@ static const char *other_value(const lda_setting *row)
         {"topics", "9"}, {"alpha", "0.7"}, {"beta", "0.02"}, {"seed", "5"}, {"model", "collapsed"},
         {"update", "mean"}, {"precision", "double"}, {"refresh", "2"}, {"piece_length", "64"}, {"optimize_interval", "5"},
         {"optimize_burn_in", "20"}, {"corpus_format", "ldac"},
-        {"stopwords", "none"}, {"min_word_length", "4"}, {"min_df", "3"}, {"max_df", "0.4"},
+        {"stopwords", "none"}, {"extra_stopwords", "/etc/passwd"}, {"token_pattern", "\\w+"}, {"pretokenized", "yes"},
+        {"lowercase", "no"}, {"min_word_length", "4"}, {"min_df", "3"}, {"max_df", "0.4"},
         {"max_vocab", "500"}, {"holdout", "0.2"}, {"holdout_iterations", "5"},
     };
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
@@ -119,7 +134,7 @@ Test(settings, resume_refuses_every_fixed_setting_and_takes_the_changeable_ones,
             continue;
         const char *value = other_value(row);
         cr_assert(value, "no other value for %s: add it to the test", row->key);
-        snprintf(args, sizeof args, "train --resume '%s/m' -n 1 --device cpu --%s '%s'", dir, row->option, value);
+        snprintf(args, sizeof args, "train --resume '%s/m' -n 1 --device cpu --%s='%s'", dir, row->option, value);
         char needle[128];
         snprintf(needle, sizeof needle, "--%s differs from the model's setting", row->option);
         test_expect_failure(args, 2, needle);

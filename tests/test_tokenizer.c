@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "corpus/unicode.h"
+#include "helpers.h"
 #include "readers_fixture.h"
 
 TestSuite(tokenizer, .init = fixture_setup, .fini = fixture_teardown);
@@ -88,6 +89,38 @@ Test(tokenizer, invalid_utf8_separates_words_deterministically)
                  "caf bar baz qux abc def ghi end");
     /* The same bytes again read the same way (no state carried from one line to the next). */
     expect_words("\xe2\x82 caf\xc3 caf\xc3\xa9", 1, "caf café");
+}
+
+/* The built-in tokenizer's words are a letter followed by letters and marks: the same pattern
+ * in PCRE2 must read every corpus the same way (lowercasing, final sigma, word lengths, invalid
+ * UTF-8), which ties the pattern path's handling of a word to the built-in one's. */
+Test(tokenizer, a_pattern_of_letters_and_marks_reads_as_the_builtin_tokenizer)
+{
+    fixture_path mixed = fixture_write("mixed.txt",
+        "Die GRÖSSE der Straße überrascht Ärzte. L'été dernier, les ÉLÈVES ; ÇA alors !\n"
+        "Ο ΛΟΓΟΣ της Ελλάδας είναι ΣΟΦΟΣ και ΣΑΦΗΣ. Москва — ЁЛКИ и Ёжики. ՀԱՅԱՍՏԱՆ ᲡᲐᲥᲐᲠᲗᲕᲔᲚᲝ\n"
+        "e\xcc\x81te\xcc\x81 ca \xcc\x81" "abc किताब और नमस्ते مرحبا שלום 中文分词很难。日本語のテキスト x1y2\n"
+        "caf\xc3 bar\xff\xfe" "baz\x80qux \xc0\xaf" "abc\xed\xa0\x80" "def\xf4\x90\x80\x80ghi end\xe2\x82\n", 0);
+    char wiki[1024];
+    snprintf(wiki, sizeof wiki, "%s/data/wiki2k.txt.gz", test_root());
+    corpus_options some = fixture_text_options(), defaults;
+    corpus_options_default(&defaults);
+    const struct {
+        const char *path;
+        corpus_options opt;
+    } cases[] = {{mixed.s, some}, {wiki, defaults}};
+    for (int lower = 1; lower >= 0; lower--)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            corpus_options opt = cases[i].opt;
+            opt.lowercase = lower;
+            opt.min_word_len = i == 0 ? 2 : 3;
+            corpus *builtin = read_ok(cases[i].path, &opt);
+            opt.token_pattern = "\\p{L}[\\p{L}\\p{M}]*";
+            corpus *pattern = read_ok(cases[i].path, &opt);
+            test_expect_same_corpus(builtin, pattern);
+            corpus_free(builtin);
+            corpus_free(pattern);
+        }
 }
 
 Test(tokenizer, unicode_tables)

@@ -23,23 +23,6 @@ static int count_mallet_names(const lda_option_spec *o)
     return n;
 }
 
-int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err)
-{
-    static const char *yes[] = {"true", "yes", "1", "on"}, *no[] = {"false", "no", "0", "off"};
-    for (int i = 0; i < 4; i++) {
-        if (strcmp(value, yes[i]) == 0) {
-            *out = 1;
-            return 0;
-        }
-        if (strcmp(value, no[i]) == 0) {
-            *out = 0;
-            return 0;
-        }
-    }
-    lda_error_input(err, "%s: expected true or false, got '%s'", where, value);
-    return -1;
-}
-
 typedef struct {
     const lda_command_spec *spec;
     lda_option_fn fn;
@@ -77,26 +60,38 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
                       lda_config_values *keep, const char **positional, int max_positional, int *num_positional, int *help_asked,
                       lda_error *err)
 {
+    /* getopt's table: the names (val 256 + i), then Mallet's names for them, then a flag's
+     * --no-NAME (val 256 + n + i). A flag takes an optional value (--NAME=no). */
     const int n = count_options(spec->options), m = count_mallet_names(spec->options);
-    struct option *longs = calloc((size_t)(n + m) + 1, sizeof *longs);
+    struct option *longs = calloc(2 * (size_t)n + (size_t)m + 1, sizeof *longs);
     char *shorts = calloc((size_t)n * 2 + 3, 1);
+    char **negations = calloc((size_t)n + 1, sizeof *negations);
     int rc = -1;
     *num_positional = 0;
     *help_asked = 0;
-    if (!longs || !shorts) {
+    if (!longs || !shorts || !negations) {
         lda_error_fail(err, "out of memory");
         goto out;
     }
     char *sp = shorts;
     *sp++ = ':'; /* report a missing argument as ':' */
-    for (int i = 0, alias = n; i < n; i++) {
+    for (int i = 0, alias = n, negation = n + m; i < n; i++) {
         const lda_option_spec *o = &spec->options[i];
+        const int flag = !o->arg && i != spec->help_index;
         longs[i].name = o->name;
-        longs[i].has_arg = o->arg ? required_argument : no_argument;
+        longs[i].has_arg = o->arg ? required_argument : flag ? optional_argument : no_argument;
         longs[i].val = 256 + i;
         if (o->mallet) { /* after the names, so that an abbreviation of a name still means it */
             longs[alias] = longs[i];
             longs[alias++].name = o->mallet;
+        }
+        if (flag) {
+            if (asprintf(&negations[i], "no-%s", o->name) < 0) {
+                negations[i] = NULL;
+                lda_error_fail(err, "out of memory");
+                goto out;
+            }
+            longs[negation++] = (struct option){negations[i], no_argument, NULL, 256 + n + i};
         }
         if (o->short_name) {
             *sp++ = (char)o->short_name;
@@ -141,7 +136,9 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     for (int c, which = -1; (c = getopt_long(argc, argv, shorts, longs, &which)) != -1; which = -1) {
         if (c == '?' || c == ':') {
             const char *arg = argv[optind - 1];
-            if (c == '?')
+            if (c == '?' && optopt >= 256) /* a long option that takes no value, given one */
+                lda_error_input(err, "option '%s' takes no value (see 'ldagpu %s --help')", arg, spec->command);
+            else if (c == '?')
                 lda_error_input(err, "unknown option '%s' (see 'ldagpu %s --help')",
                                 optopt ? (char[]){'-', (char)optopt, 0} : arg, spec->command);
             else
@@ -149,17 +146,20 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
             goto out;
         }
         int i = c >= 256 ? c - 256 : -1;
+        const int negated = i >= n; /* --no-NAME */
+        if (negated)
+            i -= n;
         for (int j = 0; i < 0 && j < n; j++)
             if (spec->options[j].short_name == c)
                 i = j;
         if (i == spec->config_index)
             continue;
         char where[128];
-        if (which >= n) /* named by its Mallet name: messages say that name */
+        if (which >= n) /* named by its Mallet name or as --no-NAME: messages say that name */
             snprintf(where, sizeof where, "--%s", longs[which].name);
         else
             describe_option(&spec->options[i], where, sizeof where);
-        if (fn(ctx, i, optarg, where, err))
+        if (fn(ctx, i, negated ? "no" : optarg, where, err))
             goto out;
     }
     for (int i = optind; i < argc; i++) {
@@ -171,6 +171,9 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
     }
     rc = 0;
 out:
+    for (int i = 0; negations && i < n; i++)
+        free(negations[i]);
+    free(negations);
     free(longs);
     free(shorts);
     return rc;

@@ -8,8 +8,11 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "core/parse.h" /* lda_parse_flag_value: the values of a flag */
 #include "util/config_file.h"
 
+/* A flag (arg NULL) is on when given alone; --NAME=VALUE and a config file give it a value
+ * (lda_parse_flag_value), and --no-NAME turns it off. */
 typedef struct {
     const char *name;     /* long name, also the config key */
     int short_name;       /* 0 if none */
@@ -22,7 +25,8 @@ typedef struct {
 } lda_option_spec;
 
 /* Applies option `index` of the table with its argument (NULL for a flag given on the
- * command line; a config file's value otherwise). `where` names the source for messages. */
+ * command line without a value, "no" for --no-NAME; a config file's value otherwise). `where`
+ * names the source for messages. */
 typedef int (*lda_option_fn)(void *ctx, int index, const char *value, const char *where, lda_error *err);
 
 typedef struct {
@@ -46,8 +50,5 @@ int lda_options_parse(const lda_command_spec *spec, int argc, char **argv, lda_o
                       lda_error *err);
 
 void lda_options_print_help(const lda_command_spec *spec, FILE *out);
-
-/* Boolean config values for flags: true/false/yes/no/1/0. */
-int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err);
 
 #endif

@@ -1,7 +1,8 @@
 /* cmd_format.c — `ldagpu format CORPUS [-o FILE] [reader options]`: a corpus in any format
  * written as ldagpu's binary corpus (corpus/corpus_binary.h), which every command then reads
- * in one pass. Its note is the cache key of the corpus and options (corpus/corpus_cache.h),
- * so the default output, CORPUS.ldab, is what `train --cache auto` takes as its cache. */
+ * in one pass. Its note says where it came from and how it was read (corpus_source_note); it
+ * is not a cache: `train --cache auto` writes CORPUS.cache.ldab, not the default output
+ * CORPUS.ldab, and never replaces a file format wrote (corpus/corpus_cache.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,7 @@ enum {
 };
 
 static const lda_option_spec format_options[] = {
-    [OPT_OUTPUT] = {"output", 'o', "FILE", "the binary corpus to write", "CORPUS.ldab, the cache train --cache auto "
-                    "reads"},
+    [OPT_OUTPUT] = {"output", 'o', "FILE", "the binary corpus to write", "CORPUS.ldab"},
     LDA_READER_OPTION_ROWS,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -31,8 +31,7 @@ static const lda_command_spec format_spec = {
     "format", "format CORPUS [-o FILE] [options]",
     "Reads CORPUS (raw text, UCI, LDA-C or binary, with train's reader options) and writes it as\n"
     "ldagpu's binary corpus, which every command reads in one pass instead of parsing: the same\n"
-    "documents, word ids, vocabulary and empty-document counts. With the default FILE it is the\n"
-    "cache `train --cache auto` reads while CORPUS and the options stay as they were.",
+    "documents, word ids, vocabulary and empty-document counts.",
     format_options, -1, OPT_HELP,
     NULL,
 };
@@ -72,7 +71,7 @@ static int format_corpus(const char *path, const char *output, const corpus_opti
     const double t0 = lda_now_seconds();
     corpus_format format;
     lda_error key_err = {0};                                       /* a corpus that cannot be described */
-    char *key = corpus_cache_key(path, opt, &format, &key_err);   /* cannot be read either: corpus_read says why */
+    char *key = corpus_source_note(path, opt, &format, &key_err); /* cannot be read either: corpus_read says why */
     corpus *c = corpus_read(path, opt, err);
     const double t1 = lda_now_seconds();
     int rc = !c || corpus_binary_write(output, c, c->format, key, err) ? -1 : 0;
@@ -105,10 +104,13 @@ int lda_cmd_format(int argc, char **argv)
         return lda_report(argv[0], &err);
     }
     char *output = NULL;
-    int rc = corpus_cache_choose(ctx.output ? ctx.output : "auto", positional[0], &output, &err) ||
-                     format_corpus(positional[0], output, &ctx.settings.corpus, &err)
-                 ? lda_report(argv[0], &err)
-                 : LDA_EXIT_OK;
+    const int named = ctx.output ? (output = strdup(ctx.output)) != NULL
+                                 : asprintf(&output, "%s%s", positional[0], CORPUS_BINARY_SUFFIX) >= 0;
+    if (!named) {
+        lda_error_fail(&err, "out of memory");
+        return lda_report(argv[0], &err);
+    }
+    int rc = format_corpus(positional[0], output, &ctx.settings.corpus, &err) ? lda_report(argv[0], &err) : LDA_EXIT_OK;
     free(output);
     return rc;
 }

@@ -6,7 +6,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
-#include "corpus/corpus_cache.h"
+#include "corpus/corpus_binary.h"
 #include "synth/generate.h"
 #include "util/clock.h"
 
@@ -101,8 +101,7 @@ static int apply_generate_option(void *vctx, int index, const char *v, const cha
     case OPT_SEED:
         return lda_parse_u64(where, v, 0, UINT64_MAX, &o->seed, err);
     case OPT_THETA:
-        o->want_theta = 1;
-        return 0;
+        return lda_parse_flag_value(where, v, &o->want_theta, err);
     case OPT_THREADS:
         return lda_parse_threads(where, v, &o->threads, err);
     default:
@@ -111,11 +110,11 @@ static int apply_generate_option(void *vctx, int index, const char *v, const cha
     }
 }
 
-/* Without -f: the name says (CORPUS_CACHE_SUFFIX, .ldab, is the binary corpus's name). */
+/* Without -f: the name says (CORPUS_BINARY_SUFFIX, .ldab, is the binary corpus's name). */
 static corpus_format format_of_name(const char *path)
 {
-    const size_t n = strlen(path), s = strlen(CORPUS_CACHE_SUFFIX);
-    return n > s && strcmp(path + n - s, CORPUS_CACHE_SUFFIX) == 0 ? CORPUS_FORMAT_BINARY : CORPUS_FORMAT_UCI;
+    const size_t n = strlen(path), s = strlen(CORPUS_BINARY_SUFFIX);
+    return n > s && strcmp(path + n - s, CORPUS_BINARY_SUFFIX) == 0 ? CORPUS_FORMAT_BINARY : CORPUS_FORMAT_UCI;
 }
 
 int lda_cmd_generate(int argc, char **argv)

@@ -73,8 +73,7 @@ static int apply_topics_option(void *vctx, int index, const char *v, const char 
     case OPT_TOP:
         return lda_parse_u32(where, v, 1, 100000, &c->top, err);
     case OPT_COHERENCE:
-        c->coherence = 1;
-        return 0;
+        return lda_parse_flag_value(where, v, &c->coherence, err);
     case OPT_CORPUS:
         c->corpus = v;
         return 0;

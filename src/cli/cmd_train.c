@@ -159,10 +159,6 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
     case OPT_TOP:
         return lda_parse_u32(where, v, 1, 100000, &o->top_words, err);
     case OPT_QUIET:
-        if (!v) {
-            o->quiet = 1;
-            return 0;
-        }
         return lda_parse_flag_value(where, v, &o->quiet, err);
     case OPT_CACHE:
         o->cache = v;

@@ -66,6 +66,27 @@ int lda_parse_choice(const char *where, const char *text, const lda_choice *tabl
     return 0;
 }
 
+int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err)
+{
+    static const char *yes[] = {"true", "yes", "1", "on"}, *no[] = {"false", "no", "0", "off"};
+    if (!value) { /* a flag given on the command line without a value */
+        *out = 1;
+        return 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(value, yes[i]) == 0) {
+            *out = 1;
+            return 0;
+        }
+        if (strcmp(value, no[i]) == 0) {
+            *out = 0;
+            return 0;
+        }
+    }
+    lda_error_input(err, "%s: expected true or false, got '%s'", where, value);
+    return -1;
+}
+
 /* Appends v to a growing array. */
 static int push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v, lda_error *err)
 {

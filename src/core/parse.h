@@ -25,6 +25,10 @@ int lda_parse_u32_list(const char *where, const char *text, uint32_t min, uint32
 int lda_parse_choice_list(const char *where, const char *text, const lda_choice *table, int **out, size_t *count,
                           lda_error *err);
 
+/* A flag's value: true/yes/1/on or false/no/0/off, as a config file or --FLAG=VALUE gives it;
+ * NULL (the flag given without a value) is true. */
+int lda_parse_flag_value(const char *where, const char *value, int *out, lda_error *err);
+
 /* A name from a choice table. */
 int lda_parse_choice(const char *where, const char *text, const lda_choice *table, int *out, lda_error *err);
 

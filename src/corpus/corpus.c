@@ -9,6 +9,7 @@ void corpus_options_default(corpus_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->format = CORPUS_FORMAT_AUTO;
+    opt->lowercase = 1;
     opt->min_word_len = 3;
     opt->min_df = 2;
     opt->max_df = 0.5;

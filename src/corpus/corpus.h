@@ -46,6 +46,12 @@ typedef struct {
     const char *vocab_path;
     /* Raw text only. */
     const char *stopwords_path; /* NULL: the built-in English list; "none": no stop words */
+    const char *extra_stopwords_path; /* more stop words, added to that list; NULL: none */
+    /* What a word is (corpus_text.c): the built-in tokenizer (runs of letters), or the matches
+     * of a PCRE2 pattern (token_pattern.h), or, pretokenized, whatever whitespace separates. */
+    const char *token_pattern;  /* NULL: not a pattern */
+    int pretokenized;           /* whitespace alone separates words (not with token_pattern) */
+    int lowercase;              /* words are lowercased (stop words match whatever the case) */
     int min_word_len;           /* shorter words are dropped (>= 1) */
     size_t min_df;              /* words in fewer documents are dropped (>= 1) */
     double max_df;              /* words in more than this fraction of documents are dropped (0,1] */
@@ -57,7 +63,8 @@ typedef struct {
     uint32_t fixed_vocab_size;
 } corpus_options;
 
-/* Defaults: auto format, built-in stop words, min_word_len 3, min_df 2, max_df 0.5, no size cap. */
+/* Defaults: auto format, built-in stop words, the built-in tokenizer, lowercase, min_word_len 3,
+ * min_df 2, max_df 0.5, no size cap. */
 void corpus_options_default(corpus_options *opt);
 
 typedef struct {

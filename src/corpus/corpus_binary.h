@@ -41,6 +41,7 @@
 #include "corpus/corpus.h"
 
 #define CORPUS_BINARY_MAGIC "LDAGPUCB"
+#define CORPUS_BINARY_SUFFIX ".ldab" /* the binary corpus's name: generate and format write NAME.ldab */
 #define CORPUS_BINARY_VERSION 2u /* the newest this ldagpu reads and writes */
 
 /* What a binary corpus holds, known before its arrays are written. */

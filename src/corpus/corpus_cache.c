@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
@@ -41,25 +40,29 @@ static int describe_file(FILE *key, const char *name, const char *path)
     return 1;
 }
 
-/* The built-in stop words change only with ldagpu itself; their checksum says which list. */
-static uint32_t builtin_stopwords_crc(void)
+/* The stop words by what they are (stopwords.h: the list the files make, wherever they are),
+ * or, when they cannot be read, by their files (the reader will say why). */
+static void describe_stopwords(FILE *key, const corpus_options *opt)
 {
-    uint32_t crc = (uint32_t)crc32_z(0, Z_NULL, 0);
-    for (size_t i = 0; i < lda_builtin_stopwords_count; i++)
-        crc = (uint32_t)crc32_z(crc, (const unsigned char *)lda_builtin_stopwords[i],
-                                strlen(lda_builtin_stopwords[i]) + 1);
-    return crc;
+    stopword_list list;
+    lda_error ignored = {0};
+    if (stopword_list_load(&list, opt, &ignored) == 0) {
+        fprintf(key, "stopwords = %zu words, crc32 %08x\n", list.count, stopword_list_crc(&list));
+        stopword_list_free(&list);
+    } else {
+        fprintf(key, "stopwords = %s + %s (cannot be read)\n", opt->stopwords_path ? opt->stopwords_path : "built-in",
+                opt->extra_stopwords_path ? opt->extra_stopwords_path : "none");
+    }
 }
 
 /* The options that shape what the format's reader makes of the source. */
 static void describe_options(FILE *key, const char *path, corpus_format format, const corpus_options *opt)
 {
     if (corpus_format_is_text(format)) {
-        const char *stop = opt->stopwords_path;
-        if (!stop)
-            fprintf(key, "stopwords = built-in %08x\n", builtin_stopwords_crc());
-        else if (strcmp(stop, "none") == 0 || !describe_file(key, "stopwords", stop))
-            fprintf(key, "stopwords = %s\n", stop);
+        describe_stopwords(key, opt);
+        fprintf(key, "token_pattern = %s\npretokenized = %s\nlowercase = %s\n",
+                opt->token_pattern ? opt->token_pattern : "none", opt->pretokenized ? "yes" : "no",
+                opt->lowercase ? "yes" : "no");
         fprintf(key, "min_word_length = %d\nmin_df = %zu\nmax_df = %.17g\nmax_vocab = %zu\n", opt->min_word_len,
                 opt->min_df, opt->max_df, opt->max_vocab);
     } else if (vocab_is_none(opt->vocab_path)) {
@@ -73,7 +76,9 @@ static void describe_options(FILE *key, const char *path, corpus_format format, 
     }
 }
 
-char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+/* What path read with opt depends on, under the first line `header`. */
+static char *describe_source(const char *path, const corpus_options *opt, const char *header, corpus_format *format,
+                             lda_error *err)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
@@ -90,7 +95,7 @@ char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_forma
         lda_error_fail(err, "out of memory");
         return NULL;
     }
-    fprintf(key, "ldagpu corpus cache, readers version %d\n", CORPUS_READERS_VERSION);
+    fprintf(key, "%s readers version %d\n", header, CORPUS_READERS_VERSION);
     describe_file(key, "source", path);
     fprintf(key, "format = %s\n", corpus_format_name(*format));
     describe_options(key, path, *format, opt);
@@ -100,6 +105,16 @@ char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_forma
         return NULL;
     }
     return text;
+}
+
+char *corpus_cache_key(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+{
+    return describe_source(path, opt, CORPUS_CACHE_NOTE, format, err);
+}
+
+char *corpus_source_note(const char *path, const corpus_options *opt, corpus_format *format, lda_error *err)
+{
+    return describe_source(path, opt, "ldagpu format,", format, err);
 }
 
 /* The name of the first line where two keys differ ("source_mtime"), into buf. */
@@ -139,6 +154,10 @@ static corpus *valid_cache(const char *cache_path, const char *key, char *why, s
         snprintf(why, why_size, "it exists and is not an ldagpu binary corpus, so it is left as it is");
     } else if (corpus_binary_read_note(cache_path, &note, &source_format, &e) != 0) {
         snprintf(why, why_size, "it was damaged (%s)", e.msg);
+    } else if (strncmp(note, CORPUS_CACHE_NOTE, strlen(CORPUS_CACHE_NOTE)) != 0) {
+        *may_write = 0;
+        snprintf(why, why_size, "it is a binary corpus that is not a cache (ldagpu format's or generate's), so it is "
+                 "left as it is");
     } else if (strcmp(note, key) != 0) {
         char name[64];
         snprintf(why, why_size, "it was stale: %s differs", first_difference(note, key, name, sizeof name));

@@ -26,6 +26,8 @@ static int check_options(const corpus_options *opt, lda_error *err)
         lda_error_input(err, "max_df must be a fraction in (0, 1] (got %g)", opt->max_df);
     else if (opt->fixed_vocab && opt->fixed_vocab_size == 0)
         lda_error_input(err, "the fixed vocabulary is empty");
+    else if (opt->token_pattern && opt->pretokenized)
+        lda_error_input(err, "a token pattern and pretokenized input exclude each other");
     else
         return 0;
     return -1;

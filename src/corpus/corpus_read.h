@@ -14,7 +14,8 @@
 /* What the readers make of a given input, as a version: bump it when a reader changes the
  * corpus it makes of the same bytes (tokenizer, detection, pruning), so that every cache made
  * by the old readers (corpus_cache.h) is found stale. */
-#define CORPUS_READERS_VERSION 1
+/* 2: a stop-word file's words are lowercased as words are (Unicode), not only A-Z. */
+#define CORPUS_READERS_VERSION 2
 
 /* Reads a corpus; NULL on failure with err filled. */
 corpus *corpus_read(const char *path, const corpus_options *opt, lda_error *err);

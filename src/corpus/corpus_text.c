@@ -1,6 +1,13 @@
 /* corpus_text.c — raw text, one document per line (less a named format's fields, text_fields.h).
  *
- * Tokenizer (UTF-8): a word is a letter (Unicode general category L*, any script) followed by
+ * What a word is: by default the built-in tokenizer below; with a token pattern, the pattern's
+ * matches (token_pattern.h); pretokenized, what whitespace separates (pretokenized.h). Those
+ * two count a word's characters (lda_utf8_chars) for min_word_len, and a NUL byte splits what
+ * they find (vocabulary words are C strings). Words are lowercased unless
+ * opt->lowercase is 0; stop words match whatever the case (a word kept in its case is a stop
+ * word when its lowercase form is one, found once for each new word).
+ *
+ * Built-in tokenizer (UTF-8): a word is a letter (Unicode general category L*, any script) followed by
  * letters and combining marks (M*: accents written apart, the vowel signs of Indic scripts),
  * lowercased by the simple Unicode mapping (unicode.h), a final σ written ς. Everything else
  * separates words: digits, punctuation, spaces, symbols, and each byte that does not start a
@@ -24,8 +31,10 @@
 #include <string.h>
 
 #include "corpus/corpus_internal.h"
+#include "corpus/pretokenized.h"
 #include "corpus/stopwords.h"
 #include "corpus/text_fields.h"
+#include "corpus/token_pattern.h"
 #include "corpus/unicode.h"
 #include "util/gzlines.h"
 
@@ -49,6 +58,14 @@ typedef struct {
     size_t *input_unknown, input_unknown_cap; /* fixed vocabulary: unknown tokens by input document */
     char *word;      /* the current word, lowercased (its UTF-8 may be longer than the input's) */
     size_t word_cap;
+    token_pattern *pattern; /* opt->token_pattern compiled; NULL: not a pattern */
+    size_t doc;             /* the document of the words a pattern or whitespace finds */
+    int line_has_nul;       /* whether their line holds a NUL byte (which splits words) */
+    /* Words kept in their case: whether each word id (>= stop_end) is a stop word lowercased. */
+    unsigned char *cased_stop;
+    size_t cased_stop_cap;
+    char *lower; /* room for a word lowercased, to look it up among the stop words */
+    size_t lower_cap;
 } text_reader;
 
 /* Grows *array of *cap elements of `size` bytes to hold at least `need`, doubling from
@@ -76,7 +93,7 @@ static int grow_stats(text_reader *t, size_t need, lda_error *err)
 }
 
 /* A word of `letters` letters of document doc, building the corpus's own vocabulary. */
-static int take_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
+static inline int take_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
     if (letters < (size_t)t->opt->min_word_len) {
         t->too_short++;
@@ -100,6 +117,44 @@ static int take_word(text_reader *t, const char *w, size_t len, size_t letters, 
     return corpus_builder_add(&t->b, id, 1, err);
 }
 
+/* Whether w, lowercased, is a stop word (which the map holds from vocab_end to stop_end). */
+static int is_stop_word_lowercased(text_reader *t, const char *w, size_t len, lda_error *err)
+{
+    if (lda_utf8_lower_room(&t->lower, &t->lower_cap, len, err) < 0)
+        return -1;
+    uint32_t id;
+    return strmap_find(t->words, t->lower, lda_utf8_lower(w, len, t->lower, NULL), &id) && id >= t->vocab_end &&
+           id < t->stop_end;
+}
+
+/* take_word for words kept in their case: a new word is looked up lowercased among the stop
+ * words once, and what it was remembered by its id; a word that is not a stop word is then
+ * take_word's (a second lookup, which the default, lowercased, path does not pay). */
+static int take_cased_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
+{
+    if (letters < (size_t)t->opt->min_word_len) {
+        t->too_short++;
+        return 0;
+    }
+    const uint32_t known = strmap_size(t->words);
+    uint32_t id;
+    if (strmap_intern(t->words, w, len, &id, err) < 0)
+        return -1;
+    if (id >= known) { /* new: its statistics (zero for a stop word: never in the vocabulary) and its flag */
+        int stop = is_stop_word_lowercased(t, w, len, err);
+        if (stop < 0 || (id >= t->stats_cap && grow_stats(t, (size_t)id + 1, err) < 0) ||
+            (id >= t->cased_stop_cap && grow_zeroed((void **)&t->cased_stop, &t->cased_stop_cap, (size_t)id + 1, 1,
+                                                    4096, "stop-word flags", err) < 0))
+            return -1;
+        t->cased_stop[id] = (unsigned char)stop;
+    }
+    if (id < t->stop_end || t->cased_stop[id]) {
+        t->stop_words++;
+        return 0;
+    }
+    return take_word(t, w, len, letters, doc, err);
+}
+
 /* Counts an unknown token of input document doc. */
 static int count_unknown(text_reader *t, size_t doc, lda_error *err)
 {
@@ -113,31 +168,73 @@ static int count_unknown(text_reader *t, size_t doc, lda_error *err)
 }
 
 /* A word of `letters` letters of document doc, looked up in the fixed vocabulary. */
-static int take_fixed_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
+static inline int take_fixed_word(text_reader *t, const char *w, size_t len, size_t letters, size_t doc, lda_error *err)
 {
     uint32_t id;
+    int stop;
     if (strmap_find(t->words, w, len, &id)) {
         if (id < t->vocab_end)
             return corpus_builder_add(&t->b, id, 1, err);
         t->stop_words++;
     } else if (letters < (size_t)t->opt->min_word_len) {
         t->too_short++;
+    } else if (!t->opt->lowercase && (stop = is_stop_word_lowercased(t, w, len, err)) != 0) {
+        if (stop < 0)
+            return -1;
+        t->stop_words++;
     } else {
         return count_unknown(t, doc, err);
     }
     return 0;
 }
 
+/* A word of any tokenizer, `chars` characters long, of document doc. */
+static inline int take(text_reader *t, const char *w, size_t len, size_t chars, size_t doc, lda_error *err)
+{
+    t->words_seen++;
+    return t->opt->fixed_vocab ? take_fixed_word(t, w, len, chars, doc, err)
+           : t->opt->lowercase ? take_word(t, w, len, chars, doc, err)
+                               : take_cased_word(t, w, len, chars, doc, err);
+}
+
+/* A word as a pattern or whitespace found it, without a NUL byte, in document t->doc. */
+static int take_found_word(text_reader *t, const char *w, size_t len, lda_error *err)
+{
+    size_t chars;
+    if (t->opt->lowercase) { /* t->word holds twice the line (tokenize_line) */
+        len = lda_utf8_lower(w, len, t->word, &chars);
+        w = t->word;
+    } else {
+        chars = lda_utf8_chars(w, len);
+    }
+    return take(t, w, len, chars, t->doc, err);
+}
+
+/* What a pattern or whitespace found (token_fn): a NUL byte separates words, which the
+ * vocabulary keeps as C strings. */
+static int take_found(void *vt, const char *w, size_t len, lda_error *err)
+{
+    text_reader *t = vt;
+    const char *nul;
+    while (t->line_has_nul && (nul = memchr(w, '\0', len))) {
+        if (nul > w && take_found_word(t, w, (size_t)(nul - w), err) < 0)
+            return -1;
+        len -= (size_t)(nul - w) + 1;
+        w = nul + 1;
+    }
+    return len ? take_found_word(t, w, len, err) : 0;
+}
+
 /* The character at s[0..len): its length in bytes (1 for a byte that starts no valid UTF-8
- * sequence, which is no word character), its lowercase form and what kind of word character
- * it is. ASCII takes the short way. */
-static size_t next_char(const char *s, size_t len, uint32_t *lower, lda_word_kind *kind)
+ * sequence, which is no word character), its lowercase form (when lowercasing; else itself)
+ * and what kind of word character it is. ASCII takes the short way. */
+static inline size_t next_char(const char *s, size_t len, const int lowercase, uint32_t *lower, lda_word_kind *kind)
 {
     unsigned char c = (unsigned char)s[0];
     if (c < 0x80) {
         int letter = (unsigned char)((c | 0x20) - 'a') < 26;
         *kind = letter ? LDA_LETTER : LDA_NOT_WORD;
-        *lower = letter ? (uint32_t)(c | 0x20) : c;
+        *lower = letter && lowercase ? (uint32_t)(c | 0x20) : c;
         return 1;
     }
     uint32_t cp;
@@ -148,32 +245,21 @@ static size_t next_char(const char *s, size_t len, uint32_t *lower, lda_word_kin
         return 1;
     }
     *kind = lda_unicode_word_kind(cp);
-    *lower = *kind == LDA_LETTER ? lda_unicode_lower(cp) : cp;
+    *lower = *kind == LDA_LETTER && lowercase ? lda_unicode_lower(cp) : cp;
     return n;
 }
 
-enum { SMALL_SIGMA = 0x3C3, FINAL_SIGMA = 0x3C2 };
-
-/* Splits a line into lowercased words and takes each. */
-static int tokenize_line(text_reader *t, const char *line, size_t len, size_t doc, lda_error *err)
+/* The built-in tokenizer: splits a line into words (lowercased when `lowercase`, a constant at
+ * each call so that the compiler makes the two loops) and takes each. */
+static inline int tokenize_builtin(text_reader *t, const char *line, size_t len, size_t doc, const int lowercase,
+                                   lda_error *err)
 {
-    /* A lowercase character is at most one byte longer than its uppercase one (2 -> 3). */
-    if (t->word_cap < 2 * len + 8) {
-        size_t cap = 2 * len + 64;
-        char *grown = realloc(t->word, cap);
-        if (!grown) {
-            lda_error_fail(err, "out of memory (a line of %zu bytes)", len);
-            return -1;
-        }
-        t->word = grown;
-        t->word_cap = cap;
-    }
     int fixed = t->opt->fixed_vocab != NULL;
     size_t i = 0;
     while (i < len) {
         uint32_t cp;
         lda_word_kind kind;
-        size_t n = next_char(line + i, len - i, &cp, &kind);
+        size_t n = next_char(line + i, len - i, lowercase, &cp, &kind);
         if (kind != LDA_LETTER) { /* a word starts with a letter */
             i += n;
             continue;
@@ -188,17 +274,38 @@ static int tokenize_line(text_reader *t, const char *line, size_t len, size_t do
             i += n;
             if (i == len)
                 break;
-            n = next_char(line + i, len - i, &cp, &kind);
+            n = next_char(line + i, len - i, lowercase, &cp, &kind);
         }
-        if (last_cp == SMALL_SIGMA && letters > 1) /* σ ending a word is written ς */
-            bytes = last + lda_utf8_encode(FINAL_SIGMA, t->word + last);
-        t->words_seen++;
-        int status = fixed ? take_fixed_word(t, t->word, bytes, letters, doc, err)
+        if (lowercase && last_cp == LDA_SMALL_SIGMA && letters > 1) /* σ ending a word is written ς */
+            bytes = last + lda_utf8_encode(LDA_FINAL_SIGMA, t->word + last);
+        int status;
+        if (!lowercase) {
+            status = take(t, t->word, bytes, letters, doc, err);
+        } else {
+            t->words_seen++;
+            status = fixed ? take_fixed_word(t, t->word, bytes, letters, doc, err)
                            : take_word(t, t->word, bytes, letters, doc, err);
+        }
         if (status < 0)
             return -1;
     }
     return 0;
+}
+
+/* Splits a line into words and takes each. */
+static int tokenize_line(text_reader *t, const char *line, size_t len, size_t doc, lda_error *err)
+{
+    /* Room for any word of the line lowercased. */
+    if (lda_utf8_lower_room(&t->word, &t->word_cap, len, err) < 0)
+        return -1;
+    t->doc = doc;
+    t->line_has_nul = (t->pattern || t->opt->pretokenized) && memchr(line, '\0', len);
+    if (t->pattern)
+        return token_pattern_each(t->pattern, line, len, gzlines_path(t->b.src), gzlines_lineno(t->b.src), take_found,
+                                  t, err);
+    if (t->opt->pretokenized)
+        return pretokenized_each(line, len, take_found, t, err);
+    return t->opt->lowercase ? tokenize_builtin(t, line, len, doc, 1, err) : tokenize_builtin(t, line, len, doc, 0, err);
 }
 
 static int read_lines(text_reader *t, const char *path, lda_error *err)
@@ -305,10 +412,17 @@ static int load_word_map(text_reader *t, lda_error *err)
     if (!t->words)
         return -1;
     t->vocab_end = strmap_size(t->words);
-    if (stopwords_add(t->words, opt->stopwords_path, err) < 0)
+    stopword_list stop;
+    if (stopword_list_load(&stop, opt, err) < 0)
         return -1;
+    int failed = 0;
+    for (size_t i = 0; !failed && i < stop.count; i++) {
+        uint32_t id;
+        failed = strmap_intern(t->words, stop.words[i], strlen(stop.words[i]), &id, err) < 0;
+    }
+    stopword_list_free(&stop);
     t->stop_end = strmap_size(t->words);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 static void write_note(const text_reader *t, char note[CORPUS_NOTE_MAX])
@@ -331,8 +445,12 @@ corpus *corpus_read_text(const char *path, const corpus_options *opt,
                          char note[CORPUS_NOTE_MAX], lda_error *err)
 {
     text_reader t = {.opt = opt};
-    if (corpus_builder_init(&t.b, CORPUS_FORMAT_TEXT, err) < 0)
+    if (opt->token_pattern && !(t.pattern = token_pattern_compile(opt->token_pattern, err)))
         return NULL;
+    if (corpus_builder_init(&t.b, CORPUS_FORMAT_TEXT, err) < 0) {
+        token_pattern_free(t.pattern);
+        return NULL;
+    }
     int failed = load_word_map(&t, err) < 0 || read_lines(&t, path, err) < 0;
     if (!failed && opt->fixed_vocab) {
         corpus *c = t.b.c;
@@ -349,6 +467,9 @@ corpus *corpus_read_text(const char *path, const corpus_options *opt,
     free(t.stats);
     free(t.input_unknown);
     free(t.word);
+    free(t.cased_stop);
+    free(t.lower);
+    token_pattern_free(t.pattern);
     if (failed) {
         corpus_builder_discard(&t.b);
         return NULL;

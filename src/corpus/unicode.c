@@ -1,6 +1,8 @@
 /* unicode.c — see unicode.h. */
 #include "corpus/unicode.h"
 
+#include <stdlib.h>
+
 lda_word_kind lda_unicode_word_kind(uint32_t cp)
 {
     unsigned lo = 0, hi = lda_num_word_ranges; /* the first range with last >= cp */
@@ -86,4 +88,71 @@ size_t lda_utf8_encode(uint32_t cp, char *out)
     o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
     o[3] = (unsigned char)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+size_t lda_utf8_chars(const char *s, size_t len)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < len;) {
+        if ((unsigned char)s[i] < 0x80) { /* ASCII, the short way */
+            chars++;
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = lda_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+        chars += n == 0 || lda_unicode_word_kind(cp) != LDA_MARK;
+        i += n ? n : 1;
+    }
+    return chars;
+}
+
+size_t lda_utf8_lower(const char *s, size_t len, char *out, size_t *chars_out)
+{
+    size_t bytes = 0, last = 0, chars = 0;
+    uint32_t last_cp = 0;
+    for (size_t i = 0; i < len;) {
+        if ((unsigned char)s[i] < 0x80) { /* a run of ASCII, the short way */
+            const size_t start = i;
+            do {
+                const unsigned char c = (unsigned char)s[i];
+                out[bytes++] = (char)((unsigned)(c - 'A') < 26u ? c | 0x20 : c);
+            } while (++i < len && (unsigned char)s[i] < 0x80);
+            chars += i - start;
+            last_cp = 0;
+            continue;
+        }
+        last = bytes;
+        uint32_t cp;
+        size_t n = lda_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+        if (n == 0) {
+            out[bytes++] = s[i++];
+            last_cp = 0;
+            chars++;
+            continue;
+        }
+        chars += lda_unicode_word_kind(cp) != LDA_MARK;
+        last_cp = lda_unicode_lower(cp);
+        bytes += lda_utf8_encode(last_cp, out + bytes);
+        i += n;
+    }
+    if (last_cp == LDA_SMALL_SIGMA && chars > 1)
+        bytes = last + lda_utf8_encode(LDA_FINAL_SIGMA, out + last);
+    if (chars_out)
+        *chars_out = chars;
+    return bytes;
+}
+
+int lda_utf8_lower_room(char **buf, size_t *cap, size_t len, lda_error *err)
+{
+    if (*cap >= 2 * len + 8)
+        return 0;
+    char *grown = realloc(*buf, 2 * len + 64);
+    if (!grown) {
+        lda_error_fail(err, "out of memory (lowercasing %zu bytes)", len);
+        return -1;
+    }
+    *buf = grown;
+    *cap = 2 * len + 64;
+    return 0;
 }

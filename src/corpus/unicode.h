@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/error.h"
+
 typedef enum { LDA_NOT_WORD = 0, LDA_LETTER = 1, LDA_MARK = 2 } lda_word_kind;
 
 typedef struct {
@@ -46,5 +48,23 @@ size_t lda_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
 
 /* Writes cp as UTF-8 into out (room for 4 bytes); returns the length. */
 size_t lda_utf8_encode(uint32_t cp, char *out);
+
+/* Greek small sigma, and the form it takes at the end of a word. */
+enum { LDA_SMALL_SIGMA = 0x3C3, LDA_FINAL_SIGMA = 0x3C2 };
+
+/* The characters of the word s[0..len): code points, combining marks not counted, a byte
+ * that starts no valid UTF-8 sequence counted as one. */
+size_t lda_utf8_chars(const char *s, size_t len);
+
+/* The word s[0..len) lowercased into out (room for 2 * len bytes: a lowercase character is
+ * at most one byte longer than its capital, 2 -> 3): each code point by lda_unicode_lower, a
+ * σ ending a word of more than one character written ς, a byte that starts no valid UTF-8
+ * sequence copied as it is. Returns the bytes written; *chars (when not NULL) gets what
+ * lda_utf8_chars says of the word. */
+size_t lda_utf8_lower(const char *s, size_t len, char *out, size_t *chars);
+
+/* Grows *buf (of *cap bytes; realloc'ed) to hold len bytes lowercased (2 * len, and a little
+ * more). 0, or -1 with err. */
+int lda_utf8_lower_room(char **buf, size_t *cap, size_t len, lda_error *err);
 
 #endif

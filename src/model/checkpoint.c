@@ -15,6 +15,7 @@
 #include "model/manifest.h"
 #include "model/matrix_file.h"
 #include "model/model_folder.h"
+#include "model/model_stopwords.h"
 #include "util/atomic_file.h"
 
 #define CHECKPOINT_NAME LDA_CHECKPOINT_DIR
@@ -157,7 +158,7 @@ int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_tr
     if (remove_folder(tmp, err) || lda_make_dirs(tmp, err) ||
         lda_state_write_extras(tmp, m, log, heldout, num_heldout, err) ||
         lda_matrix_save(tmp, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, tmp, err) ||
-        lda_model_write_conf(m, conf, err) || lda_manifest_write(tmp, err))
+        lda_model_write_stopwords(m, tmp, err) || lda_model_write_conf(m, conf, err) || lda_manifest_write(tmp, err))
         goto out;
     sync_folder(tmp);
     if (replace_folder(tmp, final, old, err))

@@ -2,7 +2,7 @@
  *
  * A state is a folder holding model.conf (the run's settings, iterations done, the corpus
  * and z checksums), z.npy (every token's topic, corpus order; z.bin from ldagpu before 0.2), log.csv and, with --holdout,
- * heldout.txt. Because every random number is keyed on (seed, purpose, iteration, index)
+ * heldout.txt; stopwords.txt, the stop words the corpus is read with (model_stopwords.h). Because every random number is keyed on (seed, purpose, iteration, index)
  * (rng.h), z and the iteration count are the whole state: backend start(z, t) rebuilds θ and
  * φ exactly as they were, and the run goes on with the same random stream.
  *

@@ -13,6 +13,7 @@
 #include "model/manifest.h"
 #include "model/matrix_file.h"
 #include "model/model_folder.h"
+#include "model/model_stopwords.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
 #include "util/config_file.h"
@@ -146,8 +147,8 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
 
 const char *const lda_model_files[] = {"model.conf", "vocab.txt", "phi.npy", "topic_tokens.npy", "z.npy",
                                       "alpha.npy", "topics.txt", LDA_DOC_NAMES_FILE, LDA_DOC_LABELS_FILE,
-                                      "log.csv", "heldout.txt", LDA_MANIFEST_NAME, "phi.bin", "topic_tokens.bin",
-                                      "z.bin", "alpha.bin", NULL};
+                                      LDA_MODEL_STOPWORDS_FILE, "log.csv", "heldout.txt", LDA_MANIFEST_NAME,
+                                      "phi.bin", "topic_tokens.bin", "z.bin", "alpha.bin", NULL};
 
 /* m->theta is in the form model.conf will name. */
 static int check_theta_form(const lda_model *m, lda_error *err)
@@ -183,8 +184,8 @@ int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda
         lda_matrix_save(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 0, m->topic_tokens, err) ||
         lda_matrix_save(dir, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, dir, err) ||
         write_topics(m, paths[1], top_words, err) || lda_doc_names_write(m, dir, err) ||
-        lda_model_write_conf(m, paths[2], err) || lda_theta_remove_other_forms(m->theta.form.form, dir, err) ||
-        lda_doc_names_remove_absent(m, dir, err))
+        lda_model_write_stopwords(m, dir, err) || lda_model_write_conf(m, paths[2], err) ||
+        lda_theta_remove_other_forms(m->theta.form.form, dir, err) || lda_doc_names_remove_absent(m, dir, err))
         goto out;
     rc = 0;
 out:
@@ -342,7 +343,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     int rc = -1;
     if (!conf)
         return -1;
-    if (lda_config_read(conf, read_conf_key, &c, NULL, err))
+    if (lda_config_read(conf, read_conf_key, &c, NULL, err) || lda_model_find_stopwords(m, dir, err))
         goto out;
     m->num_topics = m->settings.params.num_topics;
     if (!c.format_version || !m->num_topics || !m->vocab_size) {

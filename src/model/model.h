@@ -14,6 +14,7 @@
  *   topic_tokens.npy  K uint32, tokens assigned to each topic
  *   z.npy             N uint32, the topic of every token, corpus order (for resuming)
  * (folders of ldagpu before 0.2: NAME.bin instead of NAME.npy, read all the same)
+ *   stopwords.txt     the stop words new text is read with (model_stopwords.h)
  *   topics.txt        the top words of every topic, as text
  *   doc_names.txt     a corpus with names (--format mallet, named): one line an input document,
  *   doc_labels.txt    its name, its label (doc_names.h)
@@ -37,6 +38,7 @@
 #include "model/settings.h"
 #include "model/theta.h"
 #include "corpus/corpus.h"
+#include "corpus/stopwords.h"
 
 #define LDA_MODEL_FORMAT_VERSION 1u
 
@@ -66,6 +68,9 @@ typedef struct {
      * has_doc_*: what model.conf says the folder holds. */
     lda_string_list *doc_names, *doc_labels;
     int has_doc_names, has_doc_labels;
+    /* The stop-word list written as stopwords.txt when settings name it (model_stopwords.h);
+     * borrowed (the trainer's), NULL in a model read from a folder. */
+    const stopword_list *stopwords;
 
     /* What was held out; checksums that tell a resumable state from a stale or different one
      * (0 = unknown, as in folders that predate them). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "corpus/stopwords.h"
 
 #define AT(field) offsetof(lda_settings, field)
 #define NO_LIMIT 0.0, 0.0, 0, 0
@@ -30,7 +31,13 @@ const lda_setting lda_settings_table[] = {
      NULL},
     {"corpus_format", "format", LDA_SET_FORMAT, AT(corpus.format), 0, NO_LIMIT, corpus_format_choices, NULL},
     {"vocab_file", "vocab", LDA_SET_PATH, AT(corpus.vocab_path), 1, NO_LIMIT, NULL, "derived from the corpus name"},
-    {"stopwords", "stopwords", LDA_SET_PATH, AT(corpus.stopwords_path), 0, NO_LIMIT, NULL, "the built-in list"},
+    {"stopwords", "stopwords", LDA_SET_STOPWORDS, AT(corpus.stopwords_path), 0, NO_LIMIT, NULL, "the built-in list"},
+    {"extra_stopwords", "extra-stopwords", LDA_SET_STOPWORDS, AT(corpus.extra_stopwords_path), 0, NO_LIMIT, NULL,
+     "none"},
+    {"token_pattern", "token-pattern", LDA_SET_TEXT, AT(corpus.token_pattern), 0, NO_LIMIT, NULL,
+     "the built-in tokenizer"},
+    {"pretokenized", "pretokenized", LDA_SET_FLAG, AT(corpus.pretokenized), 0, NO_LIMIT, NULL, NULL},
+    {"lowercase", "lowercase", LDA_SET_FLAG, AT(corpus.lowercase), 0, NO_LIMIT, NULL, NULL},
     {"min_word_length", "min-word-length", LDA_SET_INT, AT(corpus.min_word_len), 0, 1, 1000, 0, 0, NULL, NULL},
     {"min_df", "min-df", LDA_SET_SIZE, AT(corpus.min_df), 0, 1, 1e15, 0, 0, NULL, NULL},
     {"max_df", "max-df", LDA_SET_DOUBLE, AT(corpus.max_df), 0, 0, 1, 1, 0, NULL, NULL},
@@ -67,6 +74,12 @@ const lda_setting *lda_setting_by_option(const char *option)
         if (strcmp(row->option, option) == 0)
             return row;
     return NULL;
+}
+
+/* The rows whose value is a string (const char *, owned by a model). */
+static int is_string(const lda_setting *row)
+{
+    return row->type == LDA_SET_PATH || row->type == LDA_SET_STOPWORDS || row->type == LDA_SET_TEXT;
 }
 
 static void *field(const lda_setting *row, lda_settings *s)
@@ -144,6 +157,10 @@ int lda_setting_parse(const lda_setting *row, const char *where, const char *tex
         return 0;
     case LDA_SET_DOC_TOPICS:
         return lda_doc_topics_parse(where, text, (lda_doc_topics *)out, err);
+    case LDA_SET_FLAG:
+        return lda_parse_flag_value(where, text, (int *)out, err);
+    case LDA_SET_TEXT:
+    case LDA_SET_STOPWORDS:
     case LDA_SET_PATH: {
         const char **path = out;
         if (own_strings) {
@@ -177,6 +194,28 @@ static int same_path(const char *a, const char *b)
     return same;
 }
 
+static int same_string(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether a and b read text with the same stop words: the same files, or files that make the
+ * same list. A list that cannot be read is like no other. */
+static int same_stopwords(const corpus_options *a, const corpus_options *b)
+{
+    if (same_string(a->stopwords_path, b->stopwords_path) &&
+        same_string(a->extra_stopwords_path, b->extra_stopwords_path))
+        return 1;
+    lda_error ignored = {0};
+    stopword_list x, y;
+    if (stopword_list_load(&x, a, &ignored) < 0)
+        return 0;
+    int same = stopword_list_load(&y, b, &ignored) == 0 && stopword_list_equal(&x, &y);
+    stopword_list_free(&y); /* empty after a failed load */
+    stopword_list_free(&x);
+    return same;
+}
+
 int lda_setting_same(const lda_setting *row, const lda_settings *a, const lda_settings *b)
 {
     const void *x = cfield(row, a), *y = cfield(row, b);
@@ -190,9 +229,14 @@ int lda_setting_same(const lda_setting *row, const lda_settings *a, const lda_se
         return *(const size_t *)x == *(const size_t *)y;
     case LDA_SET_INT:
     case LDA_SET_CHOICE:
+    case LDA_SET_FLAG:
         return *(const int *)x == *(const int *)y;
     case LDA_SET_DOUBLE:
         return *(const double *)x == *(const double *)y;
+    case LDA_SET_TEXT:
+        return same_string(*(const char *const *)x, *(const char *const *)y);
+    case LDA_SET_STOPWORDS:
+        return same_stopwords(&a->corpus, &b->corpus);
     case LDA_SET_FORMAT: /* "auto" agrees with the format that was detected */
         return *(const int *)x == CORPUS_FORMAT_AUTO || *(const int *)x == *(const int *)y;
     case LDA_SET_MODEL:
@@ -248,12 +292,17 @@ const char *lda_setting_format(const lda_setting *row, const lda_settings *s, ch
         snprintf(buf, size, "%s", lda_choice_name(row->choices, (int)lda_params_model(&s->params)));
         break;
     case LDA_SET_PATH:
+    case LDA_SET_STOPWORDS:
+    case LDA_SET_TEXT:
         if (!*(const char *const *)x)
             return NULL;
         snprintf(buf, size, "%s", *(const char *const *)x);
         break;
     case LDA_SET_DOC_TOPICS:
         lda_doc_topics_format((const lda_doc_topics *)x, buf, size);
+        break;
+    case LDA_SET_FLAG:
+        snprintf(buf, size, "%s", *(const int *)x ? "yes" : "no");
         break;
     }
     return buf;
@@ -265,7 +314,8 @@ void lda_setting_copy(const lda_setting *row, lda_settings *to, const lda_settin
         [LDA_SET_U32] = sizeof(uint32_t), [LDA_SET_U32_AUTO] = sizeof(uint32_t), [LDA_SET_U64] = sizeof(uint64_t), [LDA_SET_SIZE] = sizeof(size_t),
         [LDA_SET_INT] = sizeof(int),      [LDA_SET_DOUBLE] = sizeof(double), [LDA_SET_CHOICE] = sizeof(int),
         [LDA_SET_FORMAT] = sizeof(int),   [LDA_SET_PATH] = sizeof(const char *),
-        [LDA_SET_DOC_TOPICS] = sizeof(lda_doc_topics),
+        [LDA_SET_DOC_TOPICS] = sizeof(lda_doc_topics), [LDA_SET_STOPWORDS] = sizeof(const char *),
+        [LDA_SET_TEXT] = sizeof(const char *), [LDA_SET_FLAG] = sizeof(int),
     };
     if (row->type == LDA_SET_MODEL) {
         to->params.theta_collapsed = from->params.theta_collapsed;
@@ -289,9 +339,24 @@ void lda_settings_write(FILE *f, const lda_settings *s)
 void lda_settings_free_strings(lda_settings *s)
 {
     for (const lda_setting *row = lda_settings_table; row->key; row++)
-        if (row->type == LDA_SET_PATH) {
+        if (is_string(row)) {
             const char **path = field(row, s);
             free((char *)*path);
             *path = NULL;
         }
+}
+
+int lda_settings_own_strings(lda_settings *s, lda_error *err)
+{
+    int failed = 0;
+    for (const lda_setting *row = lda_settings_table; row->key; row++)
+        if (is_string(row)) {
+            const char **slot = field(row, s), *borrowed = *slot;
+            *slot = NULL;
+            if (!failed && borrowed && !(*slot = strdup(borrowed))) {
+                lda_error_fail(err, "out of memory");
+                failed = 1;
+            }
+        }
+    return failed ? -1 : 0;
 }

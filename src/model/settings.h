@@ -40,6 +40,11 @@ typedef enum {
     LDA_SET_FORMAT, /* corpus_format; the option's "auto" agrees with any recorded format */
     LDA_SET_PATH,   /* const char *, NULL meaning `unset`; compared as files; owned by a model */
     LDA_SET_DOC_TOPICS, /* lda_doc_topics: dense, top:N, sparse:EPS, none, auto */
+    /* A stop-word file (as LDA_SET_PATH), compared by the list that corpus.stopwords_path and
+     * extra_stopwords_path make together (stopwords.h): a model keeps that list itself. */
+    LDA_SET_STOPWORDS,
+    LDA_SET_TEXT,   /* const char *, NULL meaning `unset`; compared as strings; owned by a model */
+    LDA_SET_FLAG,   /* int, 0 or 1: no or yes (lda_parse_flag_value; a flag given alone is yes) */
 } lda_setting_type;
 
 typedef struct {
@@ -51,7 +56,7 @@ typedef struct {
     double min, max;     /* numbers: bounds */
     int min_open, max_open;
     const lda_choice *choices; /* LDA_SET_CHOICE */
-    const char *unset;   /* LDA_SET_PATH: what NULL means, for messages */
+    const char *unset;   /* LDA_SET_PATH, _STOPWORDS, _TEXT: what NULL means, for messages */
 } lda_setting;
 
 /* The table, terminated by a NULL key. */
@@ -85,5 +90,8 @@ void lda_settings_write(FILE *f, const lda_settings *s);
 
 /* Frees the paths a model owns (own_strings) and sets them to NULL. */
 void lda_settings_free_strings(lda_settings *s);
+/* Replaces every string of s (borrowed) by a copy of it, which s then owns. On failure the
+ * strings not copied are NULL. */
+int lda_settings_own_strings(lda_settings *s, lda_error *err);
 
 #endif

@@ -19,6 +19,7 @@
 #include "model/checksum.h"
 #include "model/model.h"
 #include "model/model_folder.h"
+#include "model/model_stopwords.h"
 #include "model/train_log.h"
 #include "train/heldout.h"
 #include "train/run_memory.h"
@@ -33,7 +34,8 @@ typedef struct {
     corpus *c;                /* the documents trained on */
     corpus *heldout;          /* the documents held out (NULL: none) */
     uint64_t corpus_checksum; /* of the corpus as read, before the split */
-    char *corpus_path, *vocab_path, *stopwords_path; /* as recorded: absolute where possible */
+    char *corpus_path, *vocab_path; /* as recorded: absolute where possible */
+    stopword_list stopwords;  /* read once at the start: the model keeps them (model_stopwords.h) */
     lda_layout *L;
     lda_backend *b;
     lda_completion completion;
@@ -112,7 +114,9 @@ static int set_settings(run *r, lda_model *m, lda_error *err)
     m->settings.params = params;
     m->settings.doc_topics = r->doc_topics;
     m->settings.corpus.format = r->c->format; /* as detected */
-    m->settings.corpus.vocab_path = m->settings.corpus.stopwords_path = NULL; /* owned, below */
+    m->settings.corpus.vocab_path = r->vocab_path;
+    if (lda_settings_own_strings(&m->settings, err) || lda_model_keep_stopwords(m, &r->stopwords, err))
+        return -1;
     m->heldout_docs = r->num_heldout;
     m->corpus_checksum = r->corpus_checksum;
     const lda_priors *priors = &r->b->priors;
@@ -123,11 +127,6 @@ static int set_settings(run *r, lda_model *m, lda_error *err)
             return -1;
         memcpy(m->alpha_learned, priors->alpha_float, priors->K * sizeof *m->alpha_learned);
         m->beta_learned = priors->beta;
-    }
-    if ((r->vocab_path && !(m->settings.corpus.vocab_path = strdup(r->vocab_path))) ||
-        (r->stopwords_path && !(m->settings.corpus.stopwords_path = strdup(r->stopwords_path)))) {
-        lda_error_fail(err, "out of memory");
-        return -1;
     }
     if (!r->run_id)
         r->run_id = lda_run_id(&m->settings, r->corpus_checksum);
@@ -481,16 +480,10 @@ int lda_train(const lda_train_options *o, lda_error *err)
             }
         r.log.out = out;
     }
-    if (absolute_path(o->corpus_path, &r.corpus_path, err) || absolute_path(o->settings.corpus.vocab_path, &r.vocab_path, err))
+    if (absolute_path(o->corpus_path, &r.corpus_path, err) ||
+        absolute_path(o->settings.corpus.vocab_path, &r.vocab_path, err) ||
+        stopword_list_load(&r.stopwords, &o->settings.corpus, err))
         goto out;
-    if (o->settings.corpus.stopwords_path && strcmp(o->settings.corpus.stopwords_path, "none") == 0) {
-        if (!(r.stopwords_path = strdup("none"))) {
-            lda_error_fail(err, "out of memory");
-            goto out;
-        }
-    } else if (absolute_path(o->settings.corpus.stopwords_path, &r.stopwords_path, err)) {
-        goto out;
-    }
 
     lda_params params = o->settings.params; /* the sampler and the piece length resolved: the model records them */
     lda_params_resolve_sampler(&params);
@@ -590,6 +583,6 @@ out:
     free(r.heldout_index);
     free(r.corpus_path);
     free(r.vocab_path);
-    free(r.stopwords_path);
+    stopword_list_free(&r.stopwords);
     return rc;
 }
