@@ -104,9 +104,10 @@ test: $(BUILD)/test_ldagpu ldagpu
 	LDAGPU_BIN=$(CURDIR)/$(BUILD)/ldagpu LDAGPU_ROOT=$(CURDIR) $(BUILD)/test_ldagpu $(TEST_ARGS)
 
 # Sanitizer build: its own folder, CPU backend only (the CUDA runtime and ASan disagree on
-# the address space), tests run with leak checking on.
+# the address space), tests run with leak checking on. float-cast-overflow (not part of
+# -fsanitize=undefined) catches a NaN or out-of-range double cast to an integer, e.g. from a file.
 asan:
-	$(MAKE) BUILD=build/asan CUDA=0 MPI=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	$(MAKE) BUILD=build/asan CUDA=0 MPI=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" \
 	    build/asan/ldagpu build/asan/test_ldagpu
 	LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 build/asan/test_ldagpu $(TEST_ARGS)
@@ -115,7 +116,7 @@ asan:
 # AddressSanitizer + UBSan in their own folder. Each runs FUZZ_SECONDS from the seeds in
 # fuzz/corpus/TARGET (new inputs go to build/fuzz/found/TARGET, a crash's input to
 # build/fuzz/crash-*); a crash, a leak or a sanitizer report fails the target.
-FUZZ_TARGETS := corpus binary config model_conf log_csv matrix
+FUZZ_TARGETS := corpus binary config model_conf log_csv matrix model report
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
@@ -124,8 +125,9 @@ $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ifuzz -MMD -MP -c -o $@ $<
 
-# The library without the command layer, which no target needs.
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/fuzz_input.o $(filter-out $(BUILD)/src/cli/%,$(LIB_OBJ))
+# The library without the command layer, which no target needs; what the targets share.
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/fuzz_input.o $(BUILD)/fuzz/model_folder.o \
+                      $(filter-out $(BUILD)/src/cli/%,$(LIB_OBJ))
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 fuzz-targets: $(FUZZ_BINS)

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -28,11 +29,17 @@ void fuzz_setup(void)
     setenv(LDA_MEMORY_LIMIT_ENV, "64M", 1);
 }
 
+void fuzz_check_refusal(const lda_error *err)
+{
+    if (!err->msg[0] || strchr(err->msg, '\n') ||
+        (err->status != LDA_EXIT_BAD_INPUT && err->status != LDA_EXIT_FAILURE))
+        __builtin_trap();
+}
+
 void fuzz_check_read(corpus *c, const lda_error *err)
 {
     if (!c) {
-        if (!err->msg[0] || (err->status != LDA_EXIT_BAD_INPUT && err->status != LDA_EXIT_FAILURE))
-            __builtin_trap(); /* a failure must say why */
+        fuzz_check_refusal(err);
         return;
     }
     size_t unknown = 0;

@@ -20,6 +20,8 @@ void fuzz_file_close(fuzz_file *f);
 /* What every reader promises of its result (corpus.h), or, for a failure, that it says why
  * with a documented status: traps (a crash the fuzzer reports) otherwise. Frees c. */
 void fuzz_check_read(corpus *c, const lda_error *err);
+/* A refusal says why, in one line, with a documented status: traps otherwise. */
+void fuzz_check_refusal(const lda_error *err);
 
 /* Once per process: a small memory budget (memory.h), so that an input declaring billions of
  * tokens is refused as it would be on a small machine, not expanded into the fuzzer's

@@ -68,6 +68,33 @@ Test(binary, a_uci_corpus_with_empty_documents_reads_back_identical)
     corpus_free(c);
 }
 
+/* A binary corpus written by another program may hold any bytes in its words: one that vocab.txt
+ * could not keep (a line break, a tab) or a word twice is refused by its word id, at train too. */
+Test(binary, a_vocabulary_a_model_could_not_keep_is_refused)
+{
+    static const struct {
+        const char *word, *needle;
+    } bad[] = {{"be\nta", "c.ldab: word id 1: the word 'be\\x0ata' contains a line break"},
+               {"beta\t", "c.ldab: word id 1: the word 'beta\t' contains a tab"},
+               {"alpha", "c.ldab: word id 1: the word 'alpha' is also word id 0; a vocabulary lists each word once"}};
+    corpus_options opt = fixture_text_options();
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        corpus *c = text_corpus();
+        cr_assert_str_eq(c->vocab[0], "alpha");
+        char *was = c->vocab[1];
+        c->vocab[1] = (char *)bad[i].word;
+        fixture_path p = write_binary(c, NULL);
+        c->vocab[1] = was;
+        corpus_free(c);
+        expect_error(p.s, &opt, bad[i].needle, NULL);
+        char args[4200], *out = NULL;
+        snprintf(args, sizeof args, "train '%s' -K 2 -n 1 --device cpu -o '%s.model'", p.s, p.s);
+        cr_assert_eq(test_run_ldagpu(args, &out), 2, "%s", out);
+        cr_assert(strstr(out, bad[i].needle), "%s", out);
+        free(out);
+    }
+}
+
 Test(binary, a_fixed_vocabulary_maps_it_as_it_maps_text)
 {
     static char *fixed[] = {"beta", "zeta", "alpha"};
@@ -157,7 +184,8 @@ Test(binary, a_file_cut_anywhere_is_refused)
     opt.format = CORPUS_FORMAT_BINARY;
     for (size_t keep = 0; keep < whole.size; keep++) {
         store(p.s, (blob){whole.bytes, keep}, 0);
-        expect_error(p.s, &opt, "c.ldab: ", keep < 68 ? "not an ldagpu binary corpus" : "truncated", NULL);
+        /* Its first bytes are a binary corpus's, so it is one cut short, even inside the header. */
+        expect_error(p.s, &opt, "c.ldab: ", keep == 0 ? "not an ldagpu binary corpus" : "truncated", NULL);
     }
     free(whole.bytes);
 }

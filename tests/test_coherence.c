@@ -73,7 +73,7 @@ static char *hand_model(const char *dir, const char *corpus_path, const char *co
     m.num_topics = 2;
     m.vocab_size = 5;
     m.num_docs = 5;
-    m.num_tokens = 0;
+    m.num_tokens = 12; /* the hand corpus's, as the topic sizes */
     lda_settings_default(&m.settings);
     m.settings.params.num_topics = 2;
     m.settings.params.alpha = 0.5;
@@ -84,7 +84,7 @@ static char *hand_model(const char *dir, const char *corpus_path, const char *co
     m.theta = (lda_theta){.form = {LDA_DOC_TOPICS_DENSE, 0, 0.0}, .num_docs = 5, .num_topics = 2,
                           .dense = (float[10]){0}};
     m.topic_tokens = sizes;
-    m.z = (uint32_t[1]){0};
+    m.z = (uint32_t[12]){0};
     m.settings.corpus.min_word_len = 1;
     m.settings.corpus.min_df = 1;
     m.settings.corpus.max_df = 1.0;

@@ -125,11 +125,16 @@ Test(doc_topics, top_entries_equal_a_full_sort_with_ties_by_topic_id)
 
 enum { TD = 50, TK = 9 }; /* the synthetic θ: documents, topics */
 
-/* Row d: weights from 5 values, many ties; document 7's row is all zeros. */
+/* Row d: proportions from 5 values, many ties (a value over the row's sum); document 7's row is
+ * uniform, below every threshold of the sparse forms below. Rows are distributions: reading
+ * θ back checks that they are (model_check.h). */
 static void synthetic_row(uint64_t d, float *row)
 {
+    uint32_t sum = 0;
     for (uint32_t k = 0; k < TK; k++)
-        row[k] = d == 7 ? 0.0f : (float)((d * 7 + k * 3) % 5) / 10.0f;
+        sum += (uint32_t)((d * 7 + k * 3) % 5);
+    for (uint32_t k = 0; k < TK; k++)
+        row[k] = d == 7 ? 1.0f / TK : (float)((d * 7 + k * 3) % 5) / (float)sum;
 }
 
 /* Gives the rows in a scrambled order, as the layout's slots do. */

@@ -1,6 +1,7 @@
 /* test_model_checks.c — the commands that read a model (topics, infer, eval): a model of
- * NaN is refused, a folder holding only a checkpoint says how to finish it, and eval's
- * counts follow --docs. */
+ * NaN is refused, a folder holding only a checkpoint says how to finish it, eval's counts
+ * follow --docs, and a training corpus read again must still be the model's. (Damaged model
+ * files and a corpus of other sizes are rows of test_malformed.c.) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -123,6 +124,28 @@ Test(model_checks, eval_counts_the_unknown_tokens_of_the_documents_it_scores)
     free(more);
     free(text);
     free(c2);
+    free(c);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* The same documents and tokens, other words (ids 0 and 1 swapped): only the corpus checksum
+ * model.conf records tells it from the training corpus. */
+Test(model_checks, a_corpus_of_the_same_size_with_other_words_is_refused)
+{
+    char *dir = test_tmpdir(), *c = train_tiny(dir, ""), args[4096], cmd[4200];
+    snprintf(cmd, sizeof cmd, "sed -E -i 's/ 0:/ X:/g; s/ 1:/ 0:/g; s/ X:/ 1:/g' '%s'", c);
+    int status;
+    free(test_shell(cmd, &status));
+    cr_assert_eq(status, 0);
+    const char *commands[] = {"report '%s/m' -o '%s/r.html'", "export '%s/m' --pyldavis '%s/p.json'",
+                              "export '%s/m' --counts '%s/counts'", "topics '%s/m' --coherence"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, commands[i], dir, dir);
+        test_expect_failure(args, 2, "tiny.ldac: not the corpus");
+        test_expect_failure(args, 2, "was trained on (of the same size, but other words: its checksum differs from "
+                                     "model.conf's corpus_checksum)");
+    }
     free(c);
     test_rmdir(dir);
     free(dir);

@@ -42,3 +42,34 @@ Test(vocab_none, uci_without_vocabulary_trains_resumes_and_infers)
     test_rmdir(dir);
     free(dir);
 }
+
+/* A vocabulary of ids too big for memory says which file declared it and where: W of a UCI
+ * header, the largest id of an LDA-C file. Memory is bounded with ulimit -v, which an
+ * AddressSanitizer build cannot run under (its shadow memory alone is terabytes of addresses). */
+Test(vocab_none, a_vocabulary_of_ids_beyond_memory_names_its_file)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("ulimit -v and AddressSanitizer do not mix");
+#endif
+    char *dir = test_tmpdir(), cmd[8192];
+    char *uci = test_write_file(dir, "docword.big.txt", "1\n4294967294\n1\n1 1 1\n");
+    char *ldac = test_write_file(dir, "big.ldac", "1 4294967293:1\n");
+    const char *bin = getenv("LDAGPU_BIN");
+    const struct {
+        const char *path, *needle;
+    } cases[] = {{uci, "a vocabulary of 4294967294 word ids (W in "},
+                 {ldac, "a vocabulary of 4294967294 word ids (the largest word id in "}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "ulimit -v 2000000; '%s' train '%s' --vocab none -K 2 -n 1 --device cpu -o '%s/m' 2>&1",
+                 bin, cases[i].path, dir);
+        int status;
+        char *out = test_shell(cmd, &status);
+        cr_assert_eq(status, 1, "%s", out);
+        cr_assert(strstr(out, cases[i].needle) && strstr(out, cases[i].path), "%s", out);
+        free(out);
+    }
+    free(uci);
+    free(ldac);
+    test_rmdir(dir);
+    free(dir);
+}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
@@ -111,6 +112,23 @@ static int write_output(output_kind kind, const char *path, const export_ctx *ct
     return lda_atomic_commit(&af, err);
 }
 
+/* --counts DIR names a folder or one that can be made: anything else is the user's mistake
+ * (status 2), found before the model is read. */
+static int check_counts_folder(const char *dir, lda_error *err)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        if (errno != ENOTDIR)
+            return 0;
+        lda_error_input(err, "--counts %s: a part of it is not a folder", dir);
+        return -1;
+    }
+    if (S_ISDIR(sb.st_mode))
+        return 0;
+    lda_error_input(err, "--counts %s: it exists and is not a folder", dir);
+    return -1;
+}
+
 int lda_export_mallet_files(const char *dir, const char *topic_keys, const char *doc_topics, uint32_t top_words,
                             lda_doc_topics *written, lda_error *err)
 {
@@ -157,7 +175,9 @@ int lda_cmd_export(int argc, char **argv)
     lda_model m;
     corpus *docs = NULL;
     uint64_t empty_rows = 0;
-    int rc = -1, same = 1;
+    int rc = -1, mismatch = 0;
+    if (ctx.counts && check_counts_folder(ctx.counts, &err))
+        return lda_report(argv[0], &err);
     if (lda_model_read(&m, positional[0], ctx.doc_topics || ctx.pyldavis, ctx.counts != NULL, &err))
         return lda_report(argv[0], &err);
     /* Before any output is written: what θ cannot give is refused. */
@@ -168,14 +188,8 @@ int lda_cmd_export(int argc, char **argv)
         lda_theta_refuse(&m.theta, positional[0], "pyLDAvis needs θ", "dense", &err);
         goto out;
     }
-    if (ctx.pyldavis || ctx.counts) {
-        if (!(docs = lda_trained_documents(&m, ctx.corpus, &same, &err)))
-            goto out;
-        if (!same)
-            fprintf(stderr, "ldagpu export: warning: %s no longer reads as the corpus the model was trained on; "
-                            "what is exported from it describes the corpus as it is now\n",
-                    ctx.corpus ? ctx.corpus : m.corpus_path);
-    }
+    if ((ctx.pyldavis || ctx.counts) && !(docs = lda_trained_documents(&m, positional[0], ctx.corpus, &mismatch, &err)))
+        goto out;
     if ((ctx.topic_keys && write_output(OUT_TOPIC_KEYS, ctx.topic_keys, &ctx, &m, docs, NULL, &err)) ||
         (ctx.doc_topics && write_output(OUT_DOC_TOPICS, ctx.doc_topics, &ctx, &m, docs, NULL, &err)) ||
         (ctx.pyldavis && write_output(OUT_PYLDAVIS, ctx.pyldavis, &ctx, &m, docs, &empty_rows, &err)) ||

@@ -89,21 +89,24 @@ int lda_cmd_report(int argc, char **argv)
     lda_html_report r = {0};
     lda_atomic_file af = {0};
     char *csv = NULL;
-    int rc = -1, same = 1;
+    int rc = -1, mismatch = 0;
     if (lda_model_read(&m, positional[0], 1, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written fails before the work. */
     if (lda_atomic_open(&af, ctx.output, &err) || !(csv = lda_path_join(positional[0], "log.csv", &err)) ||
         (access(csv, F_OK) == 0 && lda_train_log_read_csv(&log, csv, &err)))
         goto out;
-    /* Without the corpus the page still has the map, the words and the curves. */
+    /* Without the corpus the page still has the map, the words and the curves; another corpus
+     * than the model's is refused (its documents are not θ's rows). */
     lda_error corpus_err = {0};
-    if (!(docs = lda_trained_documents(&m, ctx.corpus, &same, &corpus_err)))
+    if (!(docs = lda_trained_documents(&m, positional[0], ctx.corpus, &mismatch, &corpus_err))) {
+        if (mismatch) {
+            err = corpus_err;
+            goto out;
+        }
         fprintf(stderr, "ldagpu report: warning: %s; the page has no coherence, word counts or document texts\n",
                 corpus_err.msg);
-    else if (!same)
-        fprintf(stderr, "ldagpu report: warning: %s no longer reads as the corpus the model was trained on; the "
-                        "page describes the corpus as it is now\n", ctx.corpus ? ctx.corpus : m.corpus_path);
+    }
     r.m = &m;
     r.log = &log;
     r.title = positional[0];

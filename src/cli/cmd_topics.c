@@ -95,16 +95,12 @@ static int apply_topics_option(void *vctx, int index, const char *v, const char 
 
 /* The corpus coherence is measured on: --corpus, or the training corpus minus held-out
  * documents. */
-static corpus *coherence_corpus(const topics_ctx *ctx, const lda_model *m, lda_error *err)
+static corpus *coherence_corpus(const topics_ctx *ctx, const lda_model *m, const char *dir, lda_error *err)
 {
     if (ctx->corpus)
         return lda_model_read_corpus(m, ctx->corpus, CORPUS_FORMAT_AUTO, NULL, err);
-    int same = 1;
-    corpus *c = lda_trained_documents(m, NULL, &same, err);
-    if (c && !same)
-        fprintf(stderr, "ldagpu topics: warning: %s no longer reads as the corpus the model was trained on; "
-                        "coherence is measured on it as it is now\n", m->corpus_path);
-    return c;
+    int mismatch;
+    return lda_trained_documents(m, dir, NULL, &mismatch, err);
 }
 
 typedef struct {
@@ -220,7 +216,7 @@ int lda_cmd_topics(int argc, char **argv)
         order[k] = k;
     }
     if (ctx.coherence) {
-        if (!(c = coherence_corpus(&ctx, &m, &err)) ||
+        if (!(c = coherence_corpus(&ctx, &m, positional[0], &err)) ||
             !(coh = lda_malloc_array(K, sizeof *coh, "coherence", &err)) ||
             lda_coherence_compute(c, top, K, n, coh, &err))
             goto out;

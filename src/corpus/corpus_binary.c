@@ -249,10 +249,17 @@ static int open_source(source *s, const char *path, lda_error *err)
     }
     s->size = (uint64_t)sb.st_size;
     unsigned char b[HEADER_BYTES] = {0};
-    if (s->size < HEADER_BYTES_V1 + CHECKSUM_BYTES || take(s, b, HEADER_BYTES_V1, err) ||
-        memcmp(b, CORPUS_BINARY_MAGIC, 8)) {
+    const uint64_t head = s->size < HEADER_BYTES_V1 ? s->size : HEADER_BYTES_V1, magic = head < 8 ? head : 8;
+    if (take(s, b, head, err))
+        return -1;
+    if (head == 0 || memcmp(b, CORPUS_BINARY_MAGIC, magic)) {
         lda_error_input(err, "%s: not an ldagpu binary corpus (it does not start with the %d-byte header '%s')", path,
                         HEADER_BYTES_V1, CORPUS_BINARY_MAGIC);
+        return -1;
+    }
+    if (s->size < HEADER_BYTES_V1 + CHECKSUM_BYTES) { /* its start is one: cut short */
+        lda_error_input(err, "%s: truncated: %llu bytes, fewer than the %d-byte header and the checksum of a binary "
+                        "corpus", path, (unsigned long long)s->size, HEADER_BYTES_V1);
         return -1;
     }
     header *h = &s->h;

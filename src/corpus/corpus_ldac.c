@@ -103,7 +103,9 @@ corpus *corpus_read_ldac(const char *path, const char *vocab_path, lda_error *er
                  read_documents(r, vocab_size, vocab_path, &b, &max_id, err) < 0;
     if (!failed && !vocab_path) {
         vocab_size = (uint32_t)max_id + 1;
-        failed = vocab_of_ids(0, vocab_size, &vocab, err) < 0;
+        char source[CORPUS_NOTE_MAX];
+        snprintf(source, sizeof source, "the largest word id in %s", path);
+        failed = vocab_of_ids(0, vocab_size, source, &vocab, err) < 0;
     }
     if (failed) {
         gzlines_close(r);

@@ -11,6 +11,7 @@
 
 #include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
+#include "corpus/vocab_check.h"
 #include "corpus/vocab_file.h"
 #include "util/atomic_file.h"
 
@@ -88,7 +89,8 @@ static corpus *read_binary(const char *path, const corpus_options *opt, char not
         return NULL;
     }
     corpus *c = corpus_binary_read(path, err);
-    if (c && opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0) {
+    if (c && (vocab_check(c->vocab, c->vocab_size, path, VOCAB_BY_ID, err) < 0 ||
+              (opt->fixed_vocab && corpus_map_to_fixed_vocab(c, opt, note, err) < 0))) {
         corpus_free(c);
         return NULL;
     }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "corpus/corpus_binary.h"
 #include "corpus/corpus_internal.h"
 #include "corpus/pretokenized.h"
 #include "corpus/stopwords.h"
@@ -308,6 +309,31 @@ static int tokenize_line(text_reader *t, const char *line, size_t len, size_t do
     return t->opt->lowercase ? tokenize_builtin(t, line, len, doc, 1, err) : tokenize_builtin(t, line, len, doc, 0, err);
 }
 
+/* A file that is not UTF-8 text reads as an empty or a strange corpus; what its first line
+ * shows is said instead: UTF-16 or UTF-32 (their byte-order marks), or a binary corpus that was
+ * compressed (gzlines decompressed it, so its magic shows). */
+static int refuse_not_text(const char *path, const char *line, size_t len, lda_error *err)
+{
+    static const struct {
+        const char *start;
+        size_t len;
+        const char *what;
+    } marks[] = {{"\xff\xfe\0\0", 4, "UTF-32"}, {"\0\0\xfe\xff", 4, "UTF-32"}, {"\xff\xfe", 2, "UTF-16"},
+                 {"\xfe\xff", 2, "UTF-16"}};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (len >= marks[i].len && memcmp(line, marks[i].start, marks[i].len) == 0) {
+            lda_error_input(err, "%s: %s text (it starts with a %s byte-order mark); ldagpu reads UTF-8: convert it "
+                            "first (iconv -f %s -t UTF-8)", path, marks[i].what, marks[i].what, marks[i].what);
+            return -1;
+        }
+    if (len >= 8 && memcmp(line, CORPUS_BINARY_MAGIC, 8) == 0) {
+        lda_error_input(err, "%s: a compressed ldagpu binary corpus; a binary corpus is read uncompressed: decompress "
+                        "it first", path);
+        return -1;
+    }
+    return 0;
+}
+
 static int read_lines(text_reader *t, const char *path, lda_error *err)
 {
     gzlines *r = gzlines_open(path, err);
@@ -320,7 +346,8 @@ static int read_lines(text_reader *t, const char *path, lda_error *err)
     while (!failed && (line = gzlines_next(r, &len, err))) {
         const char *text; /* the line less a named format's fields (text_fields.h) */
         size_t text_len;
-        failed = text_fields_take(t->b.c, t->opt->format, r, line, len, &text, &text_len, err) < 0 ||
+        failed = (gzlines_lineno(r) == 1 && refuse_not_text(path, line, len, err) < 0) ||
+                 text_fields_take(t->b.c, t->opt->format, r, line, len, &text, &text_len, err) < 0 ||
                  tokenize_line(t, text, text_len, t->b.c->num_input_docs, err) < 0 ||
                  corpus_builder_end_doc(&t->b, err) < 0;
     }

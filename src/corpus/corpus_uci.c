@@ -238,7 +238,7 @@ corpus *corpus_read_uci(const char *path, const char *vocab_path, lda_error *err
         snprintf(reason, sizeof reason, "W in %s:%zu", path, h.lines[1]);
         /* The vocabulary first: a missing one is reported without reading all triples. */
         int have_vocab = vocab_path ? vocab_file_read(vocab_path, (uint32_t)h.words, reason, &vocab, &vocab_size, err)
-                                    : vocab_of_ids(1, (uint32_t)h.words, &vocab, err);
+                                    : vocab_of_ids(1, (uint32_t)h.words, reason, &vocab, err);
         if (have_vocab == 0 && !vocab_path)
             vocab_size = (uint32_t)h.words;
         if (have_vocab == 0 && read_triples(r, &h, &triples, err) == 0 && sort_by_doc(&triples, err) == 0)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "corpus/corpus_internal.h"
+#include "corpus/vocab_check.h"
 #include "util/fields.h"
 #include "util/gzlines.h"
 
@@ -102,18 +103,20 @@ int vocab_is_none(const char *vocab_path)
     return vocab_path && strcmp(vocab_path, "none") == 0;
 }
 
-int vocab_of_ids(uint64_t first, uint32_t n, char ***words_out, lda_error *err)
+int vocab_of_ids(uint64_t first, uint32_t n, const char *source, char ***words_out, lda_error *err)
 {
-    char **words = lda_calloc(n ? n : 1, sizeof *words, "a vocabulary of ids", err);
-    if (!words)
-        return -1;
-    for (uint32_t i = 0; i < n; i++) {
+    char **words = calloc(n ? n : 1, sizeof *words);
+    for (uint32_t i = 0; words && i < n; i++) {
         if (asprintf(&words[i], "%llu", (unsigned long long)(first + i)) < 0) {
             words[i] = NULL;
             free_strings(words, i);
-            lda_error_fail(err, "out of memory (a vocabulary of %u ids)", (unsigned)n);
-            return -1;
+            words = NULL;
         }
+    }
+    if (!words) {
+        lda_error_fail(err, "out of memory for a vocabulary of %u word ids (%s; --vocab none names each word by its id)",
+                       (unsigned)n, source);
+        return -1;
     }
     *words_out = words;
     return 0;
@@ -204,7 +207,8 @@ int vocab_file_read(const char *path, uint32_t expected, const char *expected_re
             count++;
         }
     }
-    failed = failed || gzlines_failed(r) || check_count(r, count, expected, expected_reason, err) < 0;
+    failed = failed || gzlines_failed(r) || check_count(r, count, expected, expected_reason, err) < 0 ||
+             vocab_check(words, count, path, VOCAB_BY_LINE, err) < 0;
     gzlines_close(r);
     if (failed) {
         free_strings(words, count);

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/checksum.h"
 #include "model/folder_tidy.h"
 #include "model/manifest.h"
 #include "model/matrix_file.h"
+#include "model/model_check.h"
 #include "model/model_folder.h"
 #include "model/model_stopwords.h"
 #include "util/atomic_file.h"
@@ -215,7 +215,9 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
     int rc = -1;
     if (lda_model_read_conf(&st->m, dir, err))
         return -1;
-    if (lda_model_folder_protect(dir, err) || !(st->dir = strdup(dir))) {
+    if (lda_model_folder_protect(dir, err))
+        goto out;
+    if (!(st->dir = strdup(dir))) {
         lda_error_fail(err, "out of memory");
         goto out;
     }
@@ -228,16 +230,8 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
                         (unsigned long long)cols, (unsigned long long)st->m.num_tokens);
         goto out;
     }
-    if (st->m.z_checksum && lda_u32_checksum(st->m.z, st->m.num_tokens) != st->m.z_checksum) {
-        lda_error_input(err, "%s does not match %s/model.conf (a write was interrupted)", zpath, dir);
+    if (lda_model_check_z(&st->m, zpath, err))
         goto out;
-    }
-    for (uint64_t i = 0; i < st->m.num_tokens; i++)
-        if (st->m.z[i] >= st->m.num_topics) {
-            lda_error_input(err, "%s: topic %u of token %llu is not below K = %u", zpath, st->m.z[i],
-                            (unsigned long long)i, st->m.num_topics);
-            goto out;
-        }
     lda_train_log_init(&st->log, NULL, 0, 0);
     if ((access(csv, F_OK) == 0 && lda_train_log_read_csv(&st->log, csv, err)) || lda_manifest_verify(dir, NULL, err))
         goto out;

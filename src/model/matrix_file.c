@@ -325,7 +325,7 @@ int lda_matrix_load(const char *dir, const char *name, lda_matrix_type type, uin
 }
 
 int lda_matrix_load_sized(const char *dir, const char *name, lda_matrix_type type, uint64_t rows, uint64_t cols,
-                          void **data, lda_error *err)
+                          void **data, char **path_out, lda_error *err)
 {
     char *path = NULL;
     uint64_t r, c;
@@ -337,6 +337,9 @@ int lda_matrix_load_sized(const char *dir, const char *name, lda_matrix_type typ
         *data = NULL;
         rc = -1;
     }
-    free(path);
+    if (path_out)
+        *path_out = path;
+    else
+        free(path);
     return rc;
 }

@@ -43,8 +43,9 @@ int lda_matrix_save(const char *dir, const char *name, lda_matrix_type type, uin
 int lda_matrix_load(const char *dir, const char *name, lda_matrix_type type, uint64_t *rows, uint64_t *cols,
                     void **data, char **path, lda_error *err);
 /* lda_matrix_load of an array whose size model.conf implies (rows × cols; a vector has cols
- * 1): another size is refused. */
+ * 1): another size is refused. With path not NULL, *path gets the file read (malloc'ed, also
+ * on failure, or NULL) for the checks of its values. */
 int lda_matrix_load_sized(const char *dir, const char *name, lda_matrix_type type, uint64_t rows, uint64_t cols,
-                          void **data, lda_error *err);
+                          void **data, char **path, lda_error *err);
 
 #endif

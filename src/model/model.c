@@ -14,6 +14,7 @@
 #include "model/matrix_file.h"
 #include "model/model_folder.h"
 #include "model/model_stopwords.h"
+#include "model/model_check.h"
 #include "model/topwords.h"
 #include "util/atomic_file.h"
 #include "util/config_file.h"
@@ -82,9 +83,9 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
         return -1;
     fprintf(af.f, "# ldagpu model; see README.md, \"The model folder\"\n");
     fprintf(af.f, "format_version = %u\n", LDA_MODEL_FORMAT_VERSION);
-    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\ncorpus = %s\n",
-            m->vocab_size, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations,
-            m->corpus_path);
+    fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\n", m->vocab_size,
+            (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations);
+    lda_config_write(af.f, "corpus", m->corpus_path); /* a path: quoted where it must be (config_file.h) */
     lda_settings_write(af.f, &m->settings);
     /* Added within format version 1: held-out documents, checksums, learned priors. */
     fprintf(af.f, "heldout_documents = %llu\n", (unsigned long long)m->heldout_docs);
@@ -225,12 +226,14 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         }
         return 0;
     }
+    /* Sizes within what a corpus can have (corpus.h), so that none overflows what is computed
+     * from them. */
     if (strcmp(key, "vocabulary") == 0)
-        return lda_parse_u32(where, value, 1, UINT32_MAX, &m->vocab_size, err);
+        return lda_parse_u32(where, value, 1, UINT32_MAX - 1, &m->vocab_size, err);
     if (strcmp(key, "documents") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_docs, err);
+        return lda_parse_u64(where, value, 0, LDA_MODEL_MAX_DOCS, &m->num_docs, err);
     if (strcmp(key, "tokens") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->num_tokens, err);
+        return lda_parse_u64(where, value, 0, CORPUS_MAX_TOKENS, &m->num_tokens, err);
     if (strcmp(key, "iterations") == 0)
         return lda_parse_u32(where, value, 0, UINT32_MAX, &m->iterations, err);
     if (strcmp(key, "corpus") == 0) {
@@ -242,7 +245,7 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
         return 0;
     }
     if (strcmp(key, "heldout_documents") == 0)
-        return lda_parse_u64(where, value, 0, UINT64_MAX, &m->heldout_docs, err);
+        return lda_parse_u64(where, value, 0, LDA_MODEL_MAX_DOCS, &m->heldout_docs, err);
     if (strcmp(key, "document_names") == 0 || strcmp(key, "document_labels") == 0) {
         int *has = strcmp(key, "document_names") == 0 ? &m->has_doc_names : &m->has_doc_labels;
         if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
@@ -298,11 +301,24 @@ static int read_vocab(lda_model *m, const char *path, lda_error *err)
     return failed ? -1 : 0;
 }
 
+/* An array of the model read with the size model.conf implies, then its values checked
+ * (model_check.h). */
+static int load_checked(lda_model *m, const char *dir, const char *name, lda_matrix_type type, uint64_t rows,
+                        uint64_t cols, void **data, int (*check)(const lda_model *, const char *, lda_error *),
+                        lda_error *err)
+{
+    char *path = NULL;
+    int failed = lda_matrix_load_sized(dir, name, type, rows, cols, data, &path, err) || check(m, path, err);
+    free(path);
+    return failed ? -1 : 0;
+}
+
 int lda_model_read_priors(lda_model *m, const char *dir, lda_error *err)
 {
     if (!(m->beta_learned > 0))
         return 0;
-    return lda_matrix_load_sized(dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned, err);
+    return load_checked(m, dir, "alpha", LDA_MATRIX_F32, m->num_topics, 1, (void **)&m->alpha_learned,
+                        lda_model_check_alpha, err);
 }
 
 int lda_model_write_priors(const lda_model *m, const char *dir, lda_error *err)
@@ -350,6 +366,8 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
         lda_error_input(err, "%s: not an ldagpu model (format_version, topics or vocabulary missing)", conf);
         goto out;
     }
+    if (lda_model_check_conf(m, conf, err))
+        goto out;
     m->settings.doc_topics = lda_doc_topics_resolve(&m->settings.doc_topics, m->num_docs, m->num_topics, NULL, 0);
     rc = 0;
 out:
@@ -366,12 +384,15 @@ static int read_model(lda_model *m, const char *dir, int with_theta, int with_z,
     if (lda_model_read_conf(m, dir, err))
         return -1;
     if (!(vocab = lda_path_join(dir, "vocab.txt", err)) || read_vocab(m, vocab, err) ||
-        lda_matrix_load_sized(dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi, err) ||
-        lda_matrix_load_sized(dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
-                            err) ||
+        lda_model_check_vocab(m, vocab, err) ||
+        load_checked(m, dir, "phi", LDA_MATRIX_F32, m->num_topics, m->vocab_size, (void **)&m->phi,
+                     lda_model_check_phi, err) ||
+        load_checked(m, dir, "topic_tokens", LDA_MATRIX_U32, m->num_topics, 1, (void **)&m->topic_tokens,
+                     lda_model_check_topic_tokens, err) ||
         (with_theta &&
          lda_theta_read(&m->theta, dir, &m->settings.doc_topics, m->num_docs, m->num_topics, err)) ||
-        (with_z && lda_matrix_load_sized(dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, err)) ||
+        (with_z && load_checked(m, dir, "z", LDA_MATRIX_U32, m->num_tokens, 1, (void **)&m->z, lda_model_check_z,
+                                err)) ||
         lda_model_read_priors(m, dir, err) || lda_doc_names_read(m, dir, err))
         goto out;
     rc = 0;

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "corpus/corpus_read.h"
-#include "model/checksum.h"
 
 /* A file given without a format that reads as text is read in the named text format of the
  * model's corpus (text_fields.h): new documents laid out as the training ones keep their names,
@@ -43,17 +42,14 @@ corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_forma
     return c;
 }
 
-corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err)
+corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, lda_error *err)
 {
     if (!path && (!m->corpus_path || !m->corpus_path[0])) {
         lda_error_input(err, "the model does not say which corpus it was trained on");
         return NULL;
     }
-    corpus *c = lda_model_read_corpus(m, path ? path : m->corpus_path, m->settings.corpus.format,
-                                      m->settings.corpus.vocab_path, err);
-    if (c)
-        *same = !m->corpus_checksum || lda_corpus_checksum(c) == m->corpus_checksum;
-    return c;
+    return lda_model_read_corpus(m, path ? path : m->corpus_path, m->settings.corpus.format,
+                                 m->settings.corpus.vocab_path, err);
 }
 
 float *lda_model_phi_vk(const lda_model *m, lda_error *err)

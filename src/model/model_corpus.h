@@ -15,9 +15,9 @@ corpus *lda_model_read_corpus(const lda_model *m, const char *path, corpus_forma
                               lda_error *err);
 
 /* The model's training corpus (model.conf's settings; read from `path`, e.g. after it moved,
- * or from model.conf's path when NULL), against its vocabulary; *same gets whether it still
- * reads as it did in training (its checksum, when recorded). */
-corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, int *same, lda_error *err);
+ * or from model.conf's path when NULL), against its vocabulary, as it reads now (whether it is
+ * still the corpus of the model is lda_trained_documents's check, heldout.h). */
+corpus *lda_model_read_training_corpus(const lda_model *m, const char *path, lda_error *err);
 
 /* φ as V × K (backend order), from the model's K × V. */
 float *lda_model_phi_vk(const lda_model *m, lda_error *err);

@@ -62,7 +62,9 @@ static void rank_documents(lda_html_report *r, const corpus *docs)
     const uint32_t K = m->num_topics, n = r->top_docs;
     for (size_t i = 0; i < (size_t)K * n; i++)
         r->docs[i] = (lda_report_doc){UINT64_MAX, 0, 0, NULL};
-    const size_t count = docs ? docs->num_docs : m->num_docs;
+    /* Without the documents, θ's rows: none when it is not kept (model.conf's documents alone
+     * may say 2^40). */
+    const size_t count = docs ? docs->num_docs : m->theta.form.form == LDA_DOC_TOPICS_NONE ? 0 : m->num_docs;
     for (size_t i = 0; i < count; i++) {
         uint64_t d = docs ? docs->input_index[i] : i;
         const lda_theta_row row = lda_theta_get_row(&m->theta, d); /* the entries θ keeps (theta.h) */

@@ -8,6 +8,7 @@
 
 #include "core/parse.h"
 #include "corpus/stopwords.h"
+#include "util/config_file.h"
 
 #define AT(field) offsetof(lda_settings, field)
 #define NO_LIMIT 0.0, 0.0, 0, 0
@@ -332,7 +333,7 @@ void lda_settings_write(FILE *f, const lda_settings *s)
     for (const lda_setting *row = lda_settings_table; row->key; row++) {
         const char *value = lda_setting_format(row, s, buf, sizeof buf);
         if (value)
-            fprintf(f, "%s = %s\n", row->key, value);
+            lda_config_write(f, row->key, value);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "model/matrix_file.h"
+#include "model/model_check.h"
 #include "util/atomic_file.h"
 
 void lda_theta_free(lda_theta *t)
@@ -323,26 +324,32 @@ int lda_theta_read(lda_theta *t, const char *dir, const lda_doc_topics *form, ui
     t->num_topics = K;
     const char *const *f = lda_doc_topics_files(form->form);
     const uint64_t n = form->top;
-    char a[64], b[64], c[64];
+    char a[64], b[64], c[64], *index = NULL, *weights = NULL, *ptr = NULL;
     int rc = 0;
     switch (form->form) {
     case LDA_DOC_TOPICS_DENSE:
-        rc = lda_matrix_load_sized(dir, "theta", LDA_MATRIX_F32, D, K, (void **)&t->dense, err);
+        rc = lda_matrix_load_sized(dir, "theta", LDA_MATRIX_F32, D, K, (void **)&t->dense, &weights, err);
         break;
     case LDA_DOC_TOPICS_TOP:
-        rc = lda_matrix_load_sized(dir, stem(f[0], a), LDA_MATRIX_U32, D, n, (void **)&t->topics, err) ||
-             lda_matrix_load_sized(dir, stem(f[1], b), LDA_MATRIX_F32, D, n, (void **)&t->weights, err) ||
+        rc = lda_matrix_load_sized(dir, stem(f[0], a), LDA_MATRIX_U32, D, n, (void **)&t->topics, &index, err) ||
+             lda_matrix_load_sized(dir, stem(f[1], b), LDA_MATRIX_F32, D, n, (void **)&t->weights, &weights, err) ||
              check_topics(dir, f[0], t->topics, D * n, n, K, err);
         break;
     case LDA_DOC_TOPICS_SPARSE:
-        rc = lda_matrix_load_sized(dir, stem(f[0], a), LDA_MATRIX_U64, D + 1, 1, (void **)&t->indptr, err) ||
-             lda_matrix_load_sized(dir, stem(f[1], b), LDA_MATRIX_U32, t->indptr[D], 1, (void **)&t->topics, err) ||
-             lda_matrix_load_sized(dir, stem(f[2], c), LDA_MATRIX_F32, t->indptr[D], 1, (void **)&t->weights, err) ||
+        rc = lda_matrix_load_sized(dir, stem(f[0], a), LDA_MATRIX_U64, D + 1, 1, (void **)&t->indptr, &ptr, err) ||
+             lda_matrix_load_sized(dir, stem(f[1], b), LDA_MATRIX_U32, t->indptr[D], 1, (void **)&t->topics, &index,
+                                   err) ||
+             lda_matrix_load_sized(dir, stem(f[2], c), LDA_MATRIX_F32, t->indptr[D], 1, (void **)&t->weights,
+                                   &weights, err) ||
              check_topics(dir, f[1], t->topics, t->indptr[D], 0, K, err) || check_sparse(t, dir, err);
         break;
     default:
         break;
     }
+    rc = rc || (weights && lda_model_check_theta(t, weights, index, err));
+    free(index);
+    free(weights);
+    free(ptr);
     if (rc)
         lda_theta_free(t);
     return rc ? -1 : 0;

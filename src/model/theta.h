@@ -54,7 +54,8 @@ int lda_theta_write(const lda_theta *t, const char *dir, lda_error *err);
 /* Removes from dir the θ files of every form but `keep` (a model rewritten in another form). */
 int lda_theta_remove_other_forms(lda_doc_topics_form keep, const char *dir, lda_error *err);
 /* Reads the files of the resolved form `form` of D × K from dir, checking their sizes, that
- * every topic is below K and that a sparse θ's rows are well formed. */
+ * every topic is below K, that a sparse θ's rows are well formed, and their values
+ * (lda_model_check_theta, model_check.h). */
 int lda_theta_read(lda_theta *t, const char *dir, const lda_doc_topics *form, uint64_t D, uint32_t K,
                    lda_error *err);
 void lda_theta_free(lda_theta *t);

@@ -161,7 +161,8 @@ int lda_train_log_read_csv(lda_train_log *log, const char *path, lda_error *err)
             if (!present[c])
                 v[c] = 0.0;
         }
-        if (!present[COL_ITERATION] || v[COL_ITERATION] < 0 || v[COL_ITERATION] > UINT32_MAX) {
+        /* Written so that a NaN fails too: it is not a count, and no integer type holds it. */
+        if (!present[COL_ITERATION] || !(v[COL_ITERATION] >= 0 && v[COL_ITERATION] <= UINT32_MAX)) {
             lda_error_input(err, "%s:%zu: iteration: expected a count", path, lineno);
             goto out;
         }

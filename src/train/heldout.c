@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "model/checksum.h"
 #include "model/model_corpus.h"
 #include "train/inference.h"
 
@@ -202,19 +203,44 @@ void lda_completion_free(lda_completion *c)
     memset(c, 0, sizeof *c);
 }
 
-corpus *lda_trained_documents(const lda_model *m, const char *path, int *same, lda_error *err)
+/* Whether train, the documents trained on of the corpus c read from `where`, are the model's. */
+static int same_corpus(const lda_model *m, const char *dir, const char *where, const corpus *c, const corpus *train,
+                       int *mismatch, lda_error *err)
 {
-    corpus *c = lda_model_read_training_corpus(m, path, same, err);
-    if (!c || !(m->settings.holdout > 0))
-        return c;
-    unsigned char *keep = lda_malloc_array(c->num_docs ? c->num_docs : 1, 1, "document flags", err);
-    corpus *train = NULL;
-    if (keep) {
-        for (size_t d = 0; d < c->num_docs; d++)
-            keep[d] = !lda_heldout_selected(m->settings.params.seed, m->settings.holdout, c->input_index[d]);
-        train = lda_corpus_subset(c, keep, 0, err);
+    if (train->num_input_docs != m->num_docs || train->num_tokens != m->num_tokens)
+        lda_error_input(err, "%s: %zu documents and %zu tokens to train on, where %s was trained on %llu documents and "
+                        "%llu tokens: not the corpus it was trained on", where, train->num_input_docs,
+                        train->num_tokens, dir, (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens);
+    else if (m->corpus_checksum && lda_corpus_checksum(c) != m->corpus_checksum)
+        lda_error_input(err, "%s: not the corpus %s was trained on (of the same size, but other words: its checksum "
+                        "differs from model.conf's corpus_checksum)", where, dir);
+    else
+        return 1;
+    *mismatch = 1;
+    return 0;
+}
+
+corpus *lda_trained_documents(const lda_model *m, const char *dir, const char *path, int *mismatch, lda_error *err)
+{
+    *mismatch = 0;
+    corpus *c = lda_model_read_training_corpus(m, path, err), *train = c;
+    if (!c)
+        return NULL;
+    if (m->settings.holdout > 0) {
+        unsigned char *keep = lda_malloc_array(c->num_docs ? c->num_docs : 1, 1, "document flags", err);
+        if (keep) {
+            for (size_t d = 0; d < c->num_docs; d++)
+                keep[d] = !lda_heldout_selected(m->settings.params.seed, m->settings.holdout, c->input_index[d]);
+            train = lda_corpus_subset(c, keep, 0, err);
+        }
+        free(keep);
     }
-    free(keep);
-    corpus_free(c);
+    if (train && !same_corpus(m, dir, path ? path : m->corpus_path, c, train, mismatch, err)) {
+        if (train != c)
+            corpus_free(train);
+        train = NULL;
+    }
+    if (train != c)
+        corpus_free(c);
     return train;
 }

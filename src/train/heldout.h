@@ -34,10 +34,13 @@ int lda_heldout_selected(uint64_t seed, double fraction, uint64_t input_index);
  * labels are NULL (vocab_size is kept). */
 corpus *lda_corpus_subset(const corpus *c, const unsigned char *keep, int with_vocab, lda_error *err);
 
-/* The documents model m was trained on: its training corpus (lda_model_read_training_corpus:
- * from `path`, or model.conf's path when NULL) without the held-out documents; input_index
- * still counts every input document. */
-corpus *lda_trained_documents(const lda_model *m, const char *path, int *same, lda_error *err);
+/* The documents model m (the folder dir) was trained on: its training corpus
+ * (lda_model_read_training_corpus: from `path`, or model.conf's path when NULL) without the
+ * held-out documents; input_index still counts every input document. θ's rows and z are
+ * indexed by these documents, so a corpus that is not the model's is refused (status 2, with
+ * *mismatch set; 0 when the corpus could not be read at all): other documents or tokens to
+ * train on than model.conf records, or, at the same sizes, another corpus_checksum. */
+corpus *lda_trained_documents(const lda_model *m, const char *dir, const char *path, int *mismatch, lda_error *err);
 
 /* Splits c into the documents trained on (*train, with the vocabulary) and those held out
  * (*heldout, without; possibly none). Fails when every document would be held out. */

@@ -331,9 +331,10 @@ static int prepare_heldout(run *r, corpus *full, lda_error *err)
         r->c = full;
         return 0;
     }
-    if (lda_heldout_split(full, o->settings.holdout, o->settings.params.seed, &r->c, &r->heldout, err))
+    const int failed = lda_heldout_split(full, o->settings.holdout, o->settings.params.seed, &r->c, &r->heldout, err);
+    corpus_free(full); /* split or not, the whole corpus is no longer needed */
+    if (failed)
         return -1;
-    corpus_free(full);
     corpus *h = r->heldout;
     r->num_heldout = h->num_docs;
     if (!(r->heldout_index = lda_malloc_array(h->num_docs ? h->num_docs : 1, sizeof(size_t), "held-out list", err)))

@@ -177,8 +177,8 @@ int lda_atomic_open(lda_atomic_file *af, const char *path, lda_error *err)
         return -1;
     }
     snprintf(af->tmp_path, n, "%s" TMP_SUFFIX "%ld", af->path, (long)getpid());
-    if (!(af->f = fopen(af->tmp_path, "wb"))) {
-        lda_error_fail(err, "cannot write %s: %s", af->tmp_path, strerror(errno));
+    if (!(af->f = fopen(af->tmp_path, "wb"))) { /* named as the user gave it: the temporary name is ours */
+        lda_error_fail(err, "cannot write %s: %s", path, strerror(errno));
         lda_atomic_abort(af);
         return -1;
     }

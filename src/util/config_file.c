@@ -42,6 +42,105 @@ static const char *kept(lda_config_values *keep, const char *value, lda_error *e
     return keep->items[keep->count++] = copy;
 }
 
+/* Where a comment starts in s (a line, or the value after its '='): a '#' at its start or
+ * after a blank; NULL when none. */
+static char *comment_start(char *s)
+{
+    for (char *p = s; *p; p++)
+        if (*p == '#' && (p == s || p[-1] == ' ' || p[-1] == '\t'))
+            return p;
+    return NULL;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The value after '=' (v), into *value: plain, up to a comment and trimmed; or quoted, its
+ * escapes decoded in place, then only blanks and perhaps a comment. where: "FILE:LINE: KEY". */
+static int parse_value(char *v, const char **value, const char *where, lda_error *err)
+{
+    while (isspace((unsigned char)*v))
+        v++;
+    if (*v != '"') {
+        char *hash = comment_start(v);
+        if (hash)
+            *hash = '\0';
+        *value = trim(v);
+        return 0;
+    }
+    char *w = v, *r = v + 1;
+    for (; *r != '"'; r++) {
+        const int escape = *r == '\\' && r[1] != '\0' && r[1] != '\n';
+        if (!escape && (*r == '\0' || *r == '\n' || *r == '\\')) {
+            lda_error_input(err, "%s: a quoted value without its closing quote", where);
+            return -1;
+        }
+        if (!escape) {
+            *w++ = *r;
+            continue;
+        }
+        const char c = *++r;
+        int hi, lo;
+        if (c == '\\' || c == '"') {
+            *w++ = c;
+        } else if (c == 'n' || c == 't' || c == 'r') {
+            *w++ = c == 'n' ? '\n' : c == 't' ? '\t' : '\r';
+        } else if (c == 'x' && (hi = hex_digit(r[1])) >= 0 && (lo = hex_digit(r[2])) >= 0 && (hi || lo)) {
+            *w++ = (char)(hi << 4 | lo);
+            r += 2;
+        } else {
+            char quoted[LDA_QUOTE_MAX];
+            lda_error_input(err, "%s: unknown escape '\\%s' in a quoted value (\\\\, \\\", \\n, \\t, \\r or \\xHH, not \\x00)",
+                            where, lda_quote(r, c == 'x' ? strnlen(r, 3) : 1, quoted));
+            return -1;
+        }
+    }
+    char *after = r + 1;
+    while (isspace((unsigned char)*after))
+        after++;
+    if (*after && *after != '#') {
+        lda_error_input(err, "%s: text after the closing quote", where);
+        return -1;
+    }
+    *w = '\0';
+    *value = v;
+    return 0;
+}
+
+/* Whether value would read back as something else if written plain. */
+static int needs_quotes(const char *value)
+{
+    const size_t n = strlen(value);
+    if (n && (value[0] == '"' || isspace((unsigned char)value[0]) || isspace((unsigned char)value[n - 1])))
+        return 1;
+    for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+        if (*p == '#' || *p < 0x20 || *p == 0x7f)
+            return 1;
+    return 0;
+}
+
+void lda_config_write(FILE *f, const char *key, const char *value)
+{
+    if (!needs_quotes(value)) {
+        fprintf(f, "%s = %s\n", key, value);
+        return;
+    }
+    fprintf(f, "%s = \"", key);
+    for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
+        if (*p == '\\' || *p == '"')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n' || *p == '\t' || *p == '\r')
+            fprintf(f, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputs("\"\n", f);
+}
+
 void lda_config_values_free(lda_config_values *keep)
 {
     for (size_t i = 0; i < keep->count; i++)
@@ -73,14 +172,15 @@ int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_va
             rc = -1;
             break;
         }
-        char *hash = strchr(s, '#');
-        if (hash)
+        char *eq = strchr(s, '='), *hash = comment_start(s);
+        if (hash && (!eq || hash < eq)) { /* a comment, after a key at most */
             *hash = '\0';
-        s = trim(s);
-        if (*s == '\0')
-            continue;
-        char *eq = strchr(s, '=');
+            eq = NULL;
+        }
         if (!eq) {
+            s = trim(s);
+            if (*s == '\0')
+                continue;
             char quoted[LDA_QUOTE_MAX];
             lda_error_input(err, "%s:%zu: expected 'key = value', got '%s'", path, lineno,
                             lda_quote(s, strlen(s), quoted));
@@ -89,7 +189,7 @@ int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_va
         }
         *eq = '\0';
         char *key = trim(s);
-        const char *value = trim(eq + 1);
+        const char *value;
         if (*key == '\0') {
             lda_error_input(err, "%s:%zu: a setting without a name before '='", path, lineno);
             rc = -1;
@@ -101,7 +201,9 @@ int lda_config_read(const char *path, lda_config_fn fn, void *ctx, lda_config_va
             rc = -1;
             break;
         }
-        if (!(value = kept(keep, value, err))) {
+        char where[4200];
+        snprintf(where, sizeof where, "%s:%zu: %s", path, lineno, key);
+        if (parse_value(eq + 1, &value, where, err) || !(value = kept(keep, value, err))) {
             rc = -1;
             break;
         }
