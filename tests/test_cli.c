@@ -18,7 +18,7 @@ Test(cli, help_lists_every_option_with_defaults)
 {
     char *out = NULL;
     cr_assert_eq(test_run_ldagpu("train --help", &out), 0);
-    static const char *expect[] = {"-K, --topics N", "(default: 100)", "--alpha", "(default: 50/K)", "--beta",
+    static const char *expect[] = {"-K, --topics N", "(default: 100)", "--alpha", "(default: 50/K; 20/K where", "--beta",
                                    "(default: 0.01)", "-s, --seed", "-o, --output", "--update draw|mean",
                                    "--precision float|double", "--device auto|cpu|cuda", "--config FILE"};
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)

@@ -76,6 +76,34 @@ Test(front, auto_sampler_is_sparse_where_theta_is_collapsed)
     free(dir);
 }
 
+/* The default α: a prior mass of 20 where φ is the mean of the counts (collapsed, phi-mean,
+ * mean-for-mode), the paper's 50 where φ is drawn (uncollapsed, theta-collapsed); K = 3 here, and
+ * model.conf records the value used. An explicit -a holds for every model. */
+Test(front, default_alpha_follows_the_model)
+{
+    static const struct {
+        const char *model, *alpha;
+    } cases[] = {{"collapsed", "6.666666666666667"},   {"phi-mean", "6.666666666666667"},
+                 {"mean-for-mode", "6.666666666666667"}, {"uncollapsed", "16.666666666666668"},
+                 {"theta-collapsed", "16.666666666666668"}};
+    char *dir = test_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char options[256], expect[256];
+        snprintf(options, sizeof options, "--model %s", cases[i].model);
+        free(train_tiny(dir, cases[i].model, options));
+        char *conf = model_conf(dir, cases[i].model);
+        snprintf(expect, sizeof expect, "\nalpha = %.17g\n", atof(cases[i].alpha));
+        cr_assert(strstr(conf, expect), "--model %s: model.conf lacks '%s': %s", cases[i].model, expect + 1, conf);
+        free(conf);
+    }
+    free(train_tiny(dir, "given", "--model collapsed -a 0.25"));
+    char *conf = model_conf(dir, "given");
+    cr_assert(strstr(conf, "\nalpha = 0.25\n"), "%s", conf);
+    free(conf);
+    test_rmdir(dir);
+    free(dir);
+}
+
 /* A resumed run keeps the sampler its model recorded (a model from before auto, or one asked
  * for by name), unless --sampler is given. */
 Test(front, resume_keeps_the_recorded_sampler)

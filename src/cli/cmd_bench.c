@@ -268,7 +268,7 @@ static int bench_points(const bench_ctx *c, layout_cache *lc, FILE *out, lda_err
                         for (size_t isp = 0; isp < c->num_splits; isp++) {
                             lda_params p = c->base;
                             p.num_topics = c->topics[ik];
-                            p.alpha = 0; /* 50/K */
+                            p.alpha = 0; /* the model's default (lda_params_alpha) */
                             p.sampler = (lda_sampler)c->samplers[is];
                             p.precision = (lda_precision)c->precisions[ip];
                             lda_params_set_model(&p, (lda_model_kind)c->models[im]);

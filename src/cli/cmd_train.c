@@ -28,7 +28,7 @@ static const lda_option_spec train_options[] = {
     [OPT_TOPICS] = {"topics", 'K', "N", "number of topics", "100", .mallet = "num-topics"},
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "Gibbs iterations", "100", .mallet = "num-iterations"},
     [OPT_ALPHA] = {"alpha", 'a', "A", "symmetric document-topic prior, a topic's (Mallet's --alpha is K times this)",
-                   "50/K"},
+                   "50/K; 20/K where φ is the mean of the counts: collapsed, phi-mean, mean-for-mode"},
     [OPT_BETA] = {"beta", 'b', "B", "symmetric topic-word prior", "0.01"},
     [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, corpus and device give the same model", "1",
                   .mallet = "random-seed"},

@@ -96,7 +96,7 @@ void lda_params_default(lda_params *p)
 {
     memset(p, 0, sizeof *p);
     p->num_topics = 100;
-    p->alpha = 0.0; /* 50/K */
+    p->alpha = 0.0; /* lda_params_alpha's default */
     p->beta = 0.01;
     p->iterations = 100;
     p->seed = 1;
@@ -149,5 +149,8 @@ lda_update lda_phi_update(const lda_params *p)
 
 double lda_params_alpha(const lda_params *p)
 {
-    return p->alpha > 0.0 ? p->alpha : 50.0 / (double)p->num_topics;
+    if (p->alpha > 0.0)
+        return p->alpha;
+    const double mass = lda_phi_update(p) == LDA_UPDATE_MEAN ? LDA_ALPHA_MASS_PHI_MEAN : LDA_ALPHA_MASS_PHI_DRAWN;
+    return mass / (double)p->num_topics;
 }

@@ -1,6 +1,6 @@
 /* priors.h — the Dirichlet priors a run samples with: α per topic, β the same for every word.
  *
- * A run starts with the symmetric α (--alpha, 50/K by default) and β (--beta). With
+ * A run starts with the symmetric α (--alpha, by default lda_params_alpha's) and β (--beta). With
  * --optimize-interval they are learned from the counts (backend/optimize_priors.h): α becomes
  * one value per topic and β another symmetric value. Learned values are rounded to float, so
  * that the float and double forms below hold the same numbers and a model's alpha.npy (float)
