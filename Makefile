@@ -116,7 +116,7 @@ asan:
 # AddressSanitizer + UBSan in their own folder. Each runs FUZZ_SECONDS from the seeds in
 # fuzz/corpus/TARGET (new inputs go to build/fuzz/found/TARGET, a crash's input to
 # build/fuzz/crash-*); a crash, a leak or a sanitizer report fails the target.
-FUZZ_TARGETS := corpus binary config model_conf log_csv matrix model report
+FUZZ_TARGETS := corpus binary config model_conf log_csv matrix model report manifest
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)

@@ -3,7 +3,8 @@
  * byte 0 picks the format (bits 0-1: auto, text, uci, ldac; bit 2 set: mallet or named, by bit 0),
  * whether the vocabulary is fixed and, for text, the tokenizer (bit 6: a token pattern with the
  * case kept, or pretokenized, by bit 7); byte 1 is the length of the vocabulary file, taken
- * from the end; the rest is the corpus. */
+ * from the end; the rest is the corpus. A text format named explicitly is read with --force-text,
+ * so that the tokenizers see any bytes; auto goes through the not-text check (text_sniff.h). */
 #include "fuzz_input.h"
 
 #include "corpus/corpus_read.h"
@@ -27,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.format = mode & 0x04 ? (mode & 1 ? CORPUS_FORMAT_NAMED : CORPUS_FORMAT_MALLET)
                              : (corpus_format)(mode % CORPUS_FORMAT_BINARY); /* the formats before it */
     opt.vocab_path = vocab.path;
+    opt.force_text = corpus_format_is_text(opt.format);
     opt.min_df = 1 + (mode >> 4 & 1);
     opt.min_word_len = 1 + (mode >> 5 & 1);
     opt.stopwords_path = mode & 0x80 ? "none" : NULL;

@@ -514,3 +514,28 @@ void test_assert_runs_same_model(const char *dir, const char *prefix, unsigned f
         test_assert_same_models(one, other);
     }
 }
+
+long test_conf_number(const char *dir, const char *key)
+{
+    char path[2048], line[1024], fmt[128];
+    snprintf(path, sizeof path, "%s/model.conf", dir);
+    snprintf(fmt, sizeof fmt, "%s = %%ld", key);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "no %s", path);
+    long v = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, fmt, &v) == 1)
+            break;
+    fclose(f);
+    return v;
+}
+
+pid_t test_gone_pid(void)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0);
+    return pid;
+}

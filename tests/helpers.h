@@ -84,6 +84,11 @@ char *test_shell(const char *cmd, int *status);
  * caller); returns its exit status and its stdout+stderr in *out (malloc'ed). */
 int test_run_python(const char *python, const char *script, const char *args, char **out);
 
+/* model.conf's "KEY = NUMBER" in dir, as a number; -1 when absent. */
+long test_conf_number(const char *dir, const char *key);
+/* The PID of a process that has ended (for files named after one). */
+pid_t test_gone_pid(void);
+
 /* 1 when both files exist and have identical bytes. */
 int test_same_bytes(const char *a, const char *b);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -107,15 +108,21 @@ Test(checkpoint, replaces_the_previous_one_and_resume_takes_the_newest)
     cr_assert_eq(st.m.iterations, 5, "a mismatched z must not be resumed");
     lda_resume_free(&st);
 
-    /* A new run clears the checkpoint and the leftovers of an interrupted write. */
-    snprintf(path, sizeof path, "%s/checkpoint.tmp-99999", dir);
-    cr_assert_eq(mkdir(path, 0777), 0);
-    cr_assert_eq(lda_checkpoint_clear(dir, 1, &err), 0, "%s", err.msg);
-    cr_assert_eq(access(path, F_OK), -1, "leftover kept");
+    /* What a checkpoint write cut short by a kill left is removed when it is ldagpu's own (its
+     * process gone); a folder of that name holding anything else is the user's and stays. */
+    char ours[1024], users[1024];
+    snprintf(ours, sizeof ours, "%s/checkpoint.tmp-%ld", dir, (long)test_gone_pid());
+    snprintf(users, sizeof users, "%s/checkpoint.tmp-%ld", dir, (long)test_gone_pid());
+    cr_assert_eq(mkdir(ours, 0777), 0);
+    cr_assert_eq(mkdir(users, 0777), 0);
+    free(test_write_file(ours, "z.npy", "half a z"));
+    free(test_write_file(users, "notes.txt", "mine\n"));
+    cr_assert_eq(lda_checkpoint_tidy(dir, &err), 0, "%s", err.msg);
+    cr_assert_eq(access(ours, F_OK), -1, "the leftover was kept");
+    snprintf(path, sizeof path, "%s/notes.txt", users);
+    cr_assert_eq(access(path, F_OK), 0, "a folder of the user's was emptied");
     snprintf(path, sizeof path, "%s/checkpoint", dir);
-    cr_assert_eq(access(path, F_OK), 0, "keep_checkpoint removed it");
-    cr_assert_eq(lda_checkpoint_clear(dir, 0, &err), 0, "%s", err.msg);
-    cr_assert_eq(access(path, F_OK), -1);
+    cr_assert_eq(access(path, F_OK), 0, "the checkpoint itself is not a leftover");
     lda_train_log_free(&log);
     test_rmdir(dir);
     free(dir);

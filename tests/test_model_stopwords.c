@@ -124,6 +124,8 @@ Test(model_stopwords, an_older_model_still_reads_the_file_it_names)
     rewrite_conf(conf.s, "pretokenized", "");
     rewrite_conf(conf.s, "lowercase", "");
     cr_assert_eq(unlink(list.s), 0);
+    const path_buf manifest = in(m.s, "manifest.txt"); /* nor a manifest: older folders have none */
+    cr_assert_eq(unlink(manifest.s), 0);
     char *old = read_with(dir, m.s, wiki.s, "old");
     cr_assert_str_eq(old, fresh);
     cr_assert_eq(unlink(stop), 0);

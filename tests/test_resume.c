@@ -42,22 +42,6 @@ static void same_files(const char *a, const char *b, const char *const *files, s
 static const char *const model_files[] = {"phi.npy", "theta.npy", "z.npy", "topic_tokens.npy", "topics.txt"};
 enum { NUM_MODEL_FILES = sizeof model_files / sizeof model_files[0] };
 
-/* "key = value" of a model.conf, as an unsigned number (or -1 when absent). */
-static long conf_number(const char *dir, const char *key)
-{
-    char path[2048], line[1024], fmt[128];
-    snprintf(path, sizeof path, "%s/model.conf", dir);
-    snprintf(fmt, sizeof fmt, "%s = %%ld", key);
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "no %s", path);
-    long v = -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, fmt, &v) == 1)
-            break;
-    fclose(f);
-    return v;
-}
-
 /* The last line of a log.csv, from the column loglik_pred on. */
 static char *last_log_figures(const char *dir)
 {
@@ -97,7 +81,7 @@ static void resume_equals_uninterrupted(const char *model, const char *device)
     same_files(full, part, model_files, NUM_MODEL_FILES);
     static const char *const more[] = {"heldout.txt", "vocab.txt", "alpha.npy"};
     same_files(full, part, more, strstr(model, "--optimize-interval") ? 3 : 2); /* learned α: part of the state */
-    cr_assert_eq(conf_number(part, "iterations"), 6);
+    cr_assert_eq(test_conf_number(part, "iterations"), 6);
     /* The log went on (iteration 0 .. 6 rows), with the same figures at iteration 6. */
     char path[2048];
     snprintf(path, sizeof path, "%s/log.csv", part);
@@ -168,15 +152,15 @@ Test(resume, refuses_conflicting_settings_and_another_corpus)
     cr_assert(strstr(out, "z.npy"), "%s", out);
     free(out);
     /* The same value as the model's is not a conflict; -o writes elsewhere. */
-    snprintf(args, sizeof args, "train '%s' -K 6 -n 1 -e 0 --device cpu -o '%s/m' -q", c, dir);
+    snprintf(args, sizeof args, "train '%s' -K 6 -n 1 -e 0 --device cpu -o '%s/m' -q --force", c, dir);
     run_ok(args);
     snprintf(args, sizeof args, "train --resume '%s/m' -K 6 -n 1 -o '%s/m2' -q --device cpu", dir, dir);
     run_ok(args);
     char m2[1024];
     snprintf(m2, sizeof m2, "%s/m2", dir);
-    cr_assert_eq(conf_number(m2, "iterations"), 2);
+    cr_assert_eq(test_conf_number(m2, "iterations"), 2);
     snprintf(m2, sizeof m2, "%s/m", dir);
-    cr_assert_eq(conf_number(m2, "iterations"), 1, "the resumed model itself is left alone");
+    cr_assert_eq(test_conf_number(m2, "iterations"), 1, "the resumed model itself is left alone");
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -209,12 +193,12 @@ Test(resume, a_killed_run_resumes_from_its_checkpoint)
     struct stat sb;
     snprintf(args, sizeof args, "%s/model.conf", model);
     cr_assert_neq(stat(args, &sb), 0, "a killed run wrote no model");
-    long t = conf_number(ckpt, "iterations");
+    long t = test_conf_number(ckpt, "iterations");
     cr_assert_geq(t, 1);
     /* Resume to t + 2 and compare with a run of t + 2 iterations in one go. */
     snprintf(args, sizeof args, "train --resume '%s' -n 2 -q -j 2 --device cpu", model);
     run_ok(args);
-    cr_assert_eq(conf_number(model, "iterations"), t + 2);
+    cr_assert_eq(test_conf_number(model, "iterations"), t + 2);
     snprintf(args, sizeof args, "train '%s' -K 16 -n %ld -e 0 -s 3 --holdout 0.1 -j 2 --device cpu -o '%s/ref' -q",
              c, t + 2, dir);
     run_ok(args);
@@ -241,16 +225,16 @@ static void stop_with(int sig)
     cr_assert(strstr(out, "continue with: ldagpu train --resume"), "%s", out);
     free(out);
     /* The model is complete and loadable, and its checkpoint is at the same iteration. */
-    long t = conf_number(model, "iterations");
+    long t = test_conf_number(model, "iterations");
     char ckpt[2048];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint", model);
     cr_assert_geq(t, 1);
-    cr_assert_eq(conf_number(ckpt, "iterations"), t);
+    cr_assert_eq(test_conf_number(ckpt, "iterations"), t);
     snprintf(args, sizeof args, "topics '%s' --top 3", model);
     run_ok(args);
     snprintf(args, sizeof args, "train --resume '%s' -n 1 -q --device cpu", model);
     run_ok(args);
-    cr_assert_eq(conf_number(model, "iterations"), t + 1);
+    cr_assert_eq(test_conf_number(model, "iterations"), t + 1);
     snprintf(args, sizeof args, "ls -a '%s' | grep -c tmp", model);
     FILE *p = popen(args, "r");
     int leftovers = -1;
@@ -340,7 +324,7 @@ static void eval_repeats_the_log(const char *device, const char *model)
     }
     fclose(f);
     cr_assert(held > 200 && held < 400, "%zu of 2000 held out at 0.15", held);
-    cr_assert_eq(conf_number(m, "heldout_documents"), (long)held);
+    cr_assert_eq(test_conf_number(m, "heldout_documents"), (long)held);
     free(theta);
     free(figures);
     test_rmdir(dir);

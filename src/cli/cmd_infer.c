@@ -184,8 +184,8 @@ int lda_cmd_infer(int argc, char **argv)
     lda_atomic_file af = {0};
     if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
-    /* The output first: a path that cannot be written fails before the work. */
-    if (!to_stdout && lda_atomic_open(&af, ctx.output, &err))
+    /* The output first: a path that cannot be written (or is the corpus) fails before the work. */
+    if (!to_stdout && (lda_atomic_protect(positional[1], "the corpus", &err) || lda_atomic_open(&af, ctx.output, &err)))
         goto out;
     double t0 = lda_now_seconds();
     m.settings.corpus.force_text |= ctx.force_text;

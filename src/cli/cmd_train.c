@@ -22,7 +22,7 @@ enum {
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
-    OPT_RESUME, OPT_CONFIG, OPT_HELP,
+    OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_HELP,
     OPT_COUNT
 };
 
@@ -83,6 +83,8 @@ static const lda_option_spec train_options[] = {
                               "iterations (0: never; SIGINT/SIGTERM always write one)", "0"},
     [OPT_RESUME] = {"resume", 0, "MODEL", "continue MODEL's run (its newest state) for -n more iterations, with its "
                     "settings and corpus; CORPUS is then optional", NULL},
+    [OPT_FORCE] = {"force", 0, NULL, "replace the model the -o folder holds (without it, such a folder is refused "
+                   "unless it is the one resumed)", NULL},
     [OPT_CONFIG] = {"config", 'c', "FILE", "read 'key = value' settings first (keys: the long options)", NULL},
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -174,6 +176,12 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
     case OPT_MALLET_DOC_TOPICS:
         ctx->doc_topics = v;
         return 0;
+    case OPT_FORCE:
+        if (!v) {
+            o->force = 1;
+            return 0;
+        }
+        return lda_parse_flag_value(where, v, &o->force, err);
     default:
         lda_error_fail(err, "internal error: option --%s has no handler", train_options[index].name);
         return -1;
@@ -398,7 +406,9 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
     install_stop_handlers();
     lda_input_watch_stop(&stop_signal); /* a read waiting on a pipe ends at the first signal */
     ctx->o.stop = &stop_signal;
-    int rc = lda_train(&ctx->o, &err) || write_mallet_files(ctx, &err) ? lda_report(command, &err) : LDA_EXIT_OK;
+    /* A stopped run writes no Mallet files: before its first iteration there is no model of its own. */
+    int rc = lda_train(&ctx->o, &err) || (!stop_signal && write_mallet_files(ctx, &err)) ? lda_report(command, &err)
+                                                                                        : LDA_EXIT_OK;
     lda_resume_free(&st);
     if (rc == LDA_EXIT_OK && stop_signal)
         rc = 128 + stop_signal;

@@ -1,10 +1,12 @@
 /* main.c — ldagpu's command dispatcher: a table of subcommands, each parsing its own
  * options. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "util/atomic_file.h"
 #include "util/ranks.h"
 
 #define LDAGPU_VERSION "0.2.0"
@@ -64,6 +66,10 @@ static int run(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) then makes a write fail with EFBIG, which is reported and
+     * leaves the output as it was, instead of killing the process without a word. */
+    signal(SIGXFSZ, SIG_IGN);
+    lda_atomic_guard_inputs(); /* no output replaces the command's own corpus or model */
     int rc = start_ranks(&argc, &argv);
     if (rc == 0)
         rc = run(argc, argv);

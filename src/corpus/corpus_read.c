@@ -11,6 +11,7 @@
 #include "corpus/corpus_internal.h"
 #include "corpus/vocab_check.h"
 #include "corpus/vocab_file.h"
+#include "util/atomic_file.h"
 
 static int check_options(const corpus_options *opt, lda_error *err)
 {
@@ -97,7 +98,7 @@ corpus *corpus_read_as(const char *path, const corpus_options *opt, corpus_forma
 {
     if (read_as)
         *read_as = opt->format;
-    if (check_options(opt, err) < 0)
+    if (check_options(opt, err) < 0 || lda_atomic_protect(path, "the corpus", err)) /* no output replaces it */
         return NULL;
     corpus_format format = opt->format;
     gzlines *r = NULL;

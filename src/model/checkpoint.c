@@ -10,12 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/folder_tidy.h"
+#include "model/manifest.h"
 #include "model/matrix_file.h"
-#include "model/model_stopwords.h"
 #include "model/model_check.h"
+#include "model/model_folder.h"
+#include "model/model_stopwords.h"
 #include "util/atomic_file.h"
 
-#define CHECKPOINT_NAME "checkpoint"
+#define CHECKPOINT_NAME LDA_CHECKPOINT_DIR
 #define CHECKPOINT_OLD "checkpoint.old"
 #define CHECKPOINT_TMP_PREFIX "checkpoint.tmp-"
 
@@ -52,34 +55,33 @@ out:
     return rc;
 }
 
-/* Removes a folder of plain files (a checkpoint); a missing folder is fine. */
-static int remove_folder(const char *path, lda_error *err)
+int lda_checkpoint_entry(const char *name)
 {
-    DIR *d = opendir(path);
-    if (!d) {
+    return strcmp(name, CHECKPOINT_NAME) == 0 || strcmp(name, CHECKPOINT_OLD) == 0 ||
+           strncmp(name, CHECKPOINT_TMP_PREFIX, strlen(CHECKPOINT_TMP_PREFIX)) == 0;
+}
+
+/* A checkpoint folder that may be replaced or removed: none, or ldagpu's own. */
+static int check_ours(const char *path, lda_error *err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0) {
         if (errno == ENOENT)
             return 0;
-        lda_error_fail(err, "cannot open folder %s: %s", path, strerror(errno));
+        lda_error_fail(err, "cannot use %s: %s", path, strerror(errno));
         return -1;
     }
-    int rc = 0;
-    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *f = lda_path_join(path, e->d_name, err);
-        if (!f || unlink(f) != 0) {
-            if (f)
-                lda_error_fail(err, "cannot remove %s: %s", f, strerror(errno));
-            rc = -1;
-        }
-        free(f);
-    }
-    closedir(d);
-    if (rc == 0 && rmdir(path) != 0) {
-        lda_error_fail(err, "cannot remove folder %s: %s", path, strerror(errno));
-        rc = -1;
-    }
-    return rc;
+    if (lda_state_folder_is_ours(path))
+        return 0;
+    lda_error_input(err, "%s is not an ldagpu checkpoint (%s), and a run writes its checkpoint there; move it or "
+                    "write elsewhere", path, S_ISLNK(sb.st_mode) ? "a symbolic link" : "it holds other files");
+    return -1;
+}
+
+/* Removes a checkpoint folder that is ldagpu's own (a missing one is fine). */
+static int remove_folder(const char *path, lda_error *err)
+{
+    return check_ours(path, err) || lda_state_folder_remove(path, err);
 }
 
 static void sync_folder(const char *path)
@@ -91,21 +93,23 @@ static void sync_folder(const char *path)
     }
 }
 
-int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err)
+int lda_checkpoint_tidy(const char *model_dir, lda_error *err)
 {
-    if (lda_atomic_clean(model_dir, err))
-        return -1;
     DIR *d = opendir(model_dir);
     if (!d)
         return 0; /* nothing there yet */
     int rc = 0;
+    const size_t n = strlen(CHECKPOINT_TMP_PREFIX);
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        int leftover = strncmp(e->d_name, CHECKPOINT_TMP_PREFIX, strlen(CHECKPOINT_TMP_PREFIX)) == 0;
-        int current = strcmp(e->d_name, CHECKPOINT_NAME) == 0 || strcmp(e->d_name, CHECKPOINT_OLD) == 0;
-        if (!leftover && !(current && !keep_checkpoint))
+        const char *digits = e->d_name + n;
+        if (strncmp(e->d_name, CHECKPOINT_TMP_PREFIX, n) != 0 || !*digits ||
+            strspn(digits, "0123456789") != strlen(digits) || strlen(digits) > 9)
             continue;
+        const long pid = strtol(digits, NULL, 10);
+        if (pid != (long)getpid() && !lda_process_gone(pid))
+            continue; /* a live run's write in progress */
         char *path = lda_path_join(model_dir, e->d_name, err);
-        rc = path ? remove_folder(path, err) : -1;
+        rc = !path ? -1 : lda_state_folder_is_ours(path) ? lda_state_folder_remove(path, err) : 0;
         free(path);
     }
     closedir(d);
@@ -117,7 +121,10 @@ int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *
 static int replace_folder(const char *tmp, const char *final, const char *old, lda_error *err)
 {
     struct stat sb;
-    if (stat(final, &sb) != 0) {
+    if (check_ours(final, err))
+        return -1;
+    lda_model_folder_pause();
+    if (lstat(final, &sb) != 0) {
         if (rename(tmp, final) != 0) {
             lda_error_fail(err, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
             return -1;
@@ -129,7 +136,7 @@ static int replace_folder(const char *tmp, const char *final, const char *old, l
     /* No atomic exchange here: move the old one aside (lda_resume_load looks there too). */
     if (remove_folder(old, err))
         return -1;
-    if (rename(final, old) != 0 || rename(tmp, final) != 0) {
+    if (rename(final, old) != 0 || (lda_model_folder_pause(), rename(tmp, final)) != 0) {
         lda_error_fail(err, "cannot replace %s: %s", final, strerror(errno));
         return -1;
     }
@@ -151,7 +158,7 @@ int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_tr
     if (remove_folder(tmp, err) || lda_make_dirs(tmp, err) ||
         lda_state_write_extras(tmp, m, log, heldout, num_heldout, err) ||
         lda_matrix_save(tmp, "z", LDA_MATRIX_U32, m->num_tokens, 0, m->z, err) || lda_model_write_priors(m, tmp, err) ||
-        lda_model_write_stopwords(m, tmp, err) || lda_model_write_conf(m, conf, err))
+        lda_model_write_stopwords(m, tmp, err) || lda_model_write_conf(m, conf, err) || lda_manifest_write(tmp, err))
         goto out;
     sync_folder(tmp);
     if (replace_folder(tmp, final, old, err))
@@ -208,6 +215,8 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
     int rc = -1;
     if (lda_model_read_conf(&st->m, dir, err))
         return -1;
+    if (lda_model_folder_protect(dir, err))
+        goto out;
     if (!(st->dir = strdup(dir))) {
         lda_error_fail(err, "out of memory");
         goto out;
@@ -224,7 +233,7 @@ static int load_state(const char *dir, lda_resume_state *st, lda_error *err)
     if (lda_model_check_z(&st->m, zpath, err))
         goto out;
     lda_train_log_init(&st->log, NULL, 0, 0);
-    if (access(csv, F_OK) == 0 && lda_train_log_read_csv(&st->log, csv, err))
+    if ((access(csv, F_OK) == 0 && lda_train_log_read_csv(&st->log, csv, err)) || lda_manifest_verify(dir, NULL, err))
         goto out;
     rc = 0;
 out:
@@ -237,39 +246,48 @@ out:
 
 int lda_resume_load(const char *model_dir, lda_resume_state *st, lda_error *err)
 {
-    const char *names[] = {NULL, CHECKPOINT_NAME, CHECKPOINT_OLD};
-    memset(st, 0, sizeof *st);
+    enum { MODEL, CHECKPOINT, OLD, STATES };
+    const char *names[STATES] = {NULL, CHECKPOINT_NAME, CHECKPOINT_OLD};
+    lda_resume_state cand[STATES];
+    int valid[STATES] = {0};
     lda_error first_err = {0};
-    int found = 0;
-    for (int i = 0; i < 3; i++) {
+    memset(st, 0, sizeof *st);
+    for (int i = 0; i < STATES; i++) {
         char *dir = names[i] ? lda_path_join(model_dir, names[i], err) : strdup(model_dir);
         if (!dir) {
             lda_error_fail(err, "out of memory");
-            lda_resume_free(st);
+            for (int j = 0; j < i; j++)
+                if (valid[j])
+                    lda_resume_free(&cand[j]);
             return -1;
         }
-        lda_resume_state cand;
         lda_error e = {0};
-        if (load_state(dir, &cand, &e) == 0) {
-            if (!found || cand.m.iterations > st->m.iterations) {
-                if (found)
-                    lda_resume_free(st);
-                *st = cand;
-                found = 1;
-            } else {
-                lda_resume_free(&cand);
-            }
-        } else if (i == 0) {
+        valid[i] = load_state(dir, &cand[i], &e) == 0;
+        if (!valid[i] && i == MODEL)
             first_err = e;
-        }
         free(dir);
     }
-    if (!found) {
+    /* Each state's run (one recorded before run ids existed: made from its settings, as it
+     * would have been), and the folder's current run: its checkpoint's, else the model's. */
+    uint64_t runs[STATES] = {0};
+    for (int i = 0; i < STATES; i++)
+        if (valid[i])
+            runs[i] = cand[i].m.run_id ? cand[i].m.run_id : lda_run_id(&cand[i].m.settings, cand[i].m.corpus_checksum);
+    const uint64_t run = valid[CHECKPOINT] ? runs[CHECKPOINT] : valid[OLD] ? runs[OLD] : runs[MODEL];
+    int best = -1;
+    for (int i = 0; i < STATES; i++)
+        if (valid[i] && runs[i] == run && (best < 0 || cand[i].m.iterations > cand[best].m.iterations))
+            best = i;
+    for (int i = 0; i < STATES; i++)
+        if (valid[i] && i != best)
+            lda_resume_free(&cand[i]);
+    if (best < 0) {
         if (first_err.msg[0])
             *err = first_err;
         else
             lda_error_input(err, "%s: no resumable state found", model_dir);
         return -1;
     }
+    *st = cand[best];
     return 0;
 }

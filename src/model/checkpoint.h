@@ -11,7 +11,18 @@
  * --checkpoint-every iterations). A checkpoint is written into a temporary folder which
  * then takes the place of the old one in one step (renameat2 RENAME_EXCHANGE; where the
  * file system lacks it, the old one is first renamed to checkpoint.old), so at every
- * moment some complete checkpoint exists. lda_resume_load takes the newest valid one. */
+ * moment some complete checkpoint exists. Each carries a manifest (manifest.h) and the run
+ * id of its run (model.conf's run_id), as a model does.
+ *
+ * lda_resume_load takes the newest valid state of the folder's current run: the run of its
+ * checkpoint when that differs from the model's (a run into a folder holding an older model
+ * checkpoints there long before it replaces the model; a run's final write keeps only its
+ * own checkpoint), else the model's. So a new run killed at its first checkpoint resumes
+ * as itself, never as the older model beside it.
+ *
+ * A checkpoint folder is ldagpu's own only when it holds nothing but a state's files
+ * (model_folder.h, lda_state_folder_is_ours): a link named checkpoint, or a folder of the
+ * user's, is never emptied. */
 #ifndef LDA_CHECKPOINT_H
 #define LDA_CHECKPOINT_H
 
@@ -33,10 +44,16 @@ int lda_state_write_extras(const char *dir, const lda_model *m, const lda_train_
 int lda_checkpoint_write(const char *model_dir, const lda_model *m, const lda_train_log *log,
                          const size_t *heldout, size_t num_heldout, lda_error *err);
 
-/* Removes the leftovers of interrupted writes in model_dir (temporary files of processes
- * that are gone, atomic_file.h; temporary checkpoint folders) and, unless
- * keep_checkpoint, the checkpoint itself (a new run in an old folder). */
-int lda_checkpoint_clear(const char *model_dir, int keep_checkpoint, lda_error *err);
+/* The checkpoint's folder in a model folder. */
+#define LDA_CHECKPOINT_DIR "checkpoint"
+
+/* 1 for the names of a model folder's checkpoint folders: checkpoint, checkpoint.old and the
+ * temporary checkpoint.tmp-PID. */
+int lda_checkpoint_entry(const char *name);
+
+/* Removes the temporary checkpoint folders that writes cut short by a kill left in model_dir
+ * (processes that are gone), when they are ldagpu's own. */
+int lda_checkpoint_tidy(const char *model_dir, lda_error *err);
 
 typedef struct {
     lda_model m;       /* model.conf's settings and sizes; m.z loaded (corpus order) */

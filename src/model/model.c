@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/parse.h"
 #include "model/doc_names.h"
+#include "model/manifest.h"
 #include "model/matrix_file.h"
+#include "model/model_folder.h"
 #include "model/model_stopwords.h"
 #include "model/model_check.h"
 #include "model/topwords.h"
@@ -96,6 +99,8 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
         fprintf(af.f, "document_names = yes\n");
     if (m->doc_labels)
         fprintf(af.f, "document_labels = yes\n");
+    if (m->run_id)
+        fprintf(af.f, "run_id = %016llx\n", (unsigned long long)m->run_id);
     return lda_atomic_commit(&af, err);
 }
 
@@ -141,9 +146,10 @@ int lda_model_print_topics(const lda_model *m, FILE *out, uint32_t top_words, ld
     return 0;
 }
 
-const char *const lda_model_files[LDA_MODEL_FILE_COUNT] = {
-    "vocab.txt", "phi.npy", "topic_tokens.npy", "z.npy", "topics.txt", LDA_DOC_NAMES_FILE, LDA_DOC_LABELS_FILE,
-    LDA_MODEL_STOPWORDS_FILE, "model.conf"};
+const char *const lda_model_files[] = {"model.conf", "vocab.txt", "phi.npy", "topic_tokens.npy", "z.npy",
+                                      "alpha.npy", "topics.txt", LDA_DOC_NAMES_FILE, LDA_DOC_LABELS_FILE,
+                                      LDA_MODEL_STOPWORDS_FILE, "log.csv", "heldout.txt", LDA_MANIFEST_NAME,
+                                      "phi.bin", "topic_tokens.bin", "z.bin", "alpha.bin", NULL};
 
 /* m->theta is in the form model.conf will name. */
 static int check_theta_form(const lda_model *m, lda_error *err)
@@ -251,8 +257,8 @@ static int read_conf_key(void *vctx, const char *key, const char *value, const c
     }
     if (strcmp(key, "learned_beta") == 0)
         return lda_parse_double(where, value, 0, 1, INFINITY, &m->beta_learned, err);
-    if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0) {
-        uint64_t *dst = key[0] == 'c' ? &m->corpus_checksum : &m->z_checksum;
+    if (strcmp(key, "corpus_checksum") == 0 || strcmp(key, "z_checksum") == 0 || strcmp(key, "run_id") == 0) {
+        uint64_t *dst = key[0] == 'c' ? &m->corpus_checksum : key[0] == 'z' ? &m->z_checksum : &m->run_id;
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 16);
@@ -371,7 +377,7 @@ out:
     return rc;
 }
 
-int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
+static int read_model(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
 {
     char *vocab = NULL;
     int rc = -1;
@@ -395,4 +401,44 @@ out:
     if (rc)
         lda_model_free(m);
     return rc;
+}
+
+/* The files the manifest lists that a read without θ or z leaves alone. */
+static void unread_files(int with_theta, int with_z, const char **skip, size_t size)
+{
+    size_t n = 0;
+    for (const char *const *f = lda_doc_topics_all_files; !with_theta && *f && n + 3 < size; f++)
+        skip[n++] = *f;
+    if (!with_z) {
+        skip[n++] = "z.npy";
+        skip[n++] = "z.bin";
+    }
+    skip[n] = NULL;
+}
+
+/* The folder as one unit: its files checked against its manifest, and the same folder at the
+ * end as at the start (a run may swap a new model in meanwhile, model_folder.h: then it is
+ * read again). Its files become the command's inputs, which no output may replace. */
+int lda_model_read(lda_model *m, const char *dir, int with_theta, int with_z, lda_error *err)
+{
+    const char *skip[32];
+    unread_files(with_theta, with_z, skip, sizeof skip / sizeof skip[0]);
+    for (int attempt = 0;; attempt++) {
+        struct stat before, after;
+        const int known = stat(dir, &before) == 0;
+        /* The readers' own checks first: their messages say more about a damaged file. */
+        int rc = read_model(m, dir, with_theta, with_z, err);
+        if (rc == 0 && (lda_manifest_verify(dir, skip, err) || lda_model_folder_protect(dir, err))) {
+            lda_model_free(m);
+            rc = -1;
+        }
+        if (!known || (stat(dir, &after) == 0 && after.st_dev == before.st_dev && after.st_ino == before.st_ino))
+            return rc;
+        if (rc == 0)
+            lda_model_free(m);
+        if (attempt) {
+            lda_error_fail(err, "%s was replaced while it was read, twice (runs writing into it); read it again", dir);
+            return -1;
+        }
+    }
 }

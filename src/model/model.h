@@ -20,8 +20,10 @@
  *   doc_labels.txt    its name, its label (doc_names.h)
  *   log.csv           one row per iteration (written by the trainer)
  *   heldout.txt       input indices of the held-out documents (with --holdout; the trainer)
+ *   manifest.txt      every file above with its size and checksum, written last (manifest.h)
  *   checkpoint/       the newest resumable state of a run (checkpoint.h)
- * Every file is written under a temporary name and renamed (atomic_file.h). */
+ * A run writes all of them into a new folder that then takes the old one's place in one
+ * step (model_folder.h); readers check the files they read against the manifest. */
 #ifndef LDA_MODEL_H
 #define LDA_MODEL_H
 
@@ -75,6 +77,10 @@ typedef struct {
     uint64_t heldout_docs;       /* documents held out */
     uint64_t corpus_checksum;    /* lda_corpus_checksum of the corpus as read; 0: unknown */
     uint64_t z_checksum;         /* lda_u32_checksum of z; 0: unknown */
+    /* The run that wrote this model or checkpoint (model_folder.h's lda_run_id_new; a resumed
+     * run keeps its state's): --resume tells a checkpoint of another run from the model's.
+     * 0: unknown (written before run ids). */
+    uint64_t run_id;
 } lda_model;
 
 /* Builds the user-facing model from backend state in layout order: φ V × K, z at layout
@@ -84,15 +90,16 @@ int lda_model_from_state(lda_model *m, const corpus *c, const lda_layout *L, con
                          uint32_t iterations, const char *corpus_path, const float *phi_vk,
                          const uint32_t *z_positions, const uint32_t *n_k, lda_error *err);
 
-/* The files lda_model_write writes whatever θ's form, in that order (model.conf last; the
- * documents' names and labels only for a corpus with them, stopwords.txt only with stop
- * words); θ's are lda_doc_topics_all_files. */
-enum { LDA_MODEL_FILE_COUNT = 9 };
-extern const char *const lda_model_files[LDA_MODEL_FILE_COUNT];
+/* Every file ldagpu writes in a model folder or a checkpoint, NULL-terminated, but θ's (in any
+ * form: lda_doc_topics_all_files); older ldagpus' .bin arrays included. The
+ * one list naming them: what a run replaces, what it may delete, what it refuses to follow as
+ * a link, what no output may overwrite (model_folder.h). A new model file is a row here. */
+extern const char *const lda_model_files[];
 
 /* Writes every file but log.csv into dir (created if missing); m->theta must be in the form
  * settings.doc_topics resolves to. θ files of other forms (a model rewritten with another
- * --doc-topics) are removed once model.conf is written. top_words: for topics.txt. */
+ * --doc-topics) are removed once model.conf is written. top_words: for topics.txt. A run
+ * writes a model folder as a whole through model_folder.h, which calls this. */
 int lda_model_write(const lda_model *m, const char *dir, uint32_t top_words, lda_error *err);
 
 /* Reads model.conf, vocab.txt, phi, topic_tokens; θ (in whatever form model.conf names; none

@@ -13,11 +13,12 @@
 /* The folder that would hold dir once created: its nearest existing ancestor (malloc'ed). */
 static char *existing_ancestor(const char *dir, lda_error *err)
 {
-    char *p = strdup(dir);
+    char *p = malloc(strlen(dir) + 2); /* room for the "." of a name without a folder */
     if (!p) {
         lda_error_fail(err, "out of memory");
         return NULL;
     }
+    strcpy(p, dir);
     for (;;) {
         struct stat sb;
         if (lstat(p, &sb) == 0 || errno != ENOENT)
@@ -57,6 +58,10 @@ static int check_writable_folder(const char *dir, const char *folder, lda_error 
 
 int lda_model_check_output(const char *dir, lda_error *err)
 {
+    if (!*dir) {
+        lda_error_input(err, "-o: an empty name is not a folder");
+        return -1;
+    }
     char *folder = existing_ancestor(dir, err);
     if (!folder || check_writable_folder(dir, folder, err)) {
         free(folder);
@@ -64,10 +69,10 @@ int lda_model_check_output(const char *dir, lda_error *err)
     }
     int exists = strcmp(folder, dir) == 0;
     free(folder);
-    const char *files[LDA_MODEL_FILE_COUNT + 16];
+    const char *files[64];
     size_t n = 0;
-    for (int i = 0; i < LDA_MODEL_FILE_COUNT; i++)
-        files[n++] = lda_model_files[i];
+    for (const char *const *f = lda_model_files; *f && n < sizeof files / sizeof files[0]; f++)
+        files[n++] = *f;
     for (const char *const *f = lda_doc_topics_all_files; *f && n < sizeof files / sizeof files[0]; f++)
         files[n++] = *f; /* θ's, in any form: the one written, and the others removed */
     for (size_t i = 0; exists && i < n; i++) {

@@ -18,14 +18,15 @@
 #include "model/checkpoint.h"
 #include "model/checksum.h"
 #include "model/model.h"
+#include "model/model_folder.h"
 #include "model/model_stopwords.h"
-#include "model/model_output.h"
 #include "model/train_log.h"
 #include "train/heldout.h"
 #include "train/run_memory.h"
 #include "train/theta_fetch.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
+#include "util/ranks.h"
 
 /* Everything one run holds. */
 typedef struct {
@@ -45,6 +46,9 @@ typedef struct {
     lda_train_log log;
     uint32_t first, done;     /* iterations done when this run started, and now */
     lda_doc_topics doc_topics; /* --doc-topics, auto resolved for this corpus and K */
+    lda_model_folder folder;   /* -o, locked; opened by the process that writes (MPI rank 0) */
+    int has_folder;
+    uint64_t run_id;           /* model.conf's run_id: the resumed state's, or lda_run_id's */
 } run;
 
 /* What a run says on stderr besides its errors and warnings: nothing with -q. */
@@ -101,7 +105,7 @@ static int absolute_path(const char *path, char **out, lda_error *err)
 }
 
 /* The settings of the run (no arrays) into a model: what model.conf records. */
-static int set_settings(const run *r, lda_model *m, lda_error *err)
+static int set_settings(run *r, lda_model *m, lda_error *err)
 {
     const lda_train_options *o = r->o;
     const lda_params params = m->settings.params; /* as the backend ran them, alpha resolved */
@@ -124,6 +128,9 @@ static int set_settings(const run *r, lda_model *m, lda_error *err)
         memcpy(m->alpha_learned, priors->alpha_float, priors->K * sizeof *m->alpha_learned);
         m->beta_learned = priors->beta;
     }
+    if (!r->run_id)
+        r->run_id = lda_run_id(&m->settings, r->corpus_checksum);
+    m->run_id = r->run_id;
     return 0;
 }
 
@@ -145,6 +152,22 @@ static void describe_theta_files(const char *dir, lda_doc_topics_form form, char
         snprintf(buf + used, size - used, ": %.1f MiB", (double)bytes / (1 << 20));
     else if (used < size)
         snprintf(buf, size, "no file");
+}
+
+typedef struct {
+    const run *r;
+    const lda_model *m;
+} model_write;
+
+/* Every file of the model into dir, the new folder that takes the old one's place. */
+static int write_model_files(const char *dir, void *vctx, lda_error *err)
+{
+    const model_write *w = vctx;
+    const run *r = w->r;
+    return lda_state_write_extras(dir, w->m, &r->log, r->heldout_index, r->num_heldout, err) ||
+                   lda_model_write(w->m, dir, r->o->top_words, err)
+               ? -1
+               : 0;
 }
 
 static int save_model(run *r, lda_error *err)
@@ -173,11 +196,12 @@ static int save_model(run *r, lda_error *err)
     if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, 0, err))
         goto out;
     double t1 = lda_now_seconds();
-    /* model.conf last (lda_model_write): a folder whose model.conf matches its z is complete. */
-    if (lda_make_dirs(o->output_dir, err) ||
-        lda_state_write_extras(o->output_dir, &m, &r->log, r->heldout_index, r->num_heldout, err) ||
-        lda_model_write(&m, o->output_dir, o->top_words, err))
+    model_write w = {r, &m};
+    if (lda_model_folder_replace(&r->folder, write_model_files, &w, r->run_id, err))
         goto out;
+    if (r->folder.replaced_cwd)
+        say(o, "ldagpu: %s is a new folder now: a shell inside it sees the old one until it changes to it again "
+               "(cd \"$PWD\")\n", o->output_dir);
     if (!o->quiet) {
         char form[64], files[512];
         describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
@@ -420,6 +444,14 @@ static const char *signal_name(int sig)
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }
 
+/* A signal before the first iteration: nothing is written, the folder stays as it was. */
+static int stopped_before_training(const run *r)
+{
+    fprintf(stderr, "ldagpu: stopped by %s before the first iteration; %s left as it was\n", signal_name(*r->o->stop),
+            r->o->output_dir);
+    return 0;
+}
+
 int lda_train(const lda_train_options *o, lda_error *err)
 {
     run r;
@@ -429,8 +461,15 @@ int lda_train(const lda_train_options *o, lda_error *err)
     lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->settings.params.iterations);
     corpus *full = NULL;
     int rc = -1;
-    if (lda_model_check_output(o->output_dir, err)) /* before any work */
-        return -1;
+    /* Before any work: may -o take this run's model? Locked until the run ends. */
+    if (lda_ranks_rank() == 0) {
+        if (lda_model_folder_open(&r.folder, o->output_dir, o->force, o->resume ? o->resume->dir : NULL, err)) {
+            lda_train_log_free(&r.log);
+            return -1;
+        }
+        r.has_folder = 1;
+    }
+    r.run_id = o->resume ? o->resume->m.run_id : 0; /* else (or 0 in an older state) made at the first save */
 
     if (o->resume) {
         FILE *out = r.log.out; /* the old rows, kept and not printed again */
@@ -452,7 +491,12 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (lda_zplan_check(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();
-    if (!(full = read_corpus(o, err)))
+    full = read_corpus(o, err);
+    if (stop_requested(&r)) { /* during the read (which a signal may cut short) */
+        rc = stopped_before_training(&r);
+        goto out;
+    }
+    if (!full)
         goto out;
     const double read_end = lda_now_seconds();
     print_corpus_summary(o, full, read_end - t0);
@@ -496,22 +540,17 @@ int lda_train(const lda_train_options *o, lda_error *err)
             r.b->zplan.why);
     if (start_completion(&r, err))
         goto out;
-    /* A new run in an old folder must not leave a stale checkpoint that --resume would take. */
-    int keep = 0;
-    if (o->resume) {
-        char *a = realpath(o->output_dir, NULL), *b = realpath(o->resume->dir, NULL);
-        size_t la = a ? strlen(a) : 0;
-        keep = a && b && strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
-        free(a);
-        free(b);
-    }
-    if (lda_checkpoint_clear(o->output_dir, keep, err) || start_state(&r, err))
+    if (start_state(&r, err))
         goto out;
     /* Between the read and the first iteration: at 10^9 tokens this is tens of seconds (issue 14). */
     say(o, "ldagpu: set up in %.2f s (the layout built in %.2f s; the rest the backend's state and its "
                     "start)\n", lda_now_seconds() - read_end, layout_seconds);
     if (run_iterations(&r, err))
         goto out;
+    if (stop_requested(&r) && r.done == r.first) { /* during the set-up: no iteration to save */
+        rc = stopped_before_training(&r);
+        goto out;
+    }
     if (stop_requested(&r) && save_checkpoint(&r, err))
         goto out;
     if (save_model(&r, err))
@@ -531,6 +570,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
     }
     rc = 0;
 out:
+    if (r.has_folder)
+        lda_model_folder_close(&r.folder);
     lda_train_log_free(&r.log);
     if (r.has_completion)
         lda_completion_free(&r.completion);

@@ -21,6 +21,7 @@ typedef struct {
      * recorded: iterations to run, device, threads, evaluation interval, split. */
     lda_settings settings;
     const char *output_dir;
+    int force;          /* --force: output_dir may hold a model, which the run replaces (model_folder.h) */
     const char *cache;  /* --cache: off (or NULL), auto or a file (corpus/corpus_cache.h) */
     uint32_t top_words; /* in topics.txt */
     int quiet;          /* no per-iteration lines */
@@ -29,7 +30,9 @@ typedef struct {
      * must hold its settings (cmd_train.c merges them). NULL: a new run. */
     const lda_resume_state *resume;
     /* When *stop becomes non-zero (a signal number, set by a handler), the run stops after
-     * the current iteration, writes a checkpoint and the model, and returns 0. */
+     * the current iteration, writes a checkpoint and the model, and returns 0; before the
+     * first iteration (during the read or the set-up) it writes nothing, leaving output_dir
+     * as it was, and returns 0. */
     const volatile sig_atomic_t *stop;
 } lda_train_options;
 

@@ -1,9 +1,8 @@
 /* atomic_file.c — see atomic_file.h. */
 #include "util/atomic_file.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,6 +48,80 @@ int lda_make_dirs(const char *path, lda_error *err)
     return 0;
 }
 
+/* ---- the inputs of this process, which no output may replace ---- */
+
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    char *what;
+} input_file;
+
+static struct {
+    pthread_mutex_t lock;
+    int on;
+    input_file *files;
+    size_t count, cap;
+} inputs = {PTHREAD_MUTEX_INITIALIZER, 0, NULL, 0, 0};
+
+void lda_atomic_guard_inputs(void)
+{
+    inputs.on = 1;
+}
+
+int lda_atomic_protect(const char *path, const char *what, lda_error *err)
+{
+    struct stat sb;
+    if (!inputs.on || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0; /* nothing there (yet), or a stream that no rename can replace */
+    pthread_mutex_lock(&inputs.lock);
+    int rc = 0;
+    for (size_t i = 0; i < inputs.count; i++)
+        if (inputs.files[i].dev == sb.st_dev && inputs.files[i].ino == sb.st_ino)
+            goto out;
+    if (inputs.count == inputs.cap) {
+        size_t cap = inputs.cap ? 2 * inputs.cap : 16;
+        input_file *files = realloc(inputs.files, cap * sizeof *files);
+        if (!files) {
+            lda_error_fail(err, "out of memory");
+            rc = -1;
+            goto out;
+        }
+        inputs.files = files;
+        inputs.cap = cap;
+    }
+    input_file *f = &inputs.files[inputs.count];
+    if (!(f->what = strdup(what))) {
+        lda_error_fail(err, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    f->dev = sb.st_dev;
+    f->ino = sb.st_ino;
+    inputs.count++;
+out:
+    pthread_mutex_unlock(&inputs.lock);
+    return rc;
+}
+
+/* Refuses target (the file an output would replace) when it is one of the inputs; shown is
+ * the name the user gave. */
+static int refuse_input(const char *target, const char *shown, lda_error *err)
+{
+    struct stat sb;
+    if (stat(target, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0;
+    pthread_mutex_lock(&inputs.lock);
+    int rc = 0;
+    for (size_t i = 0; i < inputs.count && rc == 0; i++)
+        if (inputs.files[i].dev == sb.st_dev && inputs.files[i].ino == sb.st_ino) {
+            lda_error_input(err, "cannot write %s: it is %s, which this command reads; write the output elsewhere",
+                            shown, inputs.files[i].what);
+            rc = -1;
+        }
+    pthread_mutex_unlock(&inputs.lock);
+    return rc;
+}
+
 #define TMP_SUFFIX ".tmp-"
 
 /* Where data for path must go: af->path (a symbolic link's target), and whether it is a
@@ -85,7 +158,7 @@ int lda_atomic_open(lda_atomic_file *af, const char *path, lda_error *err)
 {
     memset(af, 0, sizeof *af);
     int direct;
-    if (choose_target(af, path, &direct, err)) {
+    if (choose_target(af, path, &direct, err) || refuse_input(af->path, path, err)) {
         lda_atomic_abort(af);
         return -1;
     }
@@ -121,6 +194,8 @@ int lda_atomic_commit(lda_atomic_file *af, lda_error *err)
     af->f = NULL;
     if (failed) {
         lda_error_fail(err, "cannot write %s: %s", af->path, strerror(saved_errno ? saved_errno : errno));
+    } else if (af->tmp_path && refuse_input(af->path, af->path, err)) { /* read since the open */
+        failed = 1;
     } else if (af->tmp_path && rename(af->tmp_path, af->path) != 0) {
         lda_error_fail(err, "cannot rename %s to %s: %s", af->tmp_path, af->path, strerror(errno));
         failed = 1;
@@ -143,44 +218,4 @@ void lda_atomic_abort(lda_atomic_file *af)
     free(af->path);
     free(af->tmp_path);
     memset(af, 0, sizeof *af);
-}
-
-/* The PID of a temporary file's name "NAME.tmp-PID", or 0 when it is not one. */
-static long tmp_owner(const char *name)
-{
-    const char *suffix = strstr(name, TMP_SUFFIX);
-    if (!suffix || suffix == name)
-        return 0;
-    while (strstr(suffix + 1, TMP_SUFFIX))
-        suffix = strstr(suffix + 1, TMP_SUFFIX);
-    const char *digits = suffix + strlen(TMP_SUFFIX);
-    if (!*digits || strspn(digits, "0123456789") != strlen(digits) || strlen(digits) > 9)
-        return 0;
-    return strtol(digits, NULL, 10);
-}
-
-int lda_atomic_clean(const char *dir, lda_error *err)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0; /* nothing there yet */
-    int rc = 0;
-    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        long pid = tmp_owner(e->d_name);
-        /* A live process's file is its write in progress (kill(pid, 0) fails with ESRCH
-         * only when there is no such process). */
-        if (pid <= 0 || (pid != (long)getpid() && !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)))
-            continue;
-        char *path = lda_path_join(dir, e->d_name, err);
-        struct stat sb;
-        if (!path)
-            rc = -1;
-        else if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && unlink(path) != 0) {
-            lda_error_fail(err, "cannot remove %s: %s", path, strerror(errno));
-            rc = -1;
-        }
-        free(path);
-    }
-    closedir(d);
-    return rc;
 }
