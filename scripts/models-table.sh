@@ -17,6 +17,7 @@
 #   OPTIMIZE="0"           --optimize-interval values (0: symmetric priors; N: learned every N
 #                          iterations after --optimize-burn-in, the program's default)
 #   ITERATIONS=100 HOLDOUT=0.1 THREADS (CPU threads; default all) LDAGPU (default ./ldagpu)
+#   LDAGPU_TRAIN_EXTRA     further train options for every run (word-split)
 # Writes OUTDIR/runs.csv (one row a run) and prints a Markdown table (OUTDIR/table.md): one row
 # per model and alpha, per corpus and K the held-out figure (mean over seeds, and its spread
 # when there are several) and the seconds of training (iterations only: the corpus read and
@@ -77,7 +78,7 @@ for name in ${CORPORA:-wiki5k wiki43k wikimix}; do
                     # shellcheck disable=SC2086
                     "$ldagpu" train "$corpus" -K "$K" -n "${ITERATIONS:-100}" -e 0 --holdout "${HOLDOUT:-0.1}" \
                         --model "$model" --device "$device" --seed "$seed" --doc-topics none -o "$m" --optimize-interval "$opt" \
-                        ${a:+-a "$a"} ${sampler_arg:+--sampler "$sampler_arg"} ${THREADS:+-j "$THREADS"} 2> "$work/train.log" ||
+                        ${a:+-a "$a"} ${sampler_arg:+--sampler "$sampler_arg"} ${THREADS:+-j "$THREADS"} ${LDAGPU_TRAIN_EXTRA:-} 2> "$work/train.log" ||
                         { cat "$work/train.log" >&2; exit 1; }
                     sampler=$(sed -n 's/^sampler = //p' "$m/model.conf")
                     alpha_used=$(sed -n 's/^alpha = //p' "$m/model.conf")

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "model/model.h"
 
 static void run_ok(const char *args, char **out)
 {
@@ -69,4 +70,17 @@ Test(model_v1, resume_of_a_bin_folder_equals_one_run_and_leaves_npy_only)
     }
     test_rmdir(dir);
     free(dir);
+}
+
+/* A folder from before --optimize-mode learned at every interval: it reads so, and a resumed
+ * run of it goes on that way. */
+Test(model_v1, folders_before_the_optimize_mode_learned_at_every_interval)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/data/model-v1", test_root());
+    lda_model m;
+    lda_error err = {0};
+    cr_assert_eq(lda_model_read_conf(&m, dir, &err), 0, "%s", err.msg);
+    cr_assert_eq(m.settings.params.optimize_mode, LDA_OPTIMIZE_EVERY);
+    lda_model_free(&m);
 }

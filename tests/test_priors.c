@@ -157,11 +157,39 @@ Test(priors, fixed_point_recovers_the_priors_that_made_the_counts)
     corpus_free(c);
 }
 
+/* Parameters of a run learning every `interval` after `burn_in`, in `mode`. */
+static lda_params learning(uint32_t interval, uint32_t burn_in, lda_optimize_mode mode)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.optimize_interval = interval;
+    p.optimize_burn_in = burn_in;
+    p.optimize_mode = mode;
+    return p;
+}
+
 Test(priors, due_every_interval_after_the_burn_in)
 {
-    cr_assert(!lda_priors_due(10, 0, 0), "interval 0: never");
-    cr_assert(!lda_priors_due(20, 10, 20) && lda_priors_due(30, 10, 20) && !lda_priors_due(35, 10, 20));
-    cr_assert(lda_priors_due(10, 10, 0));
+    const lda_params never = learning(0, 0, LDA_OPTIMIZE_EVERY), every = learning(10, 20, LDA_OPTIMIZE_EVERY),
+                     first = learning(10, 0, LDA_OPTIMIZE_EVERY);
+    cr_assert(!lda_priors_due(10, &never), "interval 0: never");
+    cr_assert(!lda_priors_due(20, &every) && lda_priors_due(30, &every) && !lda_priors_due(35, &every) &&
+              lda_priors_due(40, &every) && lda_priors_due(1000, &every));
+    cr_assert(lda_priors_due(10, &first));
+}
+
+/* --optimize-mode once (the default): the first multiple of the interval after the burn-in, and
+ * never again; a burn-in that is no multiple of the interval too. */
+Test(priors, due_once_at_the_first_interval_after_the_burn_in)
+{
+    lda_params p;
+    lda_params_default(&p);
+    cr_assert_eq(p.optimize_mode, LDA_OPTIMIZE_ONCE, "once is the default");
+    const lda_params once = learning(10, 20, LDA_OPTIMIZE_ONCE), odd = learning(10, 25, LDA_OPTIMIZE_ONCE);
+    for (uint32_t it = 1; it <= 200; it++) {
+        cr_assert_eq(lda_priors_due(it, &once), it == 30, "iteration %u", it);
+        cr_assert_eq(lda_priors_due(it, &odd), it == 30, "iteration %u (burn-in 25)", it);
+    }
 }
 
 /* A run that learns: the log says so, alpha.npy is written (K values, not all equal, finite),
@@ -170,8 +198,8 @@ Test(priors, training_learns_saves_and_reads_them)
 {
     char *dir = test_tmpdir(), args[4096], *out = NULL;
     snprintf(args, sizeof args,
-             "train '%s/data/wiki2k.txt.gz' -K 10 -n 12 --optimize-interval 4 --optimize-burn-in 4 -j 2 "
-             "--device cpu -o '%s/m'", test_root(), dir);
+             "train '%s/data/wiki2k.txt.gz' -K 10 -n 12 --optimize-interval 4 --optimize-burn-in 4 "
+             "--optimize-mode every -j 2 --device cpu -o '%s/m'", test_root(), dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     cr_assert(strstr(out, "iteration 8: priors learned: alpha sum") && strstr(out, "iteration 12: priors learned"),
               "%s", out);
@@ -192,10 +220,56 @@ Test(priors, training_learns_saves_and_reads_them)
     free(alpha);
     snprintf(args, sizeof args, "%s/m/model.conf", dir);
     char *conf = test_read_file(args);
-    cr_assert(conf && strstr(conf, "learned_beta = ") && strstr(conf, "optimize_interval = 4\n"), "%s", conf);
+    cr_assert(conf && strstr(conf, "learned_beta = ") && strstr(conf, "optimize_interval = 4\n") &&
+                  strstr(conf, "optimize_mode = every\n"),
+              "%s", conf);
     free(conf);
     snprintf(args, sizeof args, "topics '%s/m' --top 3", dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* The default mode learns once: the log shows one learning step, at the first interval after the
+ * burn-in; a run resumed after it keeps the learned priors and learns no more. */
+Test(priors, learned_once_by_default_and_kept_on_resume)
+{
+    char *dir = test_tmpdir(), args[4096], *out = NULL;
+    snprintf(args, sizeof args,
+             "train '%s/data/wiki2k.txt.gz' -K 10 -n 12 --optimize-interval 4 --optimize-burn-in 4 -j 2 "
+             "--device cpu -o '%s/m'", test_root(), dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "iteration 8: priors learned: alpha sum"), "%s", out);
+    cr_assert(!strstr(out, "iteration 12: priors learned"), "once: %s", out);
+    free(out);
+    snprintf(args, sizeof args, "train --resume '%s/m' -n 8 -j 2 --device cpu", dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert(!strstr(out, "priors learned"), "a resumed run learns no more: %s", out);
+    free(out);
+    snprintf(args, sizeof args, "%s/m/model.conf", dir);
+    char *conf = test_read_file(args);
+    cr_assert(conf && strstr(conf, "optimize_mode = once\n") && strstr(conf, "learned_beta = "), "%s", conf);
+    free(conf);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* From LDA_OPTIMIZE_WORSE_FROM_K topics, train says learned priors measured worse. */
+Test(priors, a_warning_where_learning_measured_worse)
+{
+    char *dir = test_tmpdir(), args[4096], *out = NULL;
+    snprintf(args, sizeof args,
+             "train '%s/data/wiki2k.txt.gz' -K %d -n 1 --optimize-interval 10 -q -j 2 --device cpu -o '%s/m'",
+             test_root(), LDA_OPTIMIZE_WORSE_FROM_K, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "warning: at K >= ") && strstr(out, "learned priors held out worse"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args,
+             "train '%s/data/wiki2k.txt.gz' -K %d -n 1 --optimize-interval 10 -q -j 2 --device cpu -o '%s/m2'",
+             test_root(), LDA_OPTIMIZE_WORSE_FROM_K - 1, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    cr_assert(!strstr(out, "warning"), "%s", out);
     free(out);
     test_rmdir(dir);
     free(dir);

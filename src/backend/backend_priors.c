@@ -13,7 +13,7 @@ int lda_backend_set_priors(lda_backend *b, const lda_priors *priors, lda_error *
 int lda_backend_learn_priors(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     const lda_params *p = &b->params;
-    if (!lda_priors_due(iteration, p->optimize_interval, p->optimize_burn_in))
+    if (!lda_priors_due(iteration, p))
         return 0;
     if (!b->hist) {
         if (!(b->hist = lda_calloc(1, sizeof *b->hist, "count histograms", err)))

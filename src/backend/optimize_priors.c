@@ -243,7 +243,10 @@ int lda_optimize_priors(const lda_count_hist *h, const lda_layout *L, lda_priors
     return rc;
 }
 
-int lda_priors_due(uint32_t iteration, uint32_t interval, uint32_t burn_in)
+int lda_priors_due(uint32_t iteration, const lda_params *p)
 {
-    return interval && iteration > burn_in && iteration % interval == 0;
+    const uint32_t interval = p->optimize_interval, burn_in = p->optimize_burn_in;
+    if (!interval || iteration <= burn_in || iteration % interval != 0)
+        return 0;
+    return p->optimize_mode == LDA_OPTIMIZE_EVERY || iteration - interval <= burn_in;
 }

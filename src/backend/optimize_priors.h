@@ -65,9 +65,25 @@ void lda_count_hist_merge(lda_count_hist *h, const lda_count_hist *shards, uint3
  * `priors`, which it replaces; -1 with err when out of memory. */
 int lda_optimize_priors(const lda_count_hist *h, const lda_layout *L, lda_priors *priors, lda_error *err);
 
-/* Whether iteration `iteration` (1-based) learns the priors: every `interval` iterations once
- * `burn_in` are done (interval 0: never). */
-int lda_priors_due(uint32_t iteration, uint32_t interval, uint32_t burn_in);
+/* Whether iteration `iteration` (1-based) learns the priors: the multiples of
+ * p->optimize_interval after p->optimize_burn_in (interval 0: never); with LDA_OPTIMIZE_ONCE only
+ * the first of them. A function of the iteration alone, so a resumed run learns when an
+ * uninterrupted one would.
+ *
+ * Why once is the default (docs/priors.md; results/priors/, H100, collapsed, 300 iterations,
+ * held-out by document completion): learning again from a state that the learned α itself
+ * produced feeds back. Each fixed point fits α to the current counts, a smaller Σα makes the
+ * next counts sparser, and Σα falls from the user's 20 or 50 to below 1 at K = 256 (wiki5k:
+ * 0.32). Taking one step a time with Mallet's Gamma(1.001, 1) hyperprior instead of converging
+ * ends at the same place. Learned once, from the chain the symmetric prior ran, α keeps the
+ * data's asymmetry at a sensible mass (Σα ≈ 11 there) and held out better than learning at every
+ * interval on wiki5k, wiki43k and wikimix at K = 50, 256 and 1024. */
+int lda_priors_due(uint32_t iteration, const lda_params *p);
+
+/* From this K learned priors held out worse than the symmetric default in every measurement
+ * (results/priors/: collapsed, learned once, 0.03-0.16 a token at K = 1024 on wiki5k, wiki43k and
+ * wikimix; at K = 256 within -0.025 and +0.03; at K = 50 better by 0.03-0.11): train warns. */
+#define LDA_OPTIMIZE_WORSE_FROM_K 1024
 
 /* ψ, the digamma function (double precision; exposed for the tests). */
 double lda_digamma(double x);

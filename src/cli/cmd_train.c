@@ -10,6 +10,7 @@
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
 #include "backend/backend.h"
+#include "backend/optimize_priors.h"
 #include "cli/corpus_option_rows.h"
 #include "model/model_corpus.h"
 #include "model/settings.h"
@@ -20,7 +21,7 @@
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_OPTIMIZE_INTERVAL,
-    OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
+    OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
     OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_HELP,
     OPT_COUNT
@@ -56,7 +57,11 @@ static const lda_option_spec train_options[] = {
                           LDA_STRINGIFY(LDA_PIECE_LENGTH_SPARSE_LARGE_K) " theta-collapsed)",
                           "auto"},
     [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
-                               "every N iterations (0: never), as Mallet's --optimize-interval", "0"},
+                               "at the first multiple of N after the burn-in (0: never; with --optimize-mode every "
+                               "at each multiple, as Mallet's --optimize-interval); held out better than symmetric "
+                               "priors at small K, worse from K = " LDA_STRINGIFY(LDA_OPTIMIZE_WORSE_FROM_K), "0"},
+    [OPT_OPTIMIZE_MODE] = {"optimize-mode", 0, "once|every", "learn the priors once, or at every interval",
+                           "once", lda_optimize_mode_choices},
     [OPT_OPTIMIZE_BURN_IN] = {"optimize-burn-in", 0, "N", "iterations before the priors are first learned",
                               LDA_STRINGIFY(LDA_OPTIMIZE_BURN_IN_DEFAULT)},
     [OPT_GPUS] = {"gpus", 0, "N", "train on N GPUs (implies --device cuda): the documents split between them by "

@@ -36,6 +36,12 @@ const lda_choice lda_sampler_choices[] = {
     {NULL, 0, NULL},
 };
 
+const lda_choice lda_optimize_mode_choices[] = {
+    {"once", LDA_OPTIMIZE_ONCE, "learned once, at the first interval after the burn-in, from the symmetric priors' state"},
+    {"every", LDA_OPTIMIZE_EVERY, "learned again at every interval, each time from the state the last ones made (Mallet's)"},
+    {NULL, 0, NULL},
+};
+
 const lda_choice lda_model_choices[] = {
     {"uncollapsed", LDA_MODEL_UNCOLLAPSED, "θ and φ drawn from their Dirichlet conditionals"},
     {"mean-for-mode", LDA_MODEL_MEAN_FOR_MODE, "θ and φ set to their Dirichlet means"},
@@ -112,6 +118,7 @@ void lda_params_default(lda_params *p)
     p->piece_length = LDA_PIECE_LENGTH_AUTO;
     p->optimize_interval = 0;
     p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
+    p->optimize_mode = LDA_OPTIMIZE_ONCE;
     p->sparse_long_lists = -1;
 }
 

@@ -32,6 +32,12 @@ typedef enum {
     LDA_SAMPLER_SPARSE = 4,           /* θ collapsed: document-sparse part + the word's dense part (sparse_draw.h) */
     LDA_SAMPLER_AUTO = 5,             /* train's and bench's default: lda_params_resolve_sampler's choice */
 } lda_sampler;
+/* --optimize-mode: when the priors are learned (backend/optimize_priors.h says why once is the
+ * default). Values are stored in model.conf by name. */
+typedef enum {
+    LDA_OPTIMIZE_ONCE = 0,  /* at the first multiple of the interval after the burn-in, then held */
+    LDA_OPTIMIZE_EVERY = 1, /* at every multiple of the interval after the burn-in (Mallet's) */
+} lda_optimize_mode;
 /* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
 typedef enum {
     LDA_MODEL_UNCOLLAPSED = 0,     /* θ and φ drawn */
@@ -53,6 +59,7 @@ extern const lda_choice lda_precision_choices[];
 extern const lda_choice lda_device_choices[];
 extern const lda_choice lda_sampler_choices[];
 extern const lda_choice lda_model_choices[];
+extern const lda_choice lda_optimize_mode_choices[];
 
 /* Value of NAME in a NULL-terminated table, or -1. */
 int lda_choice_parse(const lda_choice *table, const char *name);
@@ -79,6 +86,7 @@ typedef struct {
                               LDA_PIECE_LENGTH_AUTO: lda_params_piece_length's choice */
     uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
     uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
+    int optimize_mode;          /* lda_optimize_mode: learned once, or at every interval as Mallet does */
     int threads;           /* CPU worker threads; 0: one per core */
     uint32_t shards;       /* backends the documents are split over (--gpus; backend/shards.h); 0 or 1:
                               one. Not recorded: any count trains the same model */

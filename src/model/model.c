@@ -353,6 +353,7 @@ int lda_model_read_conf(lda_model *m, const char *dir, lda_error *err)
     lda_settings_default(&m->settings);
     m->settings.params.num_topics = 0; /* required: a model.conf without it is not a model's */
     m->settings.params.piece_length = 0; /* folders from before pieces: documents were never cut */
+    m->settings.params.optimize_mode = LDA_OPTIMIZE_EVERY; /* folders from before the mode learned at every interval */
     m->settings.doc_topics = (lda_doc_topics){LDA_DOC_TOPICS_DENSE, 0, 0.0}; /* before doc_topics: theta.npy */
     conf_ctx c = {m, 0};
     char *conf = lda_path_join(dir, "model.conf", err);

@@ -28,6 +28,8 @@ const lda_setting lda_settings_table[] = {
     {"piece_length", "piece-length", LDA_SET_U32_AUTO, AT(params.piece_length), 0, 0, UINT32_MAX - 1, 0, 0, NULL, NULL},
     {"optimize_interval", "optimize-interval", LDA_SET_U32, AT(params.optimize_interval), 0, 0, 1000000, 0, 0, NULL,
      NULL},
+    {"optimize_mode", "optimize-mode", LDA_SET_CHOICE, AT(params.optimize_mode), 0, NO_LIMIT,
+     lda_optimize_mode_choices, NULL},
     {"optimize_burn_in", "optimize-burn-in", LDA_SET_U32, AT(params.optimize_burn_in), 0, 0, 100000000, 0, 0, NULL,
      NULL},
     {"corpus_format", "format", LDA_SET_FORMAT, AT(corpus.format), 0, NO_LIMIT, corpus_format_choices, NULL},

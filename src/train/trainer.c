@@ -297,7 +297,7 @@ static int run_iterations(run *r, lda_error *err)
         double t0 = lda_now_seconds();
         if (r->b->ops->iterate(r->b, it, &row.timing, err))
             return -1;
-        if (!o->quiet && lda_priors_due(it, o->settings.params.optimize_interval, o->settings.params.optimize_burn_in))
+        if (!o->quiet && lda_priors_due(it, &o->settings.params))
             print_priors(it, &r->b->priors);
         row.seconds = lda_now_seconds() - t0;
         run_seconds += row.seconds;
@@ -429,6 +429,10 @@ static void print_opening(const run *r)
                     "%s, refresh %u, seed %llu\n",
             p->num_topics, r->b->description, model, sampler, p->alpha, p->beta, o->settings.params.iterations,
             lda_choice_name(lda_precision_choices, p->precision), p->refresh, (unsigned long long)p->seed);
+    if (p->optimize_interval && p->num_topics >= LDA_OPTIMIZE_WORSE_FROM_K)
+        fprintf(stderr, "ldagpu: warning: at K >= %d learned priors held out worse than the symmetric ones in every "
+                        "measurement (docs/priors.md); --optimize-interval 0 keeps them symmetric\n",
+                LDA_OPTIMIZE_WORSE_FROM_K);
     if (lda_params_model(p) == LDA_MODEL_RECOMMENDED)
         return;
     lda_params best = *p;
