@@ -165,7 +165,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ldagpu $(DESTDIR)$(MANDIR)/man1/ldagpu.1 $(DESTDIR)$(BASHCOMPDIR)/ldagpu
 
 demo: ldagpu
-	./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf -o demo-model
+	./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf --force -o demo-model
 	./ldagpu topics demo-model --top 10
 
 clean:

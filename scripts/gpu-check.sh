@@ -62,7 +62,7 @@ for run in $runs; do
     name="train-K$1-$3-$4"
     log="$out/train-$name.log"
     "$bin/ldagpu" train "$corpus" -K "$1" -n "$2" --sampler "$3" --precision "$4" --device cuda \
-        -o "/tmp/model-$name" > "$log" 2>&1
+        --force -o "/tmp/model-$name" > "$log" 2>&1
     note "$name: exit $? — $(grep -E 'iterations in' "$log") | last: $(grep 'loglik' "$log" | tail -1 | sed 's/  */ /g')"
     grep -E "^iter +(2|50|100) " "$log" | sed "s/^/  /" | tee -a "$summary"
     { echo "== $name"; cat "$log"; } >> "$out/train.log"
@@ -102,7 +102,7 @@ if [ "${HELDOUT:-0}" = 1 ]; then
             model=${name%-sparse} sampler=butterfly
             [ "$model" = "$name" ] || sampler=sparse
             "$bin/ldagpu" train "$corpus" -K $K -n 100 --model $model --sampler $sampler --holdout 0.1 -e 10 \
-                --device cuda -q -o /tmp/heldout-$K-$name > "$out/heldout-K$K-$name.log" 2>&1
+                --device cuda -q --force -o /tmp/heldout-$K-$name > "$out/heldout-K$K-$name.log" 2>&1
             cp /tmp/heldout-$K-$name/log.csv "$out/heldout-K$K-$name.csv"
             note "held-out K=$K $name: exit $? — $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "loglik_heldout") c = i } NR > 1 && $c != "" { v = $c; t = $3 } END { printf "loglik_heldout %.4f after %.2f s of training", v, t }' "$out/heldout-K$K-$name.csv")"
         done

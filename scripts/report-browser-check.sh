@@ -11,7 +11,7 @@ out=${1:-build/report-check}
 scripts/install-deps.sh --browser
 [ -x ./ldagpu ] || make CUDA=0 ldagpu
 mkdir -p "$out"
-./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf --holdout 0.1 --device cpu -q -o "$out/model"
+./ldagpu train data/wiki2k.txt.gz --config configs/demo.conf --holdout 0.1 --device cpu -q --force -o "$out/model"
 ./ldagpu report "$out/model" -o "$out/report.html"
 topics=$(sed -n 's/^topics = //p' "$out/model/model.conf")
 python3 scripts/report-browser-check.py "$out/report.html" "$out" "$topics"

@@ -32,12 +32,12 @@ static const command commands[] = {
 
 static void print_help(FILE *out)
 {
-    fprintf(out, "ldagpu %s — LDA topic models trained by an uncollapsed Gibbs sampler on the GPU or CPU\n\n"
+    fprintf(out, "ldagpu %s — LDA topic models trained by Gibbs sampling on the GPU or CPU\n\n"
                  "usage: ldagpu COMMAND [options]     (ldagpu COMMAND --help for its options)\n\ncommands:\n",
             LDAGPU_VERSION);
     for (const command *c = commands; c->name; c++)
         fprintf(out, "  %-10s %s\n", c->name, c->help);
-    fprintf(out, "\nexample:\n  ldagpu train corpus.txt -K 1024 -o model && ldagpu topics model --top 20\n");
+    fprintf(out, "\nexample:\n  ldagpu train corpus.txt -K 1024 --model collapsed -o model && ldagpu topics model --top 20\n");
 }
 
 /* Under mpirun every process runs `ldagpu train` with the same arguments; rank 0 trains and

@@ -81,7 +81,7 @@ int lda_model_write_conf(const lda_model *m, const char *path, lda_error *err)
     lda_atomic_file af;
     if (lda_atomic_open(&af, path, err))
         return -1;
-    fprintf(af.f, "# ldagpu model; see README.md, \"The model folder\"\n");
+    fprintf(af.f, "# ldagpu model; its files and keys: docs/file-formats.md\n");
     fprintf(af.f, "format_version = %u\n", LDA_MODEL_FORMAT_VERSION);
     fprintf(af.f, "vocabulary = %u\ndocuments = %llu\ntokens = %llu\niterations = %u\n", m->vocab_size,
             (unsigned long long)m->num_docs, (unsigned long long)m->num_tokens, m->iterations);
