@@ -821,7 +821,8 @@ Test(gpu, a_run_too_large_for_the_gpu_exits_1_and_writes_nothing)
     const char *outputs[] = {"m", "new"};
     for (int i = 0; i < 2; i++) {
         snprintf(args, sizeof args,
-                 "train '%s' -K 65536 -n 1 --sampler butterfly-stored --precision double --device cuda -o '%s/%s'",
+                 "train '%s' -K 65536 -n 1 --sampler butterfly-stored --precision double --device cuda --force "
+                 "-o '%s/%s'",
                  big, dir, outputs[i]);
         int rc = test_run_ldagpu(args, &out);
         cr_assert_eq(rc, 1, "exit %d: %s", rc, out);

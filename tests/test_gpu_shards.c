@@ -79,7 +79,7 @@ static void shards_on_one_gpu(const char *options)
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     for (uint32_t n = 1; n <= 3; n++) {
         snprintf(args, sizeof args,
-                 "train '%s' -n 4 -e 2 -s 7 %s --piece-length 40 --optimize-interval 2 --optimize-burn-in 1 "
+                 "train '%s' -n 4 -e 2 -s 7 %s --piece-length 40 --optimize-interval 2 --optimize-mode every --optimize-burn-in 1 "
                  "--holdout 0.05 --device cuda -q -o '%s/m%u'",
                  c, options, dir, n);
         char shards[16];
@@ -129,7 +129,7 @@ Test(gpu_shards, one_gpu_sparse_long_lists, .timeout = 180)
     free(out);
     for (uint32_t n = 1; n <= 3; n++) {
         snprintf(args, sizeof args,
-                 "train '%s/long.ldab' -K 1024 -n 3 -e 3 -s 7 --model collapsed --sampler sparse --device cuda -q "
+                 "train '%s/long.ldab' -K 1024 -n 3 -e 3 -s 7 --model collapsed --sampler sparse --device cuda "
                  "-o '%s/m%u'",
                  dir, dir, n);
         char shards[16];
@@ -158,7 +158,7 @@ static void two_gpus_equal_one(const char *model)
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
     for (int gpus = 1; gpus <= 2; gpus++) {
         snprintf(args, sizeof args,
-                 "train '%s' -K 32 -n 4 -e 2 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 "
+                 "train '%s' -K 32 -n 4 -e 2 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                  "--optimize-burn-in 1 --holdout 0.05 --gpus %d -o '%s/g%d'",
                  c, model, gpus, dir, gpus);
         int rc = test_run_ldagpu(args, &out);
@@ -186,7 +186,7 @@ static void processes_equal_one_gpu(const char *model)
     require_gpus(1);
     char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
-    const char *common = "-K 32 -n 4 -e 2 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 "
+    const char *common = "-K 32 -n 4 -e 2 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                          "--optimize-burn-in 1 --holdout 0.05 --device cuda";
     snprintf(args, sizeof args, "train '%s' %s %s -q -o '%s/g1'", c, common, model, dir);
     int rc = test_run_ldagpu(args, &out);

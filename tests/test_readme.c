@@ -229,9 +229,14 @@ Test(readme, followed_word_for_word_in_a_fresh_clone_reaches_topics_and_a_report
                      test_root());
     snprintf(cmd, sizeof cmd, "git -C '%s' status --porcelain --untracked-files=no -- src cuda Makefile scripts data configs",
              test_root());
+    /* A clone holds the last commit: where the code differs from it (uncommitted work, or a copy
+     * of the tree whose .git is older, as on the GPU machine) the clone would test other code. */
     char *dirty = test_shell(cmd, &status);
-    if (*dirty)
-        cr_log_warn("the clone holds the last commit: uncommitted changes to the code are not in it:\n%s", dirty);
+    if (*dirty) {
+        cr_log_warn("the code differs from the last commit, which a clone would hold:\n%s", dirty);
+        free(dirty);
+        cr_skip_test("the code differs from its last commit: a fresh clone would test other code (commit first)");
+    }
     free(dirty);
 
     readme r;

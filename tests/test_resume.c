@@ -109,7 +109,7 @@ Test(resume, equals_an_uninterrupted_run_refreshed)
 /* Priors learned at iterations 2, 4 and 6: the resumed run (from 3) goes on with those of 2. */
 Test(resume, equals_an_uninterrupted_run_learning_priors)
 {
-    resume_equals_uninterrupted("--model collapsed --optimize-interval 2 --optimize-burn-in 1", "cpu");
+    resume_equals_uninterrupted("--model collapsed --optimize-interval 2 --optimize-mode every --optimize-burn-in 1", "cpu");
 }
 
 Test(resume, refuses_conflicting_settings_and_another_corpus)
@@ -365,7 +365,7 @@ Test(resume_gpu, equals_an_uninterrupted_run_refreshed)
 Test(resume_gpu, equals_an_uninterrupted_run_learning_priors)
 {
     require_gpu();
-    resume_equals_uninterrupted("--model collapsed --optimize-interval 2 --optimize-burn-in 1", "cuda");
+    resume_equals_uninterrupted("--model collapsed --optimize-interval 2 --optimize-mode every --optimize-burn-in 1", "cuda");
 }
 
 Test(resume_gpu, eval_repeats_the_training_logs_heldout_figure)

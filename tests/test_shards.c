@@ -236,6 +236,7 @@ static snapshot run_backend(const lda_layout *L, const lda_layout *scored, lda_m
     p.piece_length = L->piece_length;
     p.shards = shards;
     p.optimize_interval = learn ? 1 : 0;
+    p.optimize_mode = LDA_OPTIMIZE_EVERY; /* learned at every iteration: the shards' histograms each time */
     p.optimize_burn_in = 0;
     lda_params_set_model(&p, model);
     lda_error err = {0};
@@ -339,7 +340,7 @@ static void cli_shards_equal_one(const char *model)
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
     for (uint32_t n = 1; n <= 3; n++) {
         snprintf(args, sizeof args,
-                 "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 "
+                 "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                  "--optimize-burn-in 1 --holdout 0.05 -j 2 --device cpu -o '%s/m%u'",
                  c, model, dir, n);
         train_on(n, args);
@@ -389,7 +390,7 @@ static void resumed_equals_whole(const char *common, const char *resume_options,
 /* 6 iterations on 1 shard == 3 on 2 shards, resumed for 3 on 3 shards. */
 Test(shards_cli, resumed_with_another_shard_count)
 {
-    resumed_equals_whole("-K 10 -s 3 --model theta-collapsed --piece-length 40 --refresh 2 --optimize-interval 2 "
+    resumed_equals_whole("-K 10 -s 3 --model theta-collapsed --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                          "--optimize-burn-in 1 -e 3 -j 2 --device cpu",
                          "-j 2 --device cpu", 2, train_on, 3);
 }
@@ -461,7 +462,7 @@ static void mpirun_ldagpu(uint32_t processes, const char *args)
 static void processes_equal_one(const char *model)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
-    const char *common = "-K 10 -n 3 -e 1 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 "
+    const char *common = "-K 10 -n 3 -e 1 -s 7 --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                          "--optimize-burn-in 1 --holdout 0.05 -j 1 --device cpu";
     snprintf(args, sizeof args, "train '%s' %s %s -q -o '%s/m1'", c, common, model, dir);
     train_on(1, args);
