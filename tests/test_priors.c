@@ -166,6 +166,20 @@ Test(priors, due_every_interval_after_the_burn_in)
     cr_assert(lda_priors_due(10, 10, 0));
 }
 
+/* A model folder's alpha.npy: K float32 values. */
+static float *learned_alpha(const char *model, uint64_t K)
+{
+    char *path = NULL;
+    cr_assert(asprintf(&path, "%s/alpha.npy", model) > 0);
+    float *alpha = NULL;
+    uint64_t rows, cols;
+    lda_error err = {0};
+    cr_assert_eq(lda_matrix_read(path, LDA_MATRIX_F32, &rows, &cols, (void **)&alpha, &err), 0, "%s", err.msg);
+    cr_assert(rows == K && cols == 1, "%s: %llu x %llu", path, (unsigned long long)rows, (unsigned long long)cols);
+    free(path);
+    return alpha;
+}
+
 /* A run that learns: the log says so, alpha.npy is written (K values, not all equal, finite),
  * model.conf has learned_beta, topics reads the model; a non-finite learned α is refused. */
 Test(priors, training_learns_saves_and_reads_them)
@@ -179,12 +193,8 @@ Test(priors, training_learns_saves_and_reads_them)
               "%s", out);
     cr_assert(!strstr(out, "iteration 4: priors learned"), "not within the burn-in: %s", out);
     free(out);
-    snprintf(args, sizeof args, "%s/m/alpha.npy", dir);
-    float *alpha = NULL;
-    uint64_t rows, cols;
-    lda_error err = {0};
-    cr_assert_eq(lda_matrix_read(args, LDA_MATRIX_F32, &rows, &cols, (void **)&alpha, &err), 0, "%s", err.msg);
-    cr_assert(rows == 10 && cols == 1);
+    snprintf(args, sizeof args, "%s/m", dir);
+    float *alpha = learned_alpha(args, 10);
     int differ = 0;
     for (int k = 0; k < 10; k++) {
         cr_assert(isfinite(alpha[k]) && alpha[k] > 0);
@@ -417,12 +427,8 @@ Test(priors, learned_priors_round_trip_through_the_folder_and_the_exports)
                              &logged_sum, &logged_min, &logged_max, &logged_beta) == 4, "%s", out);
     free(out);
 
-    snprintf(path, sizeof path, "%s/m/alpha.npy", dir);
-    float *alpha = NULL;
-    uint64_t rows, cols;
-    lda_error err = {0};
-    cr_assert_eq(lda_matrix_read(path, LDA_MATRIX_F32, &rows, &cols, (void **)&alpha, &err), 0, "%s", err.msg);
-    cr_assert(rows == 4 && cols == 1);
+    snprintf(path, sizeof path, "%s/m", dir);
+    float *alpha = learned_alpha(path, 4);
     double sum = 0, lo = alpha[0], hi = alpha[0];
     for (int k = 0; k < 4; k++) {
         sum += alpha[k];
