@@ -1,6 +1,8 @@
 /* test_priors.c — learning α (per topic) and β (backend/optimize_priors.h): ψ, the count
- * histograms, the fixed point recovering priors that generated the counts, and a training run
- * whose priors move, are saved and are refused when not finite. */
+ * histograms, the fixed point recovering priors that generated the counts and reaching the
+ * maximum a brute-force search of the exact likelihood finds, a training run whose priors move,
+ * are saved and are refused when not finite, and the learned priors through the model folder,
+ * a resume, the topic keys and the report. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -192,6 +194,20 @@ Test(priors, due_once_at_the_first_interval_after_the_burn_in)
     }
 }
 
+/* A model folder's alpha.npy: K float32 values. */
+static float *learned_alpha(const char *model, uint64_t K)
+{
+    char *path = NULL;
+    cr_assert(asprintf(&path, "%s/alpha.npy", model) > 0);
+    float *alpha = NULL;
+    uint64_t rows, cols;
+    lda_error err = {0};
+    cr_assert_eq(lda_matrix_read(path, LDA_MATRIX_F32, &rows, &cols, (void **)&alpha, &err), 0, "%s", err.msg);
+    cr_assert(rows == K && cols == 1, "%s: %llu x %llu", path, (unsigned long long)rows, (unsigned long long)cols);
+    free(path);
+    return alpha;
+}
+
 /* A run that learns: the log says so, alpha.npy is written (K values, not all equal, finite),
  * model.conf has learned_beta, topics reads the model; a non-finite learned α is refused. */
 Test(priors, training_learns_saves_and_reads_them)
@@ -205,12 +221,8 @@ Test(priors, training_learns_saves_and_reads_them)
               "%s", out);
     cr_assert(!strstr(out, "iteration 4: priors learned"), "not within the burn-in: %s", out);
     free(out);
-    snprintf(args, sizeof args, "%s/m/alpha.npy", dir);
-    float *alpha = NULL;
-    uint64_t rows, cols;
-    lda_error err = {0};
-    cr_assert_eq(lda_matrix_read(args, LDA_MATRIX_F32, &rows, &cols, (void **)&alpha, &err), 0, "%s", err.msg);
-    cr_assert(rows == 10 && cols == 1);
+    snprintf(args, sizeof args, "%s/m", dir);
+    float *alpha = learned_alpha(args, 10);
     int differ = 0;
     for (int k = 0; k < 10; k++) {
         cr_assert(isfinite(alpha[k]) && alpha[k] > 0);
@@ -271,6 +283,284 @@ Test(priors, a_warning_where_learning_measured_worse)
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     cr_assert(!strstr(out, "warning"), "%s", out);
     free(out);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* ---- the fixed point against a brute-force maximiser of the exact likelihood ---- */
+
+/* The exact log-likelihood of the documents' topic counts under α (the Dirichlet-multinomial,
+ * or Pólya, distribution; the multinomial coefficients left out, as they do not depend on α):
+ *   Σ_d [lnΓ(Σα) − lnΓ(N_d + Σα) + Σ_k (lnΓ(n_dk + α_k) − lnΓ(α_k))]. */
+static double polya_loglik(const uint32_t *counts, uint32_t D, uint32_t K, const double *alpha)
+{
+    double sum = 0, ll = 0;
+    for (uint32_t k = 0; k < K; k++)
+        sum += alpha[k];
+    for (uint32_t d = 0; d < D; d++) {
+        double length = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            length += counts[d * K + k];
+            ll += lgamma(counts[d * K + k] + alpha[k]) - lgamma(alpha[k]);
+        }
+        ll += lgamma(sum) - lgamma(length + sum);
+    }
+    return ll;
+}
+
+/* β's: K topics' counts over V words, each topic's a draw from the symmetric Dir(β). */
+static double word_loglik(const uint32_t *n_wk, const uint32_t *n_k, uint32_t V, uint32_t K, double beta)
+{
+    double ll = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        ll += lgamma(V * beta) - lgamma(n_k[k] + V * beta);
+        for (uint32_t w = 0; w < V; w++)
+            ll += lgamma(n_wk[w * K + k] + beta) - lgamma(beta);
+    }
+    return ll;
+}
+
+typedef double (*loglik_fn)(const double *x, const void *data);
+
+/* Maximises f over log-values x (n of them) without derivatives: the best point of a grid of
+ * GRID values a coordinate, 10^-3 .. 10^2, then a compass search from it (each coordinate moved
+ * up and down by a step, which halves when no move gains) down to steps of 10^-10. */
+#define GRID 21
+static void brute_force_max(loglik_fn f, const void *data, uint32_t n, double *x)
+{
+    const double lo = log(1e-3), step = (log(1e2) - lo) / (GRID - 1);
+    double best = -INFINITY, trial[4];
+    cr_assert(n <= 4);
+    uint32_t cells = 1;
+    for (uint32_t i = 0; i < n; i++)
+        cells *= GRID;
+    for (uint32_t cell = 0; cell < cells; cell++) {
+        for (uint32_t i = 0, rest = cell; i < n; i++, rest /= GRID)
+            trial[i] = lo + step * (rest % GRID);
+        const double v = f(trial, data);
+        if (v > best) {
+            best = v;
+            memcpy(x, trial, n * sizeof *x);
+        }
+    }
+    for (double h = step; h > 1e-10;) {
+        int gained = 0;
+        for (uint32_t i = 0; i < n; i++)
+            for (int sign = -1; sign <= 1; sign += 2) {
+                memcpy(trial, x, n * sizeof *x);
+                trial[i] += sign * h;
+                const double v = f(trial, data);
+                if (v > best) {
+                    best = v;
+                    memcpy(x, trial, n * sizeof *x);
+                    gained = 1;
+                }
+            }
+        if (!gained)
+            h /= 2;
+    }
+}
+
+typedef struct {
+    uint32_t D, K;
+    const uint32_t *counts; /* D × K: n_dk */
+} doc_counts;
+
+static double alpha_loglik_at(const double *x, const void *data)
+{
+    const doc_counts *c = data;
+    double alpha[4];
+    for (uint32_t k = 0; k < c->K; k++)
+        alpha[k] = exp(x[k]);
+    return polya_loglik(c->counts, c->D, c->K, alpha);
+}
+
+typedef struct {
+    const uint32_t *n_wk, *n_k;
+    uint32_t V, K;
+} word_counts;
+
+static double beta_loglik_at(const double *x, const void *data)
+{
+    const word_counts *c = data;
+    return word_loglik(c->n_wk, c->n_k, c->V, c->K, exp(x[0]));
+}
+
+#define WORDS 6
+/* lda_optimize_priors on documents with the topic counts given (D × K) and words whose topic
+ * counts put most of each topic on one word (the α and β problems are separate: these need not
+ * be the same tokens), from α_k = 1 and β = 0.5; both compared with the brute-force maximiser. */
+static void expect_fixed_point_is_the_maximum(const uint32_t *counts, uint32_t D, uint32_t K)
+{
+    uint32_t *lengths = calloc(D, sizeof *lengths), n_wk[WORDS * 4] = {0}, n_k[4] = {0};
+    for (uint32_t d = 0; d < D; d++)
+        for (uint32_t k = 0; k < K; k++)
+            lengths[d] += counts[d * K + k];
+    for (uint32_t w = 0; w < WORDS; w++)
+        for (uint32_t k = 0; k < K; k++) {
+            n_wk[w * K + k] = w == k ? 20 + 5 * k : (w + 2 * k) % 3;
+            n_k[k] += n_wk[w * K + k];
+        }
+    corpus *c = documents_of(D, lengths, WORDS);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    uint32_t *n_mk = calloc(L->num_slots * K, sizeof *n_mk);
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (L->slot_doc[s] != LDA_NO_DOC)
+            memcpy(n_mk + s * K, counts + (size_t)L->slot_doc[s] * K, K * sizeof *n_mk);
+    lda_count_hist h;
+    lda_priors p;
+    cr_assert_eq(lda_count_hist_alloc(&h, K, c->num_tokens, &err), 0);
+    lda_count_hist_build(&h, L, n_mk, n_wk, n_k);
+    cr_assert_eq(lda_priors_init(&p, K, 1.0, 0.5, &err), 0);
+    cr_assert_eq(lda_optimize_priors(&h, L, &p, &err), 0, "%s", err.msg);
+
+    const doc_counts docs = {D, K, counts};
+    double x[4], best[4];
+    brute_force_max(alpha_loglik_at, &docs, K, x);
+    for (uint32_t k = 0; k < K; k++) {
+        best[k] = exp(x[k]);
+        cr_log_info("alpha[%u]: fixed point %.7g, brute force %.7g", k, p.alpha[k], best[k]);
+        cr_assert(fabs(p.alpha[k] / best[k] - 1) < 1e-4, "alpha[%u]: fixed point %.7g, brute force %.7g", k,
+                  p.alpha[k], best[k]);
+    }
+    const double ll_fixed = polya_loglik(counts, D, K, p.alpha), ll_best = polya_loglik(counts, D, K, best);
+    cr_assert(ll_fixed >= ll_best - 1e-9, "log-likelihood at the fixed point %.12g, at the brute force's %.12g",
+              ll_fixed, ll_best);
+
+    const word_counts words = {n_wk, n_k, WORDS, K};
+    brute_force_max(beta_loglik_at, &words, 1, x);
+    cr_log_info("beta: fixed point %.7g, brute force %.7g", p.beta, exp(x[0]));
+    cr_assert(fabs(p.beta / exp(x[0]) - 1) < 1e-4, "beta: fixed point %.7g, brute force %.7g", p.beta, exp(x[0]));
+
+    lda_priors_free(&p);
+    lda_count_hist_free(&h);
+    free(n_mk);
+    free(lengths);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(priors, fixed_point_is_the_brute_force_maximum_of_short_documents)
+{
+    static const uint32_t counts[] = {10, 0, 2, 0, 8, 1, 3, 3, 0, 12, 1, 0, 0, 0, 5, 1, 9, 2};
+    expect_fixed_point_is_the_maximum(counts, 6, 3);
+}
+
+/* A topic almost no document uses: its α is small (about 0.03). */
+Test(priors, fixed_point_is_the_brute_force_maximum_with_a_rare_topic)
+{
+    static const uint32_t counts[] = {20, 0, 0, 0, 15, 0, 9, 8, 1, 0, 12, 0, 17, 0, 0, 5, 5, 0};
+    expect_fixed_point_is_the_maximum(counts, 6, 3);
+}
+
+/* Counts and lengths of LDA_HIST_CAP and more: the listed ones, not the binned. */
+Test(priors, fixed_point_is_the_brute_force_maximum_of_long_documents)
+{
+    static const uint32_t counts[] = {150, 3, 0, 40, 0, 200, 1, 0, 5, 0, 130, 2, 60, 60, 0, 1,
+                                      0, 2, 0, 300, 2, 0, 0, 1, 0, 1, 3, 0};
+    expect_fixed_point_is_the_maximum(counts, 7, 4);
+}
+
+/* ---- the learned priors through the model folder and the exports ---- */
+
+/* a and b agree to the 4 significant digits the log prints. */
+static int same_to_4_digits(double a, double b)
+{
+    return fabs(a / b - 1) < 5e-4;
+}
+
+/* model.conf's learned_beta line in dir (malloc'ed), or NULL. */
+static char *learned_beta_line(const char *dir)
+{
+    char *path = NULL;
+    cr_assert(asprintf(&path, "%s/model.conf", dir) > 0);
+    char *conf = test_read_file(path), *line = conf ? strstr(conf, "\nlearned_beta = ") : NULL, *copy = NULL;
+    if (line)
+        copy = strndup(line + 1, strcspn(line + 1, "\n"));
+    free(conf);
+    free(path);
+    return copy;
+}
+
+/* The folder holds the priors the run ended with (alpha.npy and learned_beta against the last
+ * "priors learned" line); the topic keys print each learned α (train's, from the run, and
+ * export's, from the folder: the same bytes); a resumed run of no iterations writes them back
+ * unchanged; the report shows them. */
+Test(priors, learned_priors_round_trip_through_the_folder_and_the_exports)
+{
+    char *dir = test_tmpdir(), *tiny = test_tiny_corpus(dir), args[8192], path[4096], other[4096], *out = NULL;
+    snprintf(args, sizeof args,
+             "train '%s' -K 4 -n 12 -a 0.5 --model collapsed --optimize-interval 4 --optimize-mode every "
+             "--optimize-burn-in 4 -j 1 --device cpu -o '%s/m' --output-topic-keys '%s/train-keys.txt'",
+             tiny, dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    const char *last = strstr(out, "iteration 12: priors learned: ");
+    double logged_sum, logged_min, logged_max, logged_beta;
+    cr_assert(last && sscanf(last, "iteration 12: priors learned: alpha sum %lf (from %lf to %lf), beta %lf",
+                             &logged_sum, &logged_min, &logged_max, &logged_beta) == 4, "%s", out);
+    free(out);
+
+    snprintf(path, sizeof path, "%s/m", dir);
+    float *alpha = learned_alpha(path, 4);
+    double sum = 0, lo = alpha[0], hi = alpha[0];
+    for (int k = 0; k < 4; k++) {
+        sum += alpha[k];
+        lo = fmin(lo, alpha[k]);
+        hi = fmax(hi, alpha[k]);
+        cr_assert(fabs(alpha[k] - 0.5) > 1e-3, "alpha[%d] = %g: learned, not the start", k, alpha[k]);
+    }
+    cr_assert(same_to_4_digits(sum, logged_sum) && same_to_4_digits(lo, logged_min) &&
+              same_to_4_digits(hi, logged_max), "alpha.npy: sum %g from %g to %g; the log: %g from %g to %g", sum, lo,
+              hi, logged_sum, logged_min, logged_max);
+    snprintf(path, sizeof path, "%s/m", dir);
+    char *beta_line = learned_beta_line(path);
+    cr_assert(beta_line, "no learned_beta in %s/model.conf", path);
+    const double beta = strtod(beta_line + strlen("learned_beta = "), NULL);
+    cr_assert(same_to_4_digits(beta, logged_beta), "learned_beta %g, the log's %g", beta, logged_beta);
+
+    /* Mallet's topic keys: TOPIC<tab>ALPHA (5 decimals)<tab>words */
+    snprintf(path, sizeof path, "%s/train-keys.txt", dir);
+    char *keys = test_read_file(path), *line = keys;
+    cr_assert(keys);
+    for (unsigned k = 0; k < 4; k++, line = strchr(line, '\n') + 1) {
+        unsigned topic;
+        double shown;
+        cr_assert(sscanf(line, "%u\t%lf\t", &topic, &shown) == 2 && topic == k, "%s", keys);
+        cr_assert(fabs(shown - alpha[k]) <= 5e-6 + 1e-12, "topic %u: keys say %g, alpha.npy %g", k, shown, alpha[k]);
+    }
+    free(keys);
+    snprintf(args, sizeof args, "export '%s/m' --output-topic-keys '%s/export-keys.txt'", dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(other, sizeof other, "%s/export-keys.txt", dir);
+    cr_assert(test_same_bytes(path, other), "export's topic keys differ from train's");
+
+    snprintf(args, sizeof args, "train --resume '%s/m' -n 0 -o '%s/m2'", dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(path, sizeof path, "%s/m/alpha.npy", dir);
+    snprintf(other, sizeof other, "%s/m2/alpha.npy", dir);
+    cr_assert(test_same_bytes(path, other), "alpha.npy changed on its way through a resume");
+    snprintf(path, sizeof path, "%s/m2", dir);
+    char *beta_again = learned_beta_line(path);
+    cr_assert(beta_again && strcmp(beta_again, beta_line) == 0, "'%s' became '%s'", beta_line, beta_again);
+    free(beta_again);
+
+    snprintf(args, sizeof args, "report '%s/m' -o '%s/report.html'", dir, dir);
+    cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    char *html = test_read_file(path), shown_alpha[256], shown_beta[128];
+    snprintf(shown_alpha, sizeof shown_alpha, "<dt>α (learned)</dt><dd>Σ %.4g, from %.4g to %.4g</dd>", sum, lo, hi);
+    snprintf(shown_beta, sizeof shown_beta, "<dt>β (learned)</dt><dd>%.4g</dd>", beta);
+    cr_assert(html && strstr(html, shown_alpha) && strstr(html, shown_beta), "'%s' and '%s' not in the report",
+              shown_alpha, shown_beta);
+    free(html);
+    free(beta_line);
+    free(alpha);
+    free(tiny);
     test_rmdir(dir);
     free(dir);
 }
