@@ -77,46 +77,12 @@ fail:
     return -1;
 }
 
-// The θ-collapsed models keep no θ (cuda_theta_rows): the rows read at a time, about 32 MiB
-// of them, whole warps.
-static size_t theta_chunk_slots(size_t num_slots, uint32_t K)
-{
-    size_t slots = ((size_t)32 << 20) / ((size_t)K * sizeof(float)) / 32 * 32;
-    if (slots < 32)
-        slots = 32;
-    return slots < num_slots ? slots : (num_slots + 31) / 32 * 32;
-}
-
-// Bytes of device memory a run needs, array by array; printed when it does not fit.
+// Bytes of device memory a run needs: the sum of the arrays lda_device_bytes_plan lists.
 static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_zplan *plan)
 {
-    const size_t K = p->num_topics, V = L->vocab_size;
-    size_t b = 0;
-    b += L->num_positions * sizeof(uint32_t) * 3;                           // words, z, z_prev
-    b += (L->num_warps + 1) * sizeof(size_t) + L->num_warps * sizeof(uint32_t); // warp offsets, lengths
-    b += L->num_slots * (5 * sizeof(uint32_t) + sizeof(uint64_t));         // per-slot arrays
-    b += (L->num_cut_docs + 1) * sizeof(size_t) + L->num_pieces * sizeof(uint32_t); // cut documents' pieces
-    b += (L->num_pieces / LDA_JOIN_CHUNK + L->num_cut_docs + 1) * sizeof(cut_chunk); // join chunks (at most)
-    if (plan->kernel == LDA_ZKERNEL_SPARSE) { // n[m,k] as lists, in the scratch; read a window of rows at a time
-        b += theta_chunk_slots(L->num_slots, (uint32_t)K) * K * sizeof(uint32_t);
-        b += (L->num_cut_docs + 1) * sizeof(uint64_t) + L->num_cut_docs * sizeof(uint32_t) + // cut documents' lists
-             2 * cuda_cut_list_entries(L, (uint32_t)K) * sizeof(uint32_t);
-    } else {
-        b += 2 * L->num_cut_docs * K * sizeof(uint32_t); // cut documents' counts at a pass's start, change
-        b += L->num_slots * K * sizeof(uint32_t);        // n[m,k]
-    }
-    b += (p->theta_collapsed ? theta_chunk_slots(L->num_slots, (uint32_t)K) : L->num_slots) * K * sizeof(float); // θ
-    b += V * K * (sizeof(float) + sizeof(uint32_t));                        // φ, n[w,k]
-    b += K * (sizeof(uint32_t) + sizeof(double));                           // n[k], column scales
-    b += K * (sizeof(float) + 2 * sizeof(double));                          // the priors
-    if (p->optimize_interval)                                               // their histograms
-        b += (K + 1) * LDA_HIST_CAP * sizeof(uint32_t) + (L->num_tokens / LDA_HIST_CAP + 1) * 12 + 16;
-    b += lda_phi_chunks((uint32_t)V) * K * sizeof(double);                      // φ column partials
-    b += cuda_eval_partials(L->num_warps, L->num_slots, (uint32_t)V, (uint32_t)K) * sizeof(double);
-    b += plan->scratch_bytes;
-    if (p->shards > 1) // a shard's own counts apart from the totals (become_shard; its shared documents'
-        b += (V + 1) * K * sizeof(uint32_t); // rows, a few cut documents', are left out: their count is not known yet)
-    return b;
+    lda_device_bytes b;
+    lda_device_bytes_plan(L, p, plan, &b);
+    return b.total;
 }
 
 static void free_state(device_state &s)
@@ -167,7 +133,7 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     s.num_cut_docs = L->num_cut_docs;
     s.V = L->vocab_size;
     s.K = p->num_topics;
-    s.partials_count = cuda_eval_partials(L->num_warps, L->num_slots, s.V, s.K);
+    s.partials_count = lda_eval_partials(L->num_warps, L->num_slots, s.V);
     CUDA_TRY(cudaStreamCreate(&s.stream));
     CUDA_TRY(cudaEventCreate(&s.ev_start));
     CUDA_TRY(cudaEventCreate(&s.ev_updated));
@@ -193,9 +159,9 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     memcpy(s.cut_offsets_host, L->cut_offsets, (L->num_cut_docs + 1) * sizeof *s.cut_offsets_host);
     CUDA_TRY(alloc_copy(&s.cut_slots, L->cut_slots, L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0));
     if (plan->kernel == LDA_ZKERNEL_SPARSE) { // n[m,k] as lists (count_lists.cuh), read through the window
-        s.doc_window_slots = theta_chunk_slots(L->num_slots, (uint32_t)K);
+        s.doc_window_slots = lda_device_window_slots(L->num_slots, (uint32_t)K);
         CUDA_TRY(alloc_copy(&s.doc_window, (const uint32_t *)NULL, s.doc_window_slots * K));
-        uint64_t *offsets = cuda_cut_list_offsets(L, (uint32_t)K);
+        uint64_t *offsets = lda_cut_list_offsets(L, (uint32_t)K);
         if (!offsets) {
             lda_error_fail(err, "out of memory");
             goto fail;
@@ -227,7 +193,7 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     }
     CUDA_TRY(alloc_copy(&s.slot_token_base, L->slot_token_base, L->num_slots));
     if (p->theta_collapsed) { // θ formed from the counts when read (cuda_theta_rows)
-        s.theta_chunk_slots = theta_chunk_slots(L->num_slots, (uint32_t)K);
+        s.theta_chunk_slots = lda_device_window_slots(L->num_slots, (uint32_t)K);
         CUDA_TRY(alloc_copy(&s.theta_chunk, (const float *)NULL, s.theta_chunk_slots * K));
     } else {
         CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
@@ -235,7 +201,8 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
-    CUDA_TRY(alloc_copy(&s.z_prev, (const uint32_t *)NULL, L->num_positions));
+    if (!plan->z_marks_changes) // else the draw marks a changed token's old topic in z
+        CUDA_TRY(alloc_copy(&s.z_prev, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
     CUDA_TRY(alloc_copy(&s.n_k, (const uint32_t *)NULL, K));
     s.own_wk = s.n_wk; // until it becomes a shard
@@ -376,7 +343,8 @@ int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_
 
 // One iteration: z in --refresh parts, each followed by the count update for its tokens
 // and (but after the last) φ; then, the counts final, the priors learned when due, and θ and φ. z_prev keeps the topics the iteration began
-// with; the parts touch disjoint tokens, so each part's count update reads it as it was.
+// with (or the draw marks each changed token's old topic in z, the plan's z_marks_changes); the
+// parts touch disjoint tokens, so each part's count update reads it as it was.
 static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *timing, lda_error *err)
 {
     if (cuda_enter(b, err))
@@ -386,7 +354,7 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
     const bool fused_counts = b->zplan.fused_counts;
     float z_ms = 0, update_ms = 0;
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
-    if (!fused_counts)
+    if (!fused_counts && s.z_prev)
         CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
     for (uint32_t part = 0; part < R; part++) {
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));

@@ -99,7 +99,7 @@ int cuda_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_error 
     device_state &s = state(b);
     const uint32_t R = b->params.refresh, local = lda_layout_local_part(b->layout, part, R);
     const bool fused_counts = b->zplan.fused_counts;
-    if (part == 0 && !fused_counts) // the topics the iteration began with (cuda_iterate)
+    if (part == 0 && !fused_counts && s.z_prev) // the topics the iteration began with (cuda_iterate)
         CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
     if (cuda_backend_zsample(b, iteration, local, err) ||
         (!fused_counts && cuda_count_changes(s, b->params.theta_collapsed, local, R, err)) ||

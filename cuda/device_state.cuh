@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/device_bytes.h" // struct cut_chunk, the arrays' sizes
 #include "backend/layout.h"
 #include "backend/optimize_priors.h"
 #include "backend/zplan.h"
@@ -15,11 +16,6 @@
 #include "core/phi_chunks.h"
 #include "zsample.cuh"
 
-// A run of at most LDA_JOIN_CHUNK pieces of cut document `doc`: cut_slots[first .. first + count).
-#define LDA_JOIN_CHUNK 16u
-struct cut_chunk {
-    uint32_t doc, first, count;
-};
 
 struct device_state {
     // corpus layout (read-only)
@@ -45,7 +41,8 @@ struct device_state {
     size_t theta_chunk_slots; // a multiple of 32
     float *phi;   // V × K
     uint32_t *z;  // num_positions
-    uint32_t *z_prev; // z before the current draw, for the incremental count update
+    uint32_t *z_prev; // z before the current draw, for the incremental count update; NULL where the
+                      // draw marks a changed token's old topic in z itself (the plan's z_marks_changes)
     uint32_t *n_mk, *n_wk, *n_k; // n_wk, n_k: the totals, which φ, the histograms and the evaluation read
     // The sparse draw keeps n[m,k] as lists (sparse's, count_lists.cuh) and n_mk is NULL; what
     // reads rows of it reads them through cuda_doc_rows, formed into doc_window (doc_window_slots
@@ -103,7 +100,8 @@ inline bool counts_are_lists(const device_state &s)
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
 int cuda_count(const device_state &s, lda_error *err);
-// Brings the counts from z_prev's to z's by visiting only the tokens whose topic changed,
+// Brings the counts from z_prev's to z's (z_prev NULL: from the old topics the draw marked in z,
+// then cleared) by visiting only the tokens whose topic changed,
 // in the document groups q with q mod part_count = part (θ collapsed: n[m,k] is already
 // current, the z-sampler kept it).
 int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
@@ -124,10 +122,6 @@ int cuda_rows_from_lists(const count_lists &l, size_t first, size_t count, uint3
 int cuda_count_doc_lists(const device_state &s, lda_error *err);
 // cuda_join_cut_counts for lists: every piece's list becomes its document's, through cut_lists.
 int cuda_join_cut_lists(const device_state &s, bool from_scratch, lda_error *err);
-// Room for cut document c's list: min(K, its tokens), as offsets (num_cut_docs + 1, malloc'ed),
-// and their total.
-uint64_t *cuda_cut_list_offsets(const lda_layout *L, uint32_t K);
-uint64_t cuda_cut_list_entries(const lda_layout *L, uint32_t K);
 
 // Brings the rows of every cut document's pieces in n[m,k] together (layout.h,
 // lda_layout_join_cut_counts, its CPU reference): from_scratch after a recount (each row holds
@@ -162,8 +156,5 @@ int cuda_shard_doc_spread(const device_state &s, lda_error *err);
 // reference), lists sorted.
 int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err);
 
-
-// Blocks of partial sums the log-likelihood kernels need (for sizing `partials`).
-size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K);
 
 #endif

@@ -210,28 +210,3 @@ int cuda_join_cut_lists(const device_state &s, bool from_scratch, lda_error *err
 fail:
     return -1;
 }
-
-static uint64_t cut_list_room(const lda_layout *L, uint32_t K, size_t c)
-{
-    const uint32_t doc_len = L->slot_doc_len[L->cut_slots[L->cut_offsets[c]]];
-    return doc_len < K ? doc_len : K;
-}
-
-uint64_t *cuda_cut_list_offsets(const lda_layout *L, uint32_t K)
-{
-    uint64_t *offsets = (uint64_t *)malloc((L->num_cut_docs + 1) * sizeof *offsets);
-    if (!offsets)
-        return NULL;
-    offsets[0] = 0;
-    for (size_t c = 0; c < L->num_cut_docs; c++)
-        offsets[c + 1] = offsets[c] + cut_list_room(L, K, c);
-    return offsets;
-}
-
-uint64_t cuda_cut_list_entries(const lda_layout *L, uint32_t K)
-{
-    uint64_t n = 0;
-    for (size_t c = 0; c < L->num_cut_docs; c++)
-        n += cut_list_room(L, K, c);
-    return n;
-}

@@ -265,14 +265,3 @@ int cuda_joint_word_terms(const device_state &s, double *per_chunk, lda_error *e
 fail:
     return -1;
 }
-
-size_t cuda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V, uint32_t K)
-{
-    (void)K;
-    size_t most = num_warps * LDA_ZPLAN_DEFAULT_SPLIT; // the butterfly kernel's, a split of each warp
-    if (num_slots > most)
-        most = num_slots; // the per-token kernel's, a slot each
-    if (lda_phi_chunks(V) > most)
-        most = lda_phi_chunks(V);
-    return most + 1;
-}

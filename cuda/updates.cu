@@ -94,7 +94,7 @@ fail:
 // Only tokens whose topic changed touch the counts: after the first iterations most keep
 // theirs, and the full recount's memsets and atomics cost more than the draw's updates.
 // n[k] (few, much-contended addresses) gathers its changes in shared memory first.
-__global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_prev, const uint32_t *z,
+__global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_prev, uint32_t *z,
                                      const size_t *warp_offset, const uint32_t *slot_len, size_t num_warps,
                                      uint32_t part, uint32_t part_count, uint32_t K, bool theta_collapsed,
                                      bool shared_topics, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
@@ -111,7 +111,16 @@ __global__ void count_changes_kernel(const uint32_t *words, const uint32_t *z_pr
         const uint32_t len = slot_len[s];
         for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
             const size_t pos = warp_offset[q] + (size_t)i * 32 + lane;
-            const uint32_t old_k = z_prev[pos], new_k = z[pos];
+            uint32_t old_k, new_k = z[pos];
+            if (z_prev)
+                old_k = z_prev[pos];
+            else { // the draw's mark (zsample_sparse_tables): old topic + 1 above the topic
+                if (new_k >> 16 == 0)
+                    continue;
+                old_k = (new_k >> 16) - 1;
+                new_k &= 0xffffu;
+                z[pos] = new_k;
+            }
             if (old_k == new_k)
                 continue;
             const size_t w = (size_t)words[pos] * K;

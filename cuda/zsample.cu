@@ -85,6 +85,7 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     memset(out, 0, sizeof *out);
     if (plan.kernel != LDA_ZKERNEL_SPARSE)
         return 0;
+    out->z_marks_changes = plan.z_marks_changes;
     lda_sparse_scratch sc;
     const lda_word_lists word_lists = (lda_word_lists)plan.sparse_word_lists;
     lda_sparse_scratch_plan(L, plan.K, plan.precision, word_lists, &sc);

@@ -95,6 +95,9 @@ struct zsample_sparse_tables {
     // document's, and the document's has at most word_list_doc_most topics; words.len NULL: none.
     word_lists words;
     uint32_t word_list_ratio, word_list_doc_most;
+    // The plan's z_marks_changes: a changed token's z is written as topic | (old topic + 1) << 16,
+    // which the count update (cuda_count_changes) reads in place of z_prev and clears.
+    bool z_marks_changes;
 };
 
 // The slots' lists as count_lists (count_lists.cuh).

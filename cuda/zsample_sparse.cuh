@@ -290,8 +290,8 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
                 summed = UINT32_MAX; // the entries after it moved to the next lane
             }
         }
-        if (lane == 0)
-            a.z[pos] = topic;
+        if (lane == 0) // changed, and marked (zsample_sparse_tables): the count update's z_prev
+            a.z[pos] = t.z_marks_changes && topic != old ? topic | (old + 1) << 16 : topic;
         if (!inserted && lane == (REUSE ? at % LDA_WARP : 0)) { // its entry's lane: its count, and its sum
             const uint32_t c = counts[at];
             counts[at] = c + 1;

@@ -144,6 +144,7 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
      * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
     z->phi_from_counts = phi_is_the_counts_mean(p);
+    z->z_marks_changes = p->num_topics <= LDA_ZPLAN_Z_MARKS_MOST_K;
     const int lists_long = p->sparse_long_lists >= 0 ? p->sparse_long_lists : lda_zplan_long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
     z->sparse_long_lists = lists_long || phi_read_large_k;
@@ -265,4 +266,5 @@ void lda_zplan_draw_only(lda_zplan *z)
     z->fused_counts = 0;
     z->fused_theta_mean = 0;
     z->phi_from_counts = 0;
+    z->z_marks_changes = 0;
 }

@@ -75,6 +75,9 @@ typedef struct {
     int fused_counts;          /* the kernel keeps n[m,k], n[w,k], n[k] current (no count kernel) */
     int fused_theta_mean;      /* ... and forms θ = (n+α)/(N+Kα) while staging it (mean-for-mode) */
     int phi_from_counts;       /* the sparse draw forms φ's mean from n[w,k] as it reads it (no φ written) */
+    int z_marks_changes;       /* the sparse draw writes a changed token's z as its topic | (old topic + 1) << 16
+                                  and the count update takes the old topic from there and clears it: no z_prev
+                                  (LDA_ZPLAN_Z_MARKS_MOST_K) */
     int sparse_long_lists;     /* the sparse draw's kernel for long lists (LDA_ZPLAN_LONG_LISTS), else short */
     int sparse_word_lists;     /* lda_word_lists (backend/sampler_sparse.h): its draw reads n[w,k] as word lists */
     uint32_t word_list_ratio;  /* ... where a word's list is at most this many times the document's */
@@ -94,6 +97,9 @@ typedef struct {
  * the tokens are in slots whose list may reach LDA_ZPLAN_LONG_LIST topics (wikimix at K >= 1024;
  * never wiki43k, whose documents stop at 445 tokens). */
 #define LDA_ZPLAN_LONG_LIST 1024u
+/* The largest K whose topic and old topic + 1 share z's 32 bits (zplan's z_marks_changes): the
+ * sparse draw then needs no z_prev, a copy of z (4 bytes a token; 4 GB at 10^9 tokens). */
+#define LDA_ZPLAN_Z_MARKS_MOST_K 65535u
 #define LDA_ZPLAN_LONG_LIST_SHARE 0.1
 /* (From lists of 256 instead, so that both corpora take the long lists' form at K = 256, it was
  * slower on both, with pieces of 256 or 512: wikimix 1.45 -> 1.62 ms, wiki43k 1.06 -> 1.44, H100,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/device_bytes.h"
 #include "backend/layout.h"
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
@@ -218,6 +219,13 @@ static int bench_point(const bench_ctx *c, const corpus *corp, const lda_layout 
     fprintf(stderr, "K=%5u %-16s %-6s %-15s split %-6s pieces %-5u: %9.3f ms/iteration (z %.3f, update %.3f); %s\n",
             p->num_topics, lda_choice_name(lda_sampler_choices, p->sampler),
             lda_choice_name(lda_precision_choices, p->precision), model, split, p->piece_length, ms, zm, um, plan.why);
+    if (device == LDA_DEVICE_CUDA && p->shards <= 1) {
+        lda_device_bytes bytes;
+        char shares[1024];
+        lda_device_bytes_plan(L, p, &plan, &bytes);
+        lda_device_bytes_describe(&bytes, L->num_tokens, shares, sizeof shares);
+        fprintf(stderr, "  device memory: %s\n", shares);
+    }
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "backend/device_bytes.h"
 #include "backend/layout.h"
 #include "corpus/corpus_cache.h"
 #include "corpus/corpus_read.h"
@@ -542,6 +543,13 @@ int lda_train(const lda_train_options *o, lda_error *err)
     char shape[256];
     say(o, "ldagpu: layout: %s\nldagpu: z draw: %s\n", lda_layout_describe(r.L, shape, sizeof shape),
             r.b->zplan.why);
+    if (r.b->params.device == LDA_DEVICE_CUDA && r.b->params.shards <= 1) { /* a shard's are its own */
+        lda_device_bytes bytes;
+        char shares[1024];
+        lda_device_bytes_plan(r.L, &r.b->params, &r.b->zplan, &bytes);
+        lda_device_bytes_describe(&bytes, r.L->num_tokens, shares, sizeof shares);
+        say(o, "ldagpu: device memory: %s\n", shares);
+    }
     if (start_completion(&r, err))
         goto out;
     if (start_state(&r, err))

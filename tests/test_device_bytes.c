@@ -1,0 +1,130 @@
+/* test_device_bytes.c — the device memory of a CUDA run, array by array (backend/device_bytes.h),
+ * checked without a GPU against an H100's limits: the rows are the arrays, their sum is what
+ * the run plans, and the sparse draw marks a changed token's old topic in z instead of keeping a
+ * z_prev where K allows. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "backend/device_bytes.h"
+#include "backend/sampler_sparse.h"
+#include "helpers.h"
+
+static const lda_gpu_limits h100 = {227 * 1024, 132};
+
+static lda_params params_of(lda_model_kind model, lda_sampler sampler, uint32_t K)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, model);
+    p.sampler = sampler;
+    p.num_topics = K;
+    return p;
+}
+
+static lda_device_bytes bytes_of(const lda_layout *L, const lda_params *p, lda_zplan *plan)
+{
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(p, L, &h100, plan, &err), 0, "%s", err.msg);
+    lda_device_bytes b;
+    lda_device_bytes_plan(L, p, plan, &b);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < b.count; i++) {
+        cr_assert_gt(b.rows[i].bytes, 0, "a row of no bytes: %s", b.rows[i].name);
+        sum += b.rows[i].bytes;
+    }
+    cr_assert_eq(sum, b.total, "the rows are the total");
+    return b;
+}
+
+static uint64_t row(const lda_device_bytes *b, const char *name)
+{
+    for (size_t i = 0; i < b->count; i++)
+        if (strcmp(b->rows[i].name, name) == 0)
+            return b->rows[i].bytes;
+    return 0;
+}
+
+/* 600 documents of 20 to 400 tokens, cut into pieces of 64: most documents are cut. */
+static lda_layout *cut_layout(corpus **c)
+{
+    *c = test_planted_corpus(8, 40, 600, 20, 400, 7, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(*c, 64, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_gt(L->num_cut_docs, 100);
+    return L;
+}
+
+/* Collapsed, sparse, K = 1024: words and z 4 bytes a position each, no z_prev (the draw marks
+ * the old topic in z); the lists of the cut documents' pieces each have room for their whole
+ * document's topics (min(K, piece + document tokens)), and that row is theirs alone. */
+Test(device_bytes, sparse_rows_are_the_arrays)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    lda_params p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1024);
+    lda_zplan plan;
+    const lda_device_bytes b = bytes_of(L, &p, &plan);
+    cr_assert(plan.z_marks_changes);
+    cr_assert_eq(row(&b, "words"), L->num_positions * 4);
+    cr_assert_eq(row(&b, "z"), L->num_positions * 4);
+    cr_assert_eq(row(&b, "z_prev"), 0, "the sparse draw at K <= 65,535 keeps no z_prev");
+    uint64_t piece_entries = 0, all_entries = 0;
+    for (size_t i = 0; i < L->cut_offsets[L->num_cut_docs]; i++) {
+        const uint32_t s = L->cut_slots[i];
+        piece_entries += lda_sparse_list_capacity(1024, L->slot_len[s], L->slot_doc_len[s]);
+    }
+    for (size_t s = 0; s < L->num_slots; s++)
+        all_entries += lda_sparse_list_capacity(1024, L->slot_len[s], L->slot_doc_len[s]);
+    cr_assert_eq(row(&b, "lists of cut documents' pieces"), piece_entries * 8);
+    cr_assert_geq(row(&b, "lists of whole documents"), (all_entries - piece_entries) * 8);
+    cr_assert_lt(row(&b, "lists of whole documents"), (all_entries - piece_entries) * 8 + 256);
+    cr_assert_eq(row(&b, "n[w,k]"), (uint64_t)L->vocab_size * 1024 * 4);
+    cr_assert_eq(row(&b, "n[m,k]"), 0, "the sparse draw keeps no dense n[m,k]");
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* z_prev stays where the draw cannot mark: the dense samplers, and K above 65,535. */
+Test(device_bytes, z_prev_where_the_draw_does_not_mark)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    lda_zplan plan;
+    lda_params p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 256);
+    lda_device_bytes b = bytes_of(L, &p, &plan);
+    cr_assert(!plan.z_marks_changes);
+    cr_assert_eq(row(&b, "z_prev"), L->num_positions * 4);
+    cr_assert_eq(row(&b, "n[m,k]"), L->num_slots * 256 * 4);
+    p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 65536);
+    b = bytes_of(L, &p, &plan);
+    cr_assert(!plan.z_marks_changes);
+    cr_assert_eq(row(&b, "z_prev"), L->num_positions * 4);
+    p.num_topics = 65535;
+    b = bytes_of(L, &p, &plan);
+    cr_assert(plan.z_marks_changes);
+    cr_assert_eq(row(&b, "z_prev"), 0);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* The line train prints: the total and bytes a token, then the rows largest first. */
+Test(device_bytes, describe_puts_the_largest_first)
+{
+    lda_device_bytes b = {.count = 3, .total = 3ull << 30};
+    b.rows[0] = (lda_device_bytes_row){"small", 1ull << 29};
+    b.rows[1] = (lda_device_bytes_row){"large", 2ull << 30};
+    b.rows[2] = (lda_device_bytes_row){"middle", 1ull << 29};
+    char line[256];
+    lda_device_bytes_describe(&b, 1ull << 30, line, sizeof line);
+    cr_assert_str_eq(line, "3.00 GiB, 3.0 B a token: large 2.00 GiB (2.0 B); small 0.50 GiB (0.5 B); "
+                           "middle 0.50 GiB (0.5 B)"); /* equal rows in the plan's order */
+    b.rows[2].bytes = 1ull << 20; /* under 0.5%: with the others under it, "the rest" */
+    b.total = (5ull << 29) + (1ull << 20);
+    lda_device_bytes_describe(&b, 1ull << 30, line, sizeof line);
+    cr_assert_str_eq(line, "2.50 GiB, 2.5 B a token: large 2.00 GiB (2.0 B); small 0.50 GiB (0.5 B); "
+                           "the rest 0.00 GiB (0.0 B)");
+    char tiny[16];
+    lda_device_bytes_describe(&b, 1ull << 30, tiny, sizeof tiny); /* cut short, terminated */
+    cr_assert_eq(strlen(tiny), sizeof tiny - 1);
+}
