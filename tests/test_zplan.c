@@ -169,12 +169,6 @@ Test(zplan, draw_only_keeps_the_kernel)
     lda_zplan z = plan_ok(&p, 600);
     lda_zplan_draw_only(&z);
     cr_assert(z.kernel == LDA_ZKERNEL_STAGED && !z.fused_counts && !z.fused_theta_mean);
-    p = params(LDA_MODEL_COLLAPSED, 1024);
-    p.sampler = LDA_SAMPLER_SPARSE;
-    z = plan_ok(&p, 600);
-    cr_assert(z.z_marks_changes, "the sparse draw marks the old topics in z (no z_prev)");
-    lda_zplan_draw_only(&z); /* the harness compares the z drawn with the CPU's: no marks */
-    cr_assert(z.kernel == LDA_ZKERNEL_SPARSE && !z.z_marks_changes);
 }
 
 /* --sampler auto: sparse for the θ-collapsed models, butterfly for the others; a named sampler
