@@ -88,7 +88,7 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     out->z_marks_changes = plan.z_marks_changes;
     lda_sparse_scratch sc;
     const lda_word_lists word_lists = (lda_word_lists)plan.sparse_word_lists;
-    lda_sparse_scratch_plan(L, plan.K, plan.precision, word_lists, &sc);
+    lda_sparse_scratch_plan(L, plan.K, plan.precision, word_lists, plan.word_list_room, &sc);
     const size_t most = L->num_slots > L->vocab_size ? L->num_slots : L->vocab_size; // the slots' or the words'
     uint64_t *offsets = (uint64_t *)lda_malloc_array(most + 1, sizeof *offsets, "list offsets", err);
     if (!offsets)
@@ -98,7 +98,7 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     cudaError_t e = cudaMemcpy(base + sc.offsets_at, offsets, (L->num_slots + 1) * sizeof *offsets,
                                cudaMemcpyHostToDevice);
     if (e == cudaSuccess && word_lists != LDA_WORD_LISTS_NONE) {
-        lda_sparse_word_list_offsets(L, plan.K, word_lists, offsets);
+        lda_sparse_word_list_offsets(L, plan.K, word_lists, plan.word_list_room, offsets);
         e = cudaMemcpy(base + sc.word_offsets_at, offsets, (L->vocab_size + 1) * sizeof *offsets,
                        cudaMemcpyHostToDevice);
     }

@@ -3,6 +3,7 @@
  * the run plans, and the sparse draw marks a changed token's old topic in z instead of keeping a
  * z_prev where K allows. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/device_bytes.h"
@@ -129,4 +130,40 @@ Test(device_bytes, describe_puts_the_largest_first)
     char tiny[16];
     lda_device_bytes_describe(&b, 1ull << 30, tiny, sizeof tiny); /* cut short, terminated */
     cr_assert_eq(strlen(tiny), sizeof tiny - 1);
+}
+
+/* A word's list (the collapsed draw's at K >= 4096) has room for the longest list the draw reads,
+ * min(K, ratio × the document's most), not K: a word with more non-zero counts goes by the
+ * document's list, the same numbers gathered. 10 words, most of more than K tokens. */
+Test(device_bytes, word_lists_hold_the_longest_list_the_draw_reads)
+{
+    corpus *c = test_planted_corpus(2, 5, 40, 1000, 3000, 3, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 256, &err);
+    cr_assert(L, "%s", err.msg);
+    const uint32_t K = 4096;
+    lda_params p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K);
+    lda_zplan plan;
+    const lda_device_bytes b = bytes_of(L, &p, &plan);
+    cr_assert_eq(plan.sparse_word_lists, LDA_WORD_LISTS_BY_TOKENS);
+    cr_assert_eq(plan.word_list_room, LDA_ZPLAN_WORD_LIST_RATIO * (K / LDA_ZPLAN_WORD_LIST_DOC_SHARE));
+    cr_assert_lt(plan.word_list_room, K);
+    uint64_t *tokens = calloc(c->vocab_size, sizeof *tokens), *offsets = malloc((c->vocab_size + 1) * sizeof *offsets);
+    for (size_t i = 0; i < c->num_tokens; i++)
+        tokens[c->words[i]]++;
+    uint64_t capped = 0, uncapped = 0, over = 0;
+    for (uint32_t w = 0; w < c->vocab_size; w++) {
+        over += tokens[w] > K;
+        capped += tokens[w] < plan.word_list_room ? tokens[w] : plan.word_list_room;
+        uncapped += tokens[w] < K ? tokens[w] : K;
+    }
+    cr_assert_gt(over, 0, "no word's room would be capped");
+    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, plan.word_list_room, offsets);
+    cr_assert_eq(offsets[c->vocab_size], capped);
+    cr_assert_geq(row(&b, "word lists"), capped * 8);
+    cr_assert_lt(row(&b, "word lists"), uncapped * 8, "the word lists' room is K a word");
+    free(tokens);
+    free(offsets);
+    lda_layout_free(L);
+    corpus_free(c);
 }

@@ -406,7 +406,7 @@ static int plans_long_lists_given(const corpus *c, uint32_t K, lda_model_kind mo
     cr_assert_eq(z.word_list_ratio, word_lists ? LDA_ZPLAN_WORD_LIST_RATIO : 0u, "K=%u", K);
     cr_assert_eq(z.word_list_doc_most, word_lists ? K / LDA_ZPLAN_WORD_LIST_DOC_SHARE : 0u, "K=%u", K);
     lda_sparse_scratch without;
-    lda_sparse_scratch_plan(L, K, p.precision, LDA_WORD_LISTS_NONE, &without);
+    lda_sparse_scratch_plan(L, K, p.precision, LDA_WORD_LISTS_NONE, K, &without);
     cr_assert_eq(z.scratch_bytes > without.total_bytes, word_lists, "K=%u: %zu bytes of scratch, %zu without word lists",
                  K, z.scratch_bytes, without.total_bytes);
     lda_layout_free(L);
@@ -428,16 +428,16 @@ Test(sampler_sparse, word_lists_have_room_for_each_words_topics)
     const uint32_t Ks[] = {1, 7, 1024};
     for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; k++) {
         const uint32_t K = Ks[k];
-        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, offsets);
+        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, K, offsets);
         cr_assert_eq(offsets[0], 0);
         for (uint32_t w = 0; w < c->vocab_size; w++)
             cr_assert_eq(offsets[w + 1] - offsets[w], tokens[w] < K ? tokens[w] : K, "K=%u word %u", K, w);
-        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_WHOLE_ROWS, offsets);
+        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_WHOLE_ROWS, K, offsets);
         cr_assert_eq(offsets[c->vocab_size], (uint64_t)c->vocab_size * K, "K=%u", K);
         lda_sparse_scratch a, b;
-        lda_sparse_scratch_plan(L, K, LDA_PRECISION_FLOAT, LDA_WORD_LISTS_NONE, &a);
-        lda_sparse_scratch_plan(L, K, LDA_PRECISION_FLOAT, LDA_WORD_LISTS_BY_TOKENS, &b);
-        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, offsets);
+        lda_sparse_scratch_plan(L, K, LDA_PRECISION_FLOAT, LDA_WORD_LISTS_NONE, K, &a);
+        lda_sparse_scratch_plan(L, K, LDA_PRECISION_FLOAT, LDA_WORD_LISTS_BY_TOKENS, K, &b);
+        lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, K, offsets);
         cr_assert_geq(b.total_bytes - a.total_bytes,
                       offsets[c->vocab_size] * 8 + (c->vocab_size + 1) * 8 + c->vocab_size * 4, "K=%u", K);
         cr_assert_geq(b.word_offsets_at, a.total_bytes, "K=%u: the word lists overlap the slots' lists", K);

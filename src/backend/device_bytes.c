@@ -69,7 +69,8 @@ size_t lda_eval_partials(size_t num_warps, size_t num_slots, uint32_t V)
 static void add_sparse_scratch(lda_device_bytes *b, const lda_layout *L, const lda_zplan *plan)
 {
     lda_sparse_scratch sc;
-    lda_sparse_scratch_plan(L, plan->K, plan->precision, (lda_word_lists)plan->sparse_word_lists, &sc);
+    lda_sparse_scratch_plan(L, plan->K, plan->precision, (lda_word_lists)plan->sparse_word_lists, plan->word_list_room,
+                            &sc);
     if (sc.total_bytes != plan->scratch_bytes) { /* a plan made otherwise: its scratch whole */
         add(b, "z draw's scratch", plan->scratch_bytes);
         return;

@@ -107,23 +107,25 @@ void lda_sparse_word_tokens(const lda_layout *L, uint64_t *tokens)
             tokens[L->words[lda_layout_pos(L, s, i)]]++;
 }
 
-void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint64_t *offsets)
+void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint32_t most,
+                                  uint64_t *offsets)
 {
     /* the tokens counted into offsets[1 ..], then summed in place */
     offsets[0] = 0;
     if (word_lists == LDA_WORD_LISTS_BY_TOKENS)
         lda_sparse_word_tokens(L, offsets + 1);
+    const uint64_t by_tokens_most = most < K ? most : K;
     for (size_t w = 0; w < L->vocab_size; w++) {
         const uint64_t room = word_lists == LDA_WORD_LISTS_NONE        ? 0
                               : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? K
-                              : offsets[w + 1] < K                      ? offsets[w + 1]
-                                                                        : K;
+                              : offsets[w + 1] < by_tokens_most         ? offsets[w + 1]
+                                                                        : by_tokens_most;
         offsets[w + 1] = offsets[w] + room;
     }
 }
 
 void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_word_lists word_lists,
-                             lda_sparse_scratch *out)
+                             uint32_t word_most, lda_sparse_scratch *out)
 {
     uint64_t entries = 0;
     for (size_t s = 0; s < L->num_slots; s++)
@@ -143,7 +145,7 @@ void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision prec
     else { /* Σ_w min(K, its tokens), without an array of V */
         uint64_t *offsets = malloc((L->vocab_size + 1) * sizeof *offsets);
         if (offsets) {
-            lda_sparse_word_list_offsets(L, K, word_lists, offsets);
+            lda_sparse_word_list_offsets(L, K, word_lists, word_most, offsets);
             word_entries = offsets[L->vocab_size];
         } else /* the most it can be */
             word_entries = L->num_tokens;
@@ -195,7 +197,7 @@ int lda_cpu_word_side_create(const lda_layout *L, uint32_t K, uint32_t quarters,
     memset(ws, 0, sizeof *ws);
     if (!(ws->offset = lda_malloc_array((size_t)L->vocab_size + 1, sizeof *ws->offset, "the word side's lists", err)))
         return -1;
-    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, ws->offset);
+    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, K, ws->offset);
     if (!(ws->topics = lda_malloc_array(ws->offset[L->vocab_size] + 1, sizeof *ws->topics, "the word side's lists", err)) ||
         !(ws->len = lda_malloc_array((size_t)L->vocab_size + 1, sizeof *ws->len, "the word side's lists", err)) ||
         !(ws->excess = lda_malloc_array(ws->offset[L->vocab_size] + 1, sizeof *ws->excess, "the word side's lists", err)) ||

@@ -70,16 +70,20 @@ typedef struct {
  * non-zero counts of a model whose counts are its corpus's), or K (any counts: the tests'). */
 typedef enum { LDA_WORD_LISTS_NONE, LDA_WORD_LISTS_BY_TOKENS, LDA_WORD_LISTS_WHOLE_ROWS } lda_word_lists;
 
+/* word_most: the most a word's list holds (lda_sparse_word_list_offsets). */
 void lda_sparse_scratch_plan(const lda_layout *L, uint32_t K, lda_precision precision, lda_word_lists word_lists,
-                             lda_sparse_scratch *out);
+                             uint32_t word_most, lda_sparse_scratch *out);
 
 /* Each word's tokens in L (every slot's, once), w < V; a shard's, the whole layout's
  * (layout.h, corpus_word_tokens). */
 void lda_sparse_word_tokens(const lda_layout *L, uint64_t *tokens);
 
 /* offsets[w] = Σ_{v<w} the room of word v's list (lda_word_lists), for w = 0 .. V: word w's
- * list is at offsets[w] .. offsets[w + 1]. */
-void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint64_t *offsets);
+ * list is at offsets[w] .. offsets[w + 1]. By tokens, a list holds at most `most` topics (K: every
+ * word's; the GPU's draw: the longest list it reads, zplan.h word_list_room): a word with more
+ * non-zero counts is not listed, and goes by the document's list. */
+void lda_sparse_word_list_offsets(const lda_layout *L, uint32_t K, lda_word_lists word_lists, uint32_t most,
+                                  uint64_t *offsets);
 
 /* offsets[s] = Σ_{t<s} lda_sparse_list_capacity of slot t (core/sparse_draw.h), for
  * s = 0 .. num_slots: slot s's list is lists[offsets[s] .. offsets[s+1]). */

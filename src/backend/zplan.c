@@ -125,8 +125,10 @@ void lda_zplan_set_word_lists(const lda_layout *L, int word_lists, lda_zplan *z)
     z->word_list_doc_most = word_lists == LDA_WORD_LISTS_NONE       ? 0
                             : word_lists == LDA_WORD_LISTS_WHOLE_ROWS ? UINT32_MAX
                                                                      : z->K / LDA_ZPLAN_WORD_LIST_DOC_SHARE;
+    const uint64_t read_most = (uint64_t)z->word_list_ratio * z->word_list_doc_most;
+    z->word_list_room = read_most < z->K ? (uint32_t)read_most : z->K;
     lda_sparse_scratch sc;
-    lda_sparse_scratch_plan(L, z->K, z->precision, (lda_word_lists)word_lists, &sc);
+    lda_sparse_scratch_plan(L, z->K, z->precision, (lda_word_lists)word_lists, z->word_list_room, &sc);
     z->scratch_bytes = sc.total_bytes;
 }
 

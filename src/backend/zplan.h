@@ -82,6 +82,9 @@ typedef struct {
     int sparse_word_lists;     /* lda_word_lists (backend/sampler_sparse.h): its draw reads n[w,k] as word lists */
     uint32_t word_list_ratio;  /* ... where a word's list is at most this many times the document's */
     uint32_t word_list_doc_most; /* ... and the document's has at most this many topics */
+    uint32_t word_list_room;   /* the most topics a word's list holds: the longest the draw reads,
+                                  min(K, word_list_ratio × word_list_doc_most); a word with more is
+                                  not listed, and the draw gathers its counts, the same numbers */
     uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
                                     list is at most this / 4 times the document's; 0: none */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
