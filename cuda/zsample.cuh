@@ -90,15 +90,17 @@ struct zsample_sparse_tables {
     const uint32_t *n_wk;          // V × K
     const float *phi_scale;        // K: s_k
     float beta;
+    // The plan's z_marks_changes: a changed token's z is written as topic | (old topic + 1) << 16,
+    // which the count update (cuda_count_changes) reads in place of z_prev and clears. (Here, in
+    // the room beside beta: at the struct's end it made the kernel's parameters 8 bytes longer.)
+    bool z_marks_changes;
     // With phi_from_counts, the plan's word lists (zplan.h sparse_word_lists; word_lists.cuh),
     // written with the tables, read for a word whose list is at most word_list_ratio times the
     // document's, and the document's has at most word_list_doc_most topics; words.len NULL: none.
     word_lists words;
     uint32_t word_list_ratio, word_list_doc_most;
-    // The plan's z_marks_changes: a changed token's z is written as topic | (old topic + 1) << 16,
-    // which the count update (cuda_count_changes) reads in place of z_prev and clears.
-    bool z_marks_changes;
 };
+static_assert(sizeof(zsample_sparse_tables) == 120, "zsample_sparse_tables grew: see z_marks_changes");
 
 // The slots' lists as count_lists (count_lists.cuh).
 __host__ __device__ inline count_lists sparse_count_lists(const zsample_sparse_tables &t)
