@@ -24,7 +24,7 @@
 # median: drawing φ over 50,000 words at β = 0.01 is noisy and slow to mix). The misses are
 # Gibbs's local optima (two planted topics in one learned, one split in two).
 #
-# Device memory, from cuda/backend_cuda.cu's bytes_needed, K = 1024, V = 50,000, θ given (pieces of
+# Device memory, from src/backend/device_bytes.c (train prints it: "device memory: ..."), K = 1024, V = 50,000, θ given (pieces of
 # 512): 12 bytes a token position (words, z, z_prev), 8K + 36 bytes a slot (θ and n[m,k]: 8K;
 # slot arrays, eval partials), 8K bytes a cut document (its counts at a pass's start and change),
 # 8VK for φ and n[w,k]. The slots are what runs out: 8 KiB a document, so D, not N, decides.
@@ -140,6 +140,7 @@ read_s=$(sed -n 's/^ldagpu: read .* in \([0-9.]*\) s$/\1/p' "$out/train.log")
 setup=$(sed -n 's/^ldagpu: set up in \([0-9.]*\) s (the layout built in \([0-9.]*\) s.*/\1 s (layout \2 s)/p' "$out/train.log")
 layout=$(sed -n 's/^ldagpu: layout: //p' "$out/train.log")
 state=$(sed -n 's/.*, \([0-9.]* GiB of state\).*/\1/p' "$out/train.log")
+memory=$(sed -n 's/^ldagpu: device memory: //p' "$out/train.log")
 gpu_name=$(sed -n 's/.* on CUDA: \([^(]*[^ (]\) *(.*/\1/p' "$out/train.log")
 run=$(sed -n 's/^ldagpu: \([0-9]*\) iterations in .* (\([0-9.]*\) s per iteration, \([0-9.]*\) M tokens\/s)$/\1 \2 \3/p' "$out/train.log")
 saved=$(sed -n 's/^ldagpu: θ as \(.*\) built in \([0-9.]*\) s; the model written in \([0-9.]*\) s$/θ as \1 built in \2 s; the model written in \3 s/p' "$out/train.log")
@@ -177,6 +178,7 @@ rec="$out/recovery.txt"
     echo "| per iteration (log.csv) | ${its:-$nm} |"
     echo "| predictive log-likelihood a token (log.csv, last evaluated) | ${ll:-$nm} |"
     echo "| device memory planned (the CUDA backend's state) | ${state:-none reported} |"
+    echo "| device memory planned, array by array (train's line) | ${memory:-none reported} |"
     echo "| device memory peak (nvidia-smi memory.used, every 0.2 s) | ${gpu_peak:-$nm} |"
     echo "| host peak RSS (train) | ${rss:-$nm} |"
     echo "| model saved (--doc-topics top:10) | ${saved:-$nm} |"
