@@ -573,18 +573,22 @@ static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan 
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     {
-        const size_t need = bytes_needed(L, p, plan);
+        lda_device_bytes rows;
+        lda_device_bytes_plan(L, p, plan, &rows);
+        const size_t need = rows.total;
         if (need + (64u << 20) > free_bytes) {
-            char advice[512] = "";
+            char advice[512] = "", shares[256];
+            lda_device_bytes_describe(&rows, L->num_tokens, 3, shares, sizeof shares); // where most of it goes
             if (p->shards <= 1) // a shard's advice comes from the sharded backend, which has the whole layout
                 lda_gpu_memory_advice(L, p, free_bytes > (64u << 20) ? free_bytes - (64u << 20) : 0, 2, advice,
                                       sizeof advice);
             lda_error_fail(err,
                            "not enough GPU memory on %s: this run needs %.2f GiB (K=%u, %zu documents, V=%u, "
-                           "sampler %s, %s), %.2f GiB are free%s",
+                           "sampler %s, %s), %.2f GiB are free%s (device memory: %s)",
                            prop.name, need / 1073741824.0, p->num_topics, L->num_docs, L->vocab_size,
                            lda_choice_name(lda_sampler_choices, p->sampler),
-                           lda_choice_name(lda_precision_choices, p->precision), free_bytes / 1073741824.0, advice);
+                           lda_choice_name(lda_precision_choices, p->precision), free_bytes / 1073741824.0, advice,
+                           shares);
             return -1;
         }
     }

@@ -119,16 +119,18 @@ Test(device_bytes, describe_puts_the_largest_first)
     b.rows[1] = (lda_device_bytes_row){"large", 2ull << 30};
     b.rows[2] = (lda_device_bytes_row){"middle", 1ull << 29};
     char line[256];
-    lda_device_bytes_describe(&b, 1ull << 30, line, sizeof line);
+    lda_device_bytes_describe(&b, 1ull << 30, LDA_DEVICE_BYTES_MAX_ROWS, line, sizeof line);
     cr_assert_str_eq(line, "3.00 GiB, 3.0 B a token: large 2.00 GiB (2.0 B); small 0.50 GiB (0.5 B); "
                            "middle 0.50 GiB (0.5 B)"); /* equal rows in the plan's order */
+    lda_device_bytes_describe(&b, 1ull << 30, 1, line, sizeof line); /* the largest alone (a refusal's) */
+    cr_assert_str_eq(line, "3.00 GiB, 3.0 B a token: large 2.00 GiB (2.0 B); the rest 1.00 GiB (1.0 B)");
     b.rows[2].bytes = 1ull << 20; /* under 0.5%: with the others under it, "the rest" */
     b.total = (5ull << 29) + (1ull << 20);
-    lda_device_bytes_describe(&b, 1ull << 30, line, sizeof line);
+    lda_device_bytes_describe(&b, 1ull << 30, LDA_DEVICE_BYTES_MAX_ROWS, line, sizeof line);
     cr_assert_str_eq(line, "2.50 GiB, 2.5 B a token: large 2.00 GiB (2.0 B); small 0.50 GiB (0.5 B); "
                            "the rest 0.00 GiB (0.0 B)");
     char tiny[16];
-    lda_device_bytes_describe(&b, 1ull << 30, tiny, sizeof tiny); /* cut short, terminated */
+    lda_device_bytes_describe(&b, 1ull << 30, LDA_DEVICE_BYTES_MAX_ROWS, tiny, sizeof tiny); /* cut short, terminated */
     cr_assert_eq(strlen(tiny), sizeof tiny - 1);
 }
 

@@ -132,7 +132,7 @@ void lda_device_bytes_plan(const lda_layout *L, const lda_params *p, const lda_z
         add(out, "a shard's own n[w,k], n[k]", (V + 1) * K * sizeof(uint32_t));
 }
 
-void lda_device_bytes_describe(const lda_device_bytes *b, uint64_t tokens, char *buf, size_t size)
+void lda_device_bytes_describe(const lda_device_bytes *b, uint64_t tokens, size_t most, char *buf, size_t size)
 {
     const double gib = 1073741824.0, per = tokens ? (double)tokens : 1.0;
     lda_device_bytes_row rows[LDA_DEVICE_BYTES_MAX_ROWS];
@@ -148,7 +148,7 @@ void lda_device_bytes_describe(const lda_device_bytes *b, uint64_t tokens, char 
     PUT("%.2f GiB, %.1f B a token", b->total / gib, b->total / per);
     uint64_t rest = 0;
     for (size_t i = 0; i < b->count; i++) {
-        if (rows[i].bytes * 200 < b->total) {
+        if (i >= most || rows[i].bytes * 200 < b->total) {
             rest += rows[i].bytes;
             continue;
         }

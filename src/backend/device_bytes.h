@@ -40,10 +40,10 @@ typedef struct {
 /* The device memory a run of layout L with params p and the z plan needs, array by array. */
 void lda_device_bytes_plan(const lda_layout *L, const lda_params *p, const lda_zplan *plan, lda_device_bytes *out);
 
-/* "52.56 GiB, 56.4 B a token: lists of cut documents' pieces 20.10 GiB (21.6 B), ...": the
- * total, then the rows largest first, each with its bytes a token; rows under 0.5% of the total
- * are summed as "the rest". */
-void lda_device_bytes_describe(const lda_device_bytes *b, uint64_t tokens, char *buf, size_t size);
+/* "52.56 GiB, 56.4 B a token: lists of cut documents' pieces 20.10 GiB (21.6 B); ...": the
+ * total, then at most `most` rows, largest first, each with its bytes a token; the others, and
+ * rows under 0.5% of the total, are summed as "the rest". */
+void lda_device_bytes_describe(const lda_device_bytes *b, uint64_t tokens, size_t most, char *buf, size_t size);
 
 /* Rows of θ or of n[m,k] formed at a time where the run keeps no dense D × K array (about 32 MiB,
  * whole warps). */

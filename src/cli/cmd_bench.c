@@ -223,7 +223,7 @@ static int bench_point(const bench_ctx *c, const corpus *corp, const lda_layout 
         lda_device_bytes bytes;
         char shares[1024];
         lda_device_bytes_plan(L, p, &plan, &bytes);
-        lda_device_bytes_describe(&bytes, L->num_tokens, shares, sizeof shares);
+        lda_device_bytes_describe(&bytes, L->num_tokens, LDA_DEVICE_BYTES_MAX_ROWS, shares, sizeof shares);
         fprintf(stderr, "  device memory: %s\n", shares);
     }
     return 0;

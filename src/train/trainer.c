@@ -547,7 +547,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
         lda_device_bytes bytes;
         char shares[1024];
         lda_device_bytes_plan(r.L, &r.b->params, &r.b->zplan, &bytes);
-        lda_device_bytes_describe(&bytes, r.L->num_tokens, shares, sizeof shares);
+        lda_device_bytes_describe(&bytes, r.L->num_tokens, LDA_DEVICE_BYTES_MAX_ROWS, shares, sizeof shares);
         say(o, "ldagpu: device memory: %s\n", shares);
     }
     if (start_completion(&r, err))
