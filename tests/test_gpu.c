@@ -791,7 +791,10 @@ Test(gpu, too_little_memory_is_a_clear_error)
               "%s", err.msg);
     cr_assert(!strstr(err.msg, "split over 2 GPUs"), "%s", err.msg);
     cr_assert(strstr(err.msg, "most of it is the dense D x K arrays"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "(device memory: ") && strstr(err.msg, "B a token: n[m,k] "), "%s", err.msg);
+    /* and where it goes: the largest arrays, θ and n[m,k] among them */
+    const char *shares = strstr(err.msg, "(device memory: ");
+    cr_assert(shares && strstr(shares, " B a token: ") && strstr(shares, " n[m,k] ") && strstr(shares, " θ "), "%s",
+              err.msg);
     lda_layout_free(L);
     corpus_free(c);
 }
