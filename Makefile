@@ -1,6 +1,7 @@
 # ldagpu — build, test and sanitizer targets.
 #
-#   make            ./ldagpu (with the CUDA backend when nvcc is found; CUDA=0 forces CPU only)
+#   make            ./ldagpu and ./libldagpu.so, the library (include/ldagpu.h) (with the CUDA backend
+#                   when nvcc is found; CUDA=0 forces CPU only)
 #   make test       build and run the Criterion test suite (GPU tests skip without a GPU)
 #   make asan       build the CLI and tests with AddressSanitizer + UBSan and run the tests
 #   make demo       train on the bundled corpus and print its topics
@@ -22,12 +23,14 @@ endif
 # CPU-only and CUDA builds keep their objects apart (the flags differ).
 BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 OPTFLAGS ?= -O3 -march=x86-64-v2
-CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-                -D_GNU_SOURCE -pthread -Isrc -I$(BUILD)/gen
+# -fPIC: the same objects make the program and libldagpu.so; hidden visibility: the library
+# exports only the API (LDAGPU_EXPORT in include/ldagpu.h).
+CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fPIC -fvisibility=hidden \
+                -D_GNU_SOURCE -pthread -Isrc -Iinclude -I$(BUILD)/gen
 CFLAGS   += $(OPTFLAGS) $(CFLAGS_COMMON)
 # PCRE2 (8-bit code units, UTF-8) runs --token-pattern (corpus/token_pattern.h).
 LDLIBS   += -lpcre2-8 -lz -lm -pthread
-NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror \
+NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror,-fPIC \
             -Xptxas -warn-spills --resource-usage
 
 LIB_SRC  := $(filter-out src/cli/main.c src/backend/backend_cuda_absent.c,$(wildcard src/*/*.c))
@@ -64,14 +67,22 @@ BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
-.PHONY: all ldagpu test asan fuzz fuzz-targets demo clean deps check-criterion man completion install uninstall
-all: ldagpu
+.PHONY: all ldagpu lib test asan fuzz fuzz-targets demo clean deps check-criterion man completion install uninstall
+all: ldagpu lib
 
 ldagpu: $(BUILD)/ldagpu
 	cp $< $@
 
+lib: libldagpu.so
+libldagpu.so: $(BUILD)/libldagpu.so
+	cp $< $@
+
 $(BUILD)/ldagpu: $(BUILD)/src/cli/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The library: the same objects as the program, less its main.
+$(BUILD)/libldagpu.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libldagpu.so -o $@ $^ $(LDLIBS)
 
 $(BUILD)/src/%.o: src/%.c | $(BUILD)/gen/stopwords_data.c
 	@mkdir -p $(dir $@)
@@ -169,6 +180,6 @@ demo: ldagpu
 	./ldagpu topics demo-model --top 10
 
 clean:
-	rm -rf build ldagpu
+	rm -rf build ldagpu libldagpu.so
 
 -include $(shell find build -name '*.d' 2>/dev/null)
