@@ -2,8 +2,9 @@
 #
 #   make            ./ldagpu and ./libldagpu.so, the library (include/ldagpu.h) (with the CUDA backend
 #                   when nvcc is found; CUDA=0 forces CPU only)
-#   make test       build and run the Criterion test suite (GPU tests skip without a GPU)
-#   make asan       build the CLI and tests with AddressSanitizer + UBSan and run the tests
+#   make test       build and run the Criterion test suite (GPU tests skip without a GPU), then the
+#                   Python package's tests (python/tests, pytest) against the library just built
+#   make asan       build the CLI, the library and tests with AddressSanitizer + UBSan and run both
 #   make demo       train on the bundled corpus and print its topics
 #   make fuzz       build the libFuzzer targets (clang) and run each FUZZ_SECONDS on its seeds
 #   make install    ldagpu, its man page ldagpu(1) and bash completion under $(DESTDIR)$(PREFIX)
@@ -111,17 +112,32 @@ $(BUILD)/test_ldagpu: $(TEST_OBJ) $(LIB_OBJ)
 check-criterion:
 	@test -f /usr/include/criterion/criterion.h || scripts/install-deps.sh --test
 
-test: $(BUILD)/test_ldagpu ldagpu
+# The Python tests run with the system's Python (Debian's numpy, scipy and pytest:
+# scripts/install-deps.sh --test); TEST_ARGS (a Criterion filter) leaves them out.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYTEST  = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+test: $(BUILD)/test_ldagpu ldagpu $(BUILD)/libldagpu.so
 	LDAGPU_BIN=$(CURDIR)/$(BUILD)/ldagpu LDAGPU_ROOT=$(CURDIR) $(BUILD)/test_ldagpu $(TEST_ARGS)
+	@if [ -z '$(TEST_ARGS)' ]; then \
+	    echo "LDAGPU_LIBRARY=$(BUILD)/libldagpu.so $(PYTEST)"; \
+	    LDAGPU_BIN=$(CURDIR)/$(BUILD)/ldagpu LDAGPU_LIBRARY=$(CURDIR)/$(BUILD)/libldagpu.so $(PYTEST); fi
 
 # Sanitizer build: its own folder, CPU backend only (the CUDA runtime and ASan disagree on
 # the address space), tests run with leak checking on. float-cast-overflow (not part of
 # -fsanitize=undefined) catches a NaN or out-of-range double cast to an integer, e.g. from a file.
 asan:
 	$(MAKE) BUILD=build/asan CUDA=0 MPI=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" \
-	    build/asan/ldagpu build/asan/test_ldagpu
+	    build/asan/ldagpu build/asan/test_ldagpu build/asan/libldagpu.so
 	LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 build/asan/test_ldagpu $(TEST_ARGS)
+	@# The Python tests against the sanitized library: the interpreter loads it, so the ASan
+	@# runtime is preloaded; leaks are not checked there (Python keeps what it allocates).
+	@if [ -z '$(TEST_ARGS)' ]; then \
+	    echo "LDAGPU_LIBRARY=build/asan/libldagpu.so LD_PRELOAD=libasan $(PYTEST)"; \
+	    LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	    ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_LIBRARY=$(CURDIR)/build/asan/libldagpu.so $(PYTEST); fi
 
 # Fuzzing (fuzz/): libFuzzer targets over the readers and parsers, built with clang and
 # AddressSanitizer + UBSan in their own folder. Each runs FUZZ_SECONDS from the seeds in

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
 #   scripts/install-deps.sh          build tools, zlib and PCRE2 (to build and train)
-#   scripts/install-deps.sh --test   the same plus Criterion, NumPy, SciPy and Node.js (to run the
-#                                    tests: NumPy reads the .npy and export files back, the README's
-#                                    Python blocks use NumPy and SciPy, Node.js runs the report
-#                                    page's script)
+#   scripts/install-deps.sh --test   the same plus Criterion, NumPy, SciPy, pytest and Node.js (to
+#                                    run the tests: NumPy reads the .npy and export files back, the
+#                                    README's Python blocks use NumPy and SciPy, pytest runs the
+#                                    Python package's tests, Node.js runs the report page's script)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
 #   scripts/install-deps.sh --fuzz   the same plus clang and its libFuzzer runtime (make fuzz)
 #   scripts/install-deps.sh --browser  the same plus Chromium and ChromeDriver (for
@@ -25,6 +25,7 @@ for arg in "$@"; do
         --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"
                 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy"
                 /usr/bin/python3 -c 'import scipy' 2>/dev/null || need="$need python3-scipy"
+                /usr/bin/python3 -c 'import pytest' 2>/dev/null || need="$need python3-pytest"
                 have_cmd node || need="$need nodejs" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
         --fuzz)

@@ -153,7 +153,7 @@ def _corpus(docs, settings=None, vocabulary=None, names=None, model=None):
         if model is not None:
             return _Corpus(call(lib.ldagpu_model_texts, model, texts, len(docs), names_arr))
         return _Corpus(call(lib.ldagpu_corpus_from_texts, texts, len(docs), names_arr, settings))
-    if all(not isinstance(d, str) and all(isinstance(t, str) for t in d) for d in docs):
+    if all(isinstance(d, (list, tuple)) for d in docs):
         return _token_lists(docs, names)
     raise _lib.LdagpuInputError("documents must be a path, strings, token lists, a scipy.sparse matrix or a CSR "
                                 "triple", 2)
