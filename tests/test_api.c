@@ -4,12 +4,40 @@
  * back as errors with their message; the progress and message callbacks. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
 #include "ldagpu.h"
+
+/* Strings made by S, freed together by release() at the end of a test. */
+static char *kept[64];
+static int num_kept;
+
+static char *keep(char *p)
+{
+    cr_assert(p && num_kept < 64);
+    return kept[num_kept++] = p;
+}
+
+static char *S(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static char *S(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    char *p = NULL;
+    cr_assert(vasprintf(&p, format, args) > 0);
+    va_end(args);
+    return keep(p);
+}
+
+static void release(void)
+{
+    while (num_kept)
+        free(kept[--num_kept]);
+}
 
 /* A small bag of words: 40 documents over 12 words in two groups, CSR. */
 enum { DOCS = 40, WORDS = 12, PER_DOC = 4 };
@@ -39,7 +67,7 @@ static void make_csr(csr *a)
 static char *write_uci(const char *dir, const csr *a)
 {
     char *path = NULL, *vpath = NULL;
-    cr_assert(asprintf(&path, "%s/docword.t.txt", dir) > 0 && asprintf(&vpath, "%s/vocab.t.txt", dir) > 0);
+    cr_assert((path = S("%s/docword.t.txt", dir)) != NULL && (vpath = S("%s/vocab.t.txt", dir)) != NULL);
     FILE *f = fopen(path, "w"), *v = fopen(vpath, "w");
     cr_assert(f && v);
     fprintf(f, "%d\n%d\n%d\n", DOCS, WORDS, DOCS * PER_DOC);
@@ -50,7 +78,6 @@ static char *write_uci(const char *dir, const csr *a)
         fprintf(v, "%s\n", vocab12[w]);
     fclose(f);
     fclose(v);
-    free(vpath);
     return path;
 }
 
@@ -88,20 +115,20 @@ Test(api, version_is_the_header_s)
 
 Test(api, arrays_train_the_model_the_cli_trains_from_the_same_uci_file)
 {
-    char *dir = test_tmpdir(), *uci, *cmd = NULL, *out = NULL, *py = NULL, *cli = NULL;
+    char *dir = keep(test_tmpdir()), *uci, *cmd = NULL, *out = NULL, *py = NULL, *cli = NULL;
     csr a;
     make_csr(&a);
     uci = write_uci(dir, &a);
     ldagpu_settings *s = settings(train_pairs);
     ldagpu_model *m = train_arrays(&a, s);
-    cr_assert(asprintf(&py, "%s/py", dir) > 0 && asprintf(&cli, "%s/cli", dir) > 0);
+    cr_assert((py = S("%s/py", dir)) != NULL && (cli = S("%s/cli", dir)) != NULL);
     ldagpu_error e;
     cr_assert_eq(ldagpu_model_save(m, py, 0, &e), 0, "%s", e.message);
-    cr_assert(asprintf(&cmd, "train %s " TRAIN_ARGS " -o %s", uci, cli) > 0);
+    cr_assert((cmd = S("train %s " TRAIN_ARGS " -o %s", uci, cli)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     char *a_phi = NULL, *b_phi = NULL, *a_theta = NULL, *b_theta = NULL;
-    cr_assert(asprintf(&a_phi, "%s/phi.npy", py) > 0 && asprintf(&b_phi, "%s/phi.npy", cli) > 0);
-    cr_assert(asprintf(&a_theta, "%s/theta.npy", py) > 0 && asprintf(&b_theta, "%s/theta.npy", cli) > 0);
+    cr_assert((a_phi = S("%s/phi.npy", py)) != NULL && (b_phi = S("%s/phi.npy", cli)) != NULL);
+    cr_assert((a_theta = S("%s/theta.npy", py)) != NULL && (b_theta = S("%s/theta.npy", cli)) != NULL);
     cr_assert(test_same_bytes(a_phi, b_phi), "φ differs between the library and the command line");
     cr_assert(test_same_bytes(a_theta, b_theta), "θ differs between the library and the command line");
     /* The arrays read back are the file's. */
@@ -125,12 +152,12 @@ Test(api, arrays_train_the_model_the_cli_trains_from_the_same_uci_file)
     ldagpu_settings_free(s);
     free(out);
     out = NULL;
-    cr_assert(asprintf(&cmd, "topics %s", py) > 0);
+    cr_assert((cmd = S("topics %s", py)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     cr_assert(strstr(out, "topic    0"), "%s", out);
     free(out);
-    free(uci);
     test_rmdir(dir);
+    release();
 }
 
 Test(api, texts_are_read_by_the_cli_s_tokenizer)
@@ -141,8 +168,8 @@ Test(api, texts_are_read_by_the_cli_s_tokenizer)
         "Summer fruit: apples, cherries and bananas.",        "Pistons, rotor, gear and wheel in the engine.",
     };
     enum { N = sizeof texts / sizeof texts[0] };
-    char *dir = test_tmpdir(), *path = NULL, *cmd = NULL, *out = NULL, *py = NULL, *cli = NULL;
-    cr_assert(asprintf(&path, "%s/texts.txt", dir) > 0);
+    char *dir = keep(test_tmpdir()), *path = NULL, *cmd = NULL, *out = NULL, *py = NULL, *cli = NULL;
+    cr_assert((path = S("%s/texts.txt", dir)) != NULL);
     FILE *f = fopen(path, "w");
     for (int d = 0; d < N; d++)
         fprintf(f, "%s\n", texts[d]);
@@ -155,13 +182,13 @@ Test(api, texts_are_read_by_the_cli_s_tokenizer)
     cr_assert(c, "%s", e.message);
     ldagpu_model *m = ldagpu_train(c, s, NULL, NULL, NULL, &e);
     cr_assert(m, "%s", e.message);
-    cr_assert(asprintf(&py, "%s/py", dir) > 0 && asprintf(&cli, "%s/cli", dir) > 0);
+    cr_assert((py = S("%s/py", dir)) != NULL && (cli = S("%s/cli", dir)) != NULL);
     cr_assert_eq(ldagpu_model_save(m, py, 0, &e), 0, "%s", e.message);
-    cr_assert(asprintf(&cmd, "train %s -K 2 -n 10 --min-df 1 --max-df 1 -s 3 --device cpu -q -o %s", path, cli) > 0);
+    cr_assert((cmd = S("train %s -K 2 -n 10 --min-df 1 --max-df 1 -s 3 --device cpu -q -o %s", path, cli)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     char *a = NULL, *b = NULL, *va = NULL, *vb = NULL;
-    cr_assert(asprintf(&a, "%s/phi.npy", py) > 0 && asprintf(&b, "%s/phi.npy", cli) > 0);
-    cr_assert(asprintf(&va, "%s/vocab.txt", py) > 0 && asprintf(&vb, "%s/vocab.txt", cli) > 0);
+    cr_assert((a = S("%s/phi.npy", py)) != NULL && (b = S("%s/phi.npy", cli)) != NULL);
+    cr_assert((va = S("%s/vocab.txt", py)) != NULL && (vb = S("%s/vocab.txt", cli)) != NULL);
     cr_assert(test_same_bytes(va, vb), "the vocabularies differ");
     cr_assert(test_same_bytes(a, b), "φ differs between texts given and the same text file");
     /* New texts in the model's vocabulary: unknown words counted, as infer reads them. */
@@ -176,18 +203,19 @@ Test(api, texts_are_read_by_the_cli_s_tokenizer)
     ldagpu_settings_free(s);
     free(out);
     test_rmdir(dir);
+    release();
 }
 
 /* What `ldagpu infer` prints (dense TSV at %.6g) for the model at dir and the corpus at path
  * is what ldagpu_infer gives. */
 Test(api, infer_and_score_are_infer_s_and_eval_s)
 {
-    char *dir = test_tmpdir(), *uci, *cmd = NULL, *out = NULL, *folder = NULL;
+    char *dir = keep(test_tmpdir()), *uci, *cmd = NULL, *out = NULL, *folder = NULL;
     csr a;
     make_csr(&a);
     uci = write_uci(dir, &a);
-    cr_assert(asprintf(&folder, "%s/m", dir) > 0);
-    cr_assert(asprintf(&cmd, "train %s " TRAIN_ARGS " -o %s", uci, folder) > 0);
+    cr_assert((folder = S("%s/m", dir)) != NULL);
+    cr_assert((cmd = S("train %s " TRAIN_ARGS " -o %s", uci, folder)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     ldagpu_error e;
     ldagpu_model *m = ldagpu_model_load(folder, &e);
@@ -197,7 +225,7 @@ Test(api, infer_and_score_are_infer_s_and_eval_s)
     float theta[DOCS * 3];
     cr_assert_eq(ldagpu_infer(m, c, 30, 5, "cpu", 2, theta, &e), 0, "%s", e.message);
     free(out);
-    cr_assert(asprintf(&cmd, "infer %s %s -n 30 -s 5 --device cpu -j 2", folder, uci) > 0);
+    cr_assert((cmd = S("infer %s %s -n 30 -s 5 --device cpu -j 2", folder, uci)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     const char *line = strstr(out, "document\t");
     cr_assert(line);
@@ -215,7 +243,7 @@ Test(api, infer_and_score_are_infer_s_and_eval_s)
     uint64_t scored;
     cr_assert_eq(ldagpu_score(m, c, 20, 9, "cpu", 2, &ll, &scored, &e), 0, "%s", e.message);
     free(out);
-    cr_assert(asprintf(&cmd, "eval %s %s -n 20 -s 9 --device cpu -j 2", folder, uci) > 0);
+    cr_assert((cmd = S("eval %s %s -n 20 -s 9 --device cpu -j 2", folder, uci)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     const char *at = strstr(out, "loglik_per_token ");
     cr_assert(at, "%s", out);
@@ -231,8 +259,8 @@ Test(api, infer_and_score_are_infer_s_and_eval_s)
     ldagpu_corpus_free(c);
     ldagpu_model_free(m);
     free(out);
-    free(uci);
     test_rmdir(dir);
+    release();
 }
 
 static void expect_arrays_refused(size_t docs, const int64_t *off, size_t n, const int64_t *w, size_t nc,
@@ -365,8 +393,8 @@ Test(api, progress_is_called_every_iteration_and_may_stop_the_run)
 
 Test(api, save_follows_train_s_rules_and_load_reads_it_back)
 {
-    char *dir = test_tmpdir(), *folder = NULL;
-    cr_assert(asprintf(&folder, "%s/m", dir) > 0);
+    char *dir = keep(test_tmpdir()), *folder = NULL;
+    cr_assert((folder = S("%s/m", dir)) != NULL);
     csr a;
     make_csr(&a);
     ldagpu_settings *s = settings(train_pairs);
@@ -391,13 +419,14 @@ Test(api, save_follows_train_s_rules_and_load_reads_it_back)
     cr_assert_eq(ldagpu_model_setting(back, "nonsense", buf, sizeof buf, &e), LDAGPU_BAD_INPUT);
     /* A loaded model saved again is the same folder, resumable by train. */
     char *again = NULL, *cmd = NULL, *out = NULL;
-    cr_assert(asprintf(&again, "%s/again", dir) > 0);
+    cr_assert((again = S("%s/again", dir)) != NULL);
     cr_assert_eq(ldagpu_model_save(back, again, 0, &e), 0, "%s", e.message);
-    cr_assert(asprintf(&cmd, "topics %s", again) > 0);
+    cr_assert((cmd = S("topics %s", again)) != NULL);
     cr_assert_eq(test_run_ldagpu(cmd, &out), 0, "%s", out);
     ldagpu_model_free(back);
     ldagpu_model_free(m);
     ldagpu_settings_free(s);
     free(out);
     test_rmdir(dir);
+    release();
 }
