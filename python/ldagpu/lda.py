@@ -16,11 +16,29 @@ def _setting_value(value):
     return str(value)
 
 
-class _Settings:
+class _Handle:
+    """A library handle, freed by close() (or leaving a with block)."""
+
+    def __init__(self, handle, free):
+        self.handle, self._free = handle, free
+
+    def close(self):
+        if self.handle:
+            self._free(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class _Settings(_Handle):
     """A settings handle: train's options by name (min_df or min-df), values as train takes them."""
 
     def __init__(self, pairs):
-        self.handle = call(lib.ldagpu_settings_new)
+        super().__init__(call(lib.ldagpu_settings_new), lib.ldagpu_settings_free)
         try:
             for name, value in pairs.items():
                 if value is None:
@@ -31,34 +49,12 @@ class _Settings:
             self.close()
             raise
 
-    def close(self):
-        if self.handle:
-            lib.ldagpu_settings_free(self.handle)
-            self.handle = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-class _Corpus:
-    """A corpus handle, freed when done."""
+class _Corpus(_Handle):
+    """A corpus handle."""
 
     def __init__(self, handle):
-        self.handle = handle
-
-    def close(self):
-        if self.handle:
-            lib.ldagpu_corpus_free(self.handle)
-            self.handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        super().__init__(handle, lib.ldagpu_corpus_free)
 
     @property
     def num_docs(self):

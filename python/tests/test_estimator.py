@@ -130,3 +130,16 @@ def test_the_readme_example_runs(tmp_path):
     assert p.stdout.count("\n") >= 8
     out, _ = run_cli("topics", tmp_path / "py-model", "--top", "5")
     assert out.count("topic") == 20
+
+
+def test_ctrl_c_stops_training_and_raises_keyboard_interrupt(texts):
+    import os
+    import signal
+
+    def interrupt(p):
+        if p.iteration == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # as Ctrl-C: Python's handler raises at the next check
+
+    with pytest.raises(KeyboardInterrupt):
+        ldagpu.LDA(**FAST, progress=interrupt).fit(texts)
+    assert ldagpu.LDA(**FAST).fit(texts[:20]).n_iter_ == 10  # the library is still usable

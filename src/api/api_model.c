@@ -148,46 +148,32 @@ int ldagpu_infer(const ldagpu_model *m, const ldagpu_corpus *c, uint32_t iterati
 {
     lda_error e = {0};
     const lda_model *mm = &m->t.m;
-    const uint32_t K = mm->num_topics;
     corpus *owned = NULL;
     const corpus *docs = NULL;
-    lda_layout *L = NULL;
-    float *phi = NULL, *theta = NULL;
-    lda_priors priors;
-    int have_priors = 0, rc = -1;
     lda_params p;
     if (iterations < 1) {
         lda_error_input(&e, "iterations: at least 1");
         return api_fail(err, &e);
     }
-    if (work_params(mm, device, threads, seed, &p, &e) || !(docs = in_model_vocab(mm, c->c, &owned, &e)))
-        goto out;
-    if (lda_model_priors(mm, &priors, &e))
-        goto out;
-    have_priors = 1;
-    if (docs->num_docs &&
-        (!(L = lda_layout_build(docs, lda_params_piece_length(&p), &e)) || !(phi = lda_model_phi_vk(mm, &e)) ||
-         !(theta = lda_malloc_array(L->num_slots * (size_t)K, sizeof *theta, "theta", &e)) ||
-         lda_infer(L, &p, &priors, phi, iterations, theta, NULL, NULL, &e)))
-        goto out;
-    size_t d = 0; /* kept documents are in input order; the others get the uniform row */
-    for (size_t i = 0; i < docs->num_input_docs; i++) {
-        float *row = out + i * K;
-        if (d < docs->num_docs && docs->input_index[d] == i)
-            memcpy(row, theta + (size_t)L->doc_slot[d++] * K, K * sizeof *row);
-        else
-            for (uint32_t k = 0; k < K; k++)
-                row[k] = 1.0f / (float)K;
+    lda_layout *L = NULL;
+    float *theta = NULL;
+    const int rc = work_params(mm, device, threads, seed, &p, &e) || !(docs = in_model_vocab(mm, c->c, &owned, &e)) ||
+                   lda_model_infer(mm, docs, &p, iterations, &L, &theta, &e);
+    const uint32_t K = mm->num_topics;
+    float *uniform = rc ? NULL : lda_malloc_array(K, sizeof *uniform, "a theta row", &e);
+    if (uniform) {
+        for (uint32_t k = 0; k < K; k++)
+            uniform[k] = 1.0f / (float)K;
+        size_t kept = 0;
+        for (size_t i = 0; i < docs->num_input_docs; i++)
+            memcpy(out + i * K, lda_theta_input_row(docs, L, theta, K, i, &kept, uniform), K * sizeof *out);
     }
-    rc = 0;
-out:
-    if (have_priors)
-        lda_priors_free(&priors);
-    free(phi);
+    const int done = uniform != NULL;
+    free(uniform);
     free(theta);
     lda_layout_free(L);
     corpus_free(owned);
-    return rc ? api_fail(err, &e) : api_ok(err);
+    return done ? api_ok(err) : api_fail(err, &e);
 }
 
 int ldagpu_score(const ldagpu_model *m, const ldagpu_corpus *c, uint32_t iterations, uint64_t seed,
@@ -198,36 +184,20 @@ int ldagpu_score(const ldagpu_model *m, const ldagpu_corpus *c, uint32_t iterati
     const lda_model *mm = &m->t.m;
     corpus *owned = NULL;
     const corpus *docs = NULL;
-    float *phi = NULL;
-    lda_priors priors;
-    lda_completion comp;
-    int have_priors = 0, have_comp = 0, rc = -1;
+    lda_completion_result r;
     lda_params p;
     if (iterations < 1) {
         lda_error_input(&e, "iterations: at least 1");
         return api_fail(err, &e);
     }
-    if (work_params(mm, device, threads, seed, &p, &e) || !(docs = in_model_vocab(mm, c->c, &owned, &e)) ||
-        lda_completion_init(&comp, docs, &p, &e))
-        goto out;
-    have_comp = 1;
-    if (lda_model_priors(mm, &priors, &e))
-        goto out;
-    have_priors = 1;
     /* The seed as `ldagpu eval --seed` derives it, so the two give the same figure. */
-    if (!(phi = lda_model_phi_vk(mm, &e)) ||
-        lda_completion_run(&comp, phi, &priors, lda_heldout_seed(seed, mm->iterations), iterations, loglik_per_token,
-                           &e))
-        goto out;
-    if (tokens_scored)
-        *tokens_scored = comp.num_tokens;
-    rc = 0;
-out:
-    if (have_priors)
-        lda_priors_free(&priors);
-    if (have_comp)
-        lda_completion_free(&comp);
-    free(phi);
+    const int rc = work_params(mm, device, threads, seed, &p, &e) || !(docs = in_model_vocab(mm, c->c, &owned, &e)) ||
+                   lda_model_completion(mm, docs, &p, lda_heldout_seed(seed, mm->iterations), iterations, &r, &e);
     corpus_free(owned);
-    return rc ? api_fail(err, &e) : api_ok(err);
+    if (rc)
+        return api_fail(err, &e);
+    *loglik_per_token = r.loglik_per_token;
+    if (tokens_scored)
+        *tokens_scored = r.num_tokens;
+    return api_ok(err);
 }
