@@ -79,3 +79,9 @@ def test_a_saved_model_is_not_overwritten_without_force(texts, tmp_path):
 def test_texts_with_nothing_left_after_the_tokenizer():
     with pytest.raises(ldagpu.LdagpuInputError):
         ldagpu.LDA(n_topics=2, n_iter=1).fit(["the and of", "a an"])
+
+
+def test_nothing_to_train_on():
+    assert "no tokens to train on (3 documents, all empty)" in fit_err(scipy.sparse.csr_matrix(np.zeros((3, 4))))
+    assert "no tokens to train on (2 documents" in fit_err([[], []])
+    assert "no tokens to train on (0 documents" in fit_err(([0], [], []), vocabulary=["a"])

@@ -298,6 +298,10 @@ ldagpu_model *ldagpu_train(const ldagpu_corpus *c, const ldagpu_settings *s, lda
         lda_error_input(&e, "ldagpu_train: no corpus");
         return api_fail_null(err, &e);
     }
+    if (!c->c->num_tokens) { /* the readers refuse such a corpus; arrays may make one */
+        lda_error_input(&e, "no tokens to train on (%zu documents, all empty)", c->c->num_input_docs);
+        return api_fail_null(err, &e);
+    }
     lda_train_options o;
     lda_train_given g = {0};
     if (s) {
