@@ -1,8 +1,10 @@
 # ldagpu — build, test and sanitizer targets.
 #
-#   make            ./ldagpu (with the CUDA backend when nvcc is found; CUDA=0 forces CPU only)
-#   make test       build and run the Criterion test suite (GPU tests skip without a GPU)
-#   make asan       build the CLI and tests with AddressSanitizer + UBSan and run the tests
+#   make            ./ldagpu and ./libldagpu.so, the library (include/ldagpu.h) (with the CUDA backend
+#                   when nvcc is found; CUDA=0 forces CPU only)
+#   make test       build and run the Criterion test suite (GPU tests skip without a GPU), then the
+#                   Python package's tests (python/tests, pytest) against the library just built
+#   make asan       build the CLI, the library and tests with AddressSanitizer + UBSan and run both
 #   make demo       train on the bundled corpus and print its topics
 #   make fuzz       build the libFuzzer targets (clang) and run each FUZZ_SECONDS on its seeds
 #   make install    ldagpu, its man page ldagpu(1) and bash completion under $(DESTDIR)$(PREFIX)
@@ -22,12 +24,14 @@ endif
 # CPU-only and CUDA builds keep their objects apart (the flags differ).
 BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 OPTFLAGS ?= -O3 -march=x86-64-v2
-CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-                -D_GNU_SOURCE -pthread -Isrc -I$(BUILD)/gen
+# -fPIC: the same objects make the program and libldagpu.so; hidden visibility: the library
+# exports only the API (LDAGPU_EXPORT in include/ldagpu.h).
+CFLAGS_COMMON = -std=c11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fPIC -fvisibility=hidden \
+                -D_GNU_SOURCE -pthread -Isrc -Iinclude -I$(BUILD)/gen
 CFLAGS   += $(OPTFLAGS) $(CFLAGS_COMMON)
 # PCRE2 (8-bit code units, UTF-8) runs --token-pattern (corpus/token_pattern.h).
 LDLIBS   += -lpcre2-8 -lz -lm -pthread
-NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror \
+NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror,-fPIC \
             -Xptxas -warn-spills --resource-usage
 
 LIB_SRC  := $(filter-out src/cli/main.c src/backend/backend_cuda_absent.c,$(wildcard src/*/*.c))
@@ -64,14 +68,22 @@ BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
-.PHONY: all ldagpu test asan fuzz fuzz-targets demo clean deps check-criterion man completion install uninstall
-all: ldagpu
+.PHONY: all ldagpu lib test asan fuzz fuzz-targets demo clean deps check-criterion man completion install uninstall
+all: ldagpu lib
 
 ldagpu: $(BUILD)/ldagpu
 	cp $< $@
 
+lib: libldagpu.so
+libldagpu.so: $(BUILD)/libldagpu.so
+	cp $< $@
+
 $(BUILD)/ldagpu: $(BUILD)/src/cli/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The library: the same objects as the program, less its main.
+$(BUILD)/libldagpu.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libldagpu.so -o $@ $^ $(LDLIBS)
 
 $(BUILD)/src/%.o: src/%.c | $(BUILD)/gen/stopwords_data.c
 	@mkdir -p $(dir $@)
@@ -100,17 +112,32 @@ $(BUILD)/test_ldagpu: $(TEST_OBJ) $(LIB_OBJ)
 check-criterion:
 	@test -f /usr/include/criterion/criterion.h || scripts/install-deps.sh --test
 
-test: $(BUILD)/test_ldagpu ldagpu
+# The Python tests run with the system's Python (Debian's numpy, scipy and pytest:
+# scripts/install-deps.sh --test); TEST_ARGS (a Criterion filter) leaves them out.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYTEST  = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+test: $(BUILD)/test_ldagpu ldagpu $(BUILD)/libldagpu.so
 	LDAGPU_BIN=$(CURDIR)/$(BUILD)/ldagpu LDAGPU_ROOT=$(CURDIR) $(BUILD)/test_ldagpu $(TEST_ARGS)
+	@if [ -z '$(TEST_ARGS)' ]; then \
+	    echo "LDAGPU_LIBRARY=$(BUILD)/libldagpu.so $(PYTEST)"; \
+	    LDAGPU_BIN=$(CURDIR)/$(BUILD)/ldagpu LDAGPU_LIBRARY=$(CURDIR)/$(BUILD)/libldagpu.so $(PYTEST); fi
 
 # Sanitizer build: its own folder, CPU backend only (the CUDA runtime and ASan disagree on
 # the address space), tests run with leak checking on. float-cast-overflow (not part of
 # -fsanitize=undefined) catches a NaN or out-of-range double cast to an integer, e.g. from a file.
 asan:
 	$(MAKE) BUILD=build/asan CUDA=0 MPI=0 OPTFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" \
-	    build/asan/ldagpu build/asan/test_ldagpu
+	    build/asan/ldagpu build/asan/test_ldagpu build/asan/libldagpu.so
 	LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1 build/asan/test_ldagpu $(TEST_ARGS)
+	@# The Python tests against the sanitized library: the interpreter loads it, so the ASan
+	@# runtime is preloaded; leaks are not checked there (Python keeps what it allocates).
+	@if [ -z '$(TEST_ARGS)' ]; then \
+	    echo "LDAGPU_LIBRARY=build/asan/libldagpu.so LD_PRELOAD=libasan $(PYTEST)"; \
+	    LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	    ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LDAGPU_BIN=$(CURDIR)/build/asan/ldagpu LDAGPU_LIBRARY=$(CURDIR)/build/asan/libldagpu.so $(PYTEST); fi
 
 # Fuzzing (fuzz/): libFuzzer targets over the readers and parsers, built with clang and
 # AddressSanitizer + UBSan in their own folder. Each runs FUZZ_SECONDS from the seeds in
@@ -169,6 +196,6 @@ demo: ldagpu
 	./ldagpu topics demo-model --top 10
 
 clean:
-	rm -rf build ldagpu
+	rm -rf build ldagpu libldagpu.so
 
 -include $(shell find build -name '*.d' 2>/dev/null)

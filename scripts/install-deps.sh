@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs what ldagpu needs and is missing, on Debian or Ubuntu (apt-get; sudo when not root).
 #   scripts/install-deps.sh          build tools, zlib and PCRE2 (to build and train)
-#   scripts/install-deps.sh --test   the same plus Criterion, NumPy, SciPy and Node.js (to run the
-#                                    tests: NumPy reads the .npy and export files back, the README's
-#                                    Python blocks use NumPy and SciPy, Node.js runs the report
+#   scripts/install-deps.sh --test   the same plus Criterion, NumPy, SciPy, pytest and Node.js (to
+#                                    run the tests: NumPy reads the .npy and export files back, the
+#                                    README's Python blocks use NumPy and SciPy, pytest runs the
+#                                    Python package's tests, which also pip-install it in a venv:
+#                                    python3-venv, setuptools, wheel; Node.js runs the report
 #                                    page's script)
 #   scripts/install-deps.sh --plots  the same plus gnuplot (for the benchmark scripts)
 #   scripts/install-deps.sh --fuzz   the same plus clang and its libFuzzer runtime (make fuzz)
@@ -25,6 +27,10 @@ for arg in "$@"; do
         --test) have_hdr criterion/criterion.h || need="$need libcriterion-dev"
                 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy"
                 /usr/bin/python3 -c 'import scipy' 2>/dev/null || need="$need python3-scipy"
+                /usr/bin/python3 -c 'import pytest' 2>/dev/null || need="$need python3-pytest"
+                # `pip install ./python` in a venv (python/tests/test_install.py)
+                /usr/bin/python3 -c 'import ensurepip, setuptools, wheel' 2>/dev/null ||
+                    need="$need python3-venv python3-setuptools python3-wheel"
                 have_cmd node || need="$need nodejs" ;;
         --plots) have_cmd gnuplot || need="$need gnuplot-nox" ;;
         --fuzz)

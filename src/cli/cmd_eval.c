@@ -220,10 +220,7 @@ int lda_cmd_eval(int argc, char **argv)
     lda_model m;
     corpus *c = NULL, *docs = NULL;
     unsigned char *listed = NULL, *keep = NULL;
-    float *phi = NULL;
-    lda_completion comp;
-    int have_comp = 0, have_priors = 0, rc = -1;
-    lda_priors priors;
+    int rc = -1;
     if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     m.settings.corpus.force_text |= ctx.force_text;
@@ -266,33 +263,21 @@ int lda_cmd_eval(int argc, char **argv)
     p.threads = ctx.threads;
     uint32_t iterations = ctx.iterations_given ? ctx.iterations : m.settings.holdout_iterations;
     uint64_t seed = lda_heldout_seed(ctx.seed_given ? ctx.seed : m.settings.params.seed, m.iterations);
-    double loglik;
-    if (lda_completion_init(&comp, docs, &p, &err))
+    lda_completion_result r;
+    if (lda_model_completion(&m, docs, &p, seed, iterations, &r, &err))
         goto out;
-    have_comp = 1;
-    if (lda_model_priors(&m, &priors, &err))
-        goto out;
-    have_priors = 1;
-    if (!(phi = lda_model_phi_vk(&m, &err)) ||
-        lda_completion_run(&comp, phi, &priors, seed, iterations, &loglik, &err))
-        goto out;
-    printf("documents %zu\n", comp.num_docs);
-    printf("documents_too_short %zu\n", comp.num_short_docs);
-    printf("tokens_scored %zu\n", comp.num_tokens);
+    printf("documents %zu\n", r.num_docs);
+    printf("documents_too_short %zu\n", r.num_short_docs);
+    printf("tokens_scored %zu\n", r.num_tokens);
     printf("unknown_tokens %zu\n", unknown);
-    printf("loglik_per_token %.6f\n", loglik);
-    printf("perplexity %.2f\n", exp(-loglik));
+    printf("loglik_per_token %.6f\n", r.loglik_per_token);
+    printf("perplexity %.2f\n", exp(-r.loglik_per_token));
     if (fflush(stdout) != 0) {
         lda_error_fail(&err, "cannot write to stdout");
         goto out;
     }
     rc = 0;
 out:
-    if (have_priors)
-        lda_priors_free(&priors);
-    if (have_comp)
-        lda_completion_free(&comp);
-    free(phi);
     free(listed);
     free(keep);
     corpus_free(docs);

@@ -129,11 +129,9 @@ static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const floa
         else
             fprintf(f, "\ttopic%u", k);
     fputc('\n', f);
-    size_t d = 0; /* kept documents are in input order */
+    size_t kept = 0;
     for (size_t i = 0; i < c->num_input_docs; i++) {
-        const float *row = uniform;
-        if (d < c->num_docs && c->input_index[d] == i)
-            row = theta_slots + (size_t)L->doc_slot[d++] * K;
+        const float *row = lda_theta_input_row(c, L, theta_slots, K, i, &kept, uniform);
         fprintf(f, "%zu", i);
         if (c->names) /* a corpus with names (text_fields.h) */
             fprintf(f, "\t%s", lda_string_list_get(c->names, i));
@@ -178,9 +176,8 @@ int lda_cmd_infer(int argc, char **argv)
     lda_model m;
     corpus *c = NULL;
     lda_layout *L = NULL;
-    float *phi = NULL, *theta = NULL;
-    int to_stdout = strcmp(ctx.output, "-") == 0, have_priors = 0, rc = -1;
-    lda_priors priors;
+    float *theta = NULL;
+    int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
     lda_atomic_file af = {0};
     if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
@@ -201,12 +198,7 @@ int lda_cmd_infer(int argc, char **argv)
     p.device = ctx.device;
     p.threads = ctx.threads;
     p.seed = ctx.seed;
-    if (lda_model_priors(&m, &priors, &err))
-        goto out;
-    have_priors = 1;
-    if (!(L = lda_layout_build(c, lda_params_piece_length(&p), &err)) || !(phi = lda_model_phi_vk(&m, &err)) ||
-        !(theta = lda_malloc_array(L->num_slots * (size_t)m.num_topics, sizeof *theta, "theta", &err)) ||
-        lda_infer(L, &p, &priors, phi, ctx.iterations, theta, NULL, NULL, &err))
+    if (lda_model_infer(&m, c, &p, ctx.iterations, &L, &theta, &err))
         goto out;
     if (to_stdout) {
         if (write_theta(stdout, c, L, theta, m.num_topics, &ctx.doc_topics, &err))
@@ -226,11 +218,8 @@ int lda_cmd_infer(int argc, char **argv)
             to_stdout ? "" : ctx.output);
     rc = 0;
 out:
-    if (have_priors)
-        lda_priors_free(&priors);
     if (af.f)
         lda_atomic_abort(&af);
-    free(phi);
     free(theta);
     lda_layout_free(L);
     corpus_free(c);

@@ -14,6 +14,7 @@
 #include "cli/corpus_option_rows.h"
 #include "model/model_corpus.h"
 #include "model/settings.h"
+#include "train/train_settings.h"
 #include "train/trainer.h"
 #include "util/input.h"
 #include "util/ranks.h"
@@ -118,53 +119,27 @@ typedef struct {
     const char *resume;             /* --resume MODEL */
     const char *topic_keys, *doc_topics; /* Mallet's files written after training (export's) */
     unsigned char given[OPT_COUNT]; /* options set by a flag or the config file */
-    lda_model_kind model;           /* --model as given, and where (a flag or a config line) */
-    lda_update update;              /* --update as given, and where */
-    char model_where[512], update_where[512];
+    lda_train_given settings_given; /* what the shared settings parser needs to know */
 } train_ctx;
 
-/* Options that set a recorded setting are parsed by the settings table (model/settings.c),
- * the others here. */
+/* Options that are train settings are parsed by the one parser the library uses too
+ * (train/train_settings.h), the others here. */
 static int apply_train_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
 {
     train_ctx *ctx = vctx;
     lda_train_options *o = &ctx->o;
-    lda_params *p = &o->settings.params;
     if (index < 0 || index >= OPT_COUNT) {
         lda_error_fail(err, "internal error: option %d has no handler", index);
         return -1;
     }
     ctx->given[index] = 1;
-    const lda_setting *setting = lda_setting_by_option(train_options[index].name);
-    if (setting && lda_setting_parse(setting, where, v, &o->settings, 0, err))
-        return -1;
-    if (index == OPT_MODEL) {
-        ctx->model = lda_params_model(p);
-        snprintf(ctx->model_where, sizeof ctx->model_where, "%s", where);
-    } else if (index == OPT_UPDATE) {
-        ctx->update = p->update;
-        snprintf(ctx->update_where, sizeof ctx->update_where, "%s", where);
-    }
-    if (setting)
-        return 0;
+    const int rc = lda_train_setting_set(o, &ctx->settings_given, train_options[index].name, v, where, err);
+    if (rc <= 0)
+        return rc;
     switch (index) {
-    case OPT_ITERATIONS:
-        return lda_parse_u32(where, v, 0, 100000000, &p->iterations, err);
     case OPT_OUTPUT:
         o->output_dir = v;
         return 0;
-    case OPT_DEVICE:
-        return lda_parse_device(where, v, &p->device, err);
-    case OPT_SPLIT:
-        return lda_parse_split(where, v, &p->split, err);
-    case OPT_GPUS:
-        return lda_parse_u32(where, v, 1, LDA_MAX_SHARDS, &p->shards, err);
-    case OPT_THREADS:
-        return lda_parse_threads(where, v, &p->threads, err);
-    case OPT_EVAL_EVERY:
-        return lda_parse_u32(where, v, 0, UINT32_MAX, &p->eval_every, err);
-    case OPT_TOP:
-        return lda_parse_u32(where, v, 1, 100000, &o->top_words, err);
     case OPT_QUIET:
         return lda_parse_flag_value(where, v, &o->quiet, err);
     case OPT_CACHE:
@@ -191,27 +166,6 @@ static int apply_train_option(void *vctx, int index, const char *v, const char *
         lda_error_fail(err, "internal error: option --%s has no handler", train_options[index].name);
         return -1;
     }
-}
-
-/* A model is a pair (θ collapsed?, update rule: params.h), so --model names its update rule: an
- * --update that says otherwise is refused, rather than making a third model of the two by
- * whichever came last. */
-static int check_model_update(train_ctx *ctx, lda_error *err)
-{
-    if (!ctx->given[OPT_MODEL] || !ctx->given[OPT_UPDATE])
-        return 0;
-    lda_params implied;
-    lda_params_default(&implied);
-    lda_params_set_model(&implied, ctx->model);
-    if (implied.update != ctx->update) {
-        lda_error_input(err, "%s %s means --update %s; %s %s contradicts it (leave --update out: each model names "
-                        "its update rule)", ctx->model_where, lda_choice_name(lda_model_choices, ctx->model),
-                        lda_choice_name(lda_update_choices, implied.update), ctx->update_where,
-                        lda_choice_name(lda_update_choices, ctx->update));
-        return -1;
-    }
-    lda_params_set_model(&ctx->o.settings.params, ctx->model);
-    return 0;
 }
 
 /* ---- --resume: the model's settings, and the flags that may change them ---- */
@@ -335,36 +289,6 @@ static void install_stop_handlers(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-/* --gpus N runs on CUDA. Under mpirun each process is one shard (on its own GPU where there
- * are GPUs). LDAGPU_SHARDS=N (a test switch, not an option: DEVELOPERS.md) splits the run the
- * same way on whatever device it trains on, so that the CPU, where shards make nothing faster,
- * can prove that they change nothing. */
-static int resolve_shards(train_ctx *ctx, lda_error *err)
-{
-    lda_params *p = &ctx->o.settings.params;
-    const char *env = getenv("LDAGPU_SHARDS");
-    if (lda_ranks_size() > 1) {
-        if (ctx->given[OPT_GPUS] || (env && *env)) {
-            lda_error_input(err, "under mpirun each process trains one shard on a GPU of its own: leave out %s",
-                            ctx->given[OPT_GPUS] ? "--gpus" : "LDAGPU_SHARDS");
-            return -1;
-        }
-        p->shards = (uint32_t)lda_ranks_size();
-        p->over_ranks = 1;
-        return 0;
-    }
-    if (ctx->given[OPT_GPUS]) {
-        if (p->device == LDA_DEVICE_CPU) {
-            lda_error_input(err, "--gpus %u: not with --device cpu", p->shards);
-            return -1;
-        }
-        p->device = LDA_DEVICE_CUDA;
-        p->shard_devices = p->shards > 1;
-        return p->shard_devices ? lda_backend_check_gpus(p->shards, err) : 0;
-    }
-    return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;
-}
-
 /* --output-topic-keys, --output-doc-topics: from the model just written (by rank 0 of an mpirun). */
 static int write_mallet_files(const train_ctx *ctx, lda_error *err)
 {
@@ -387,7 +311,7 @@ static int train_with(train_ctx *ctx, const char *command, const char **position
     lda_error err = {0};
     lda_resume_state st;
     memset(&st, 0, sizeof st);
-    if (check_model_update(ctx, &err) || resolve_shards(ctx, &err) ||
+    if (lda_train_settings_finish(&ctx->o, &ctx->settings_given, &err) ||
         lda_backend_check_device(ctx->o.settings.params.device, &err)) /* before any input is read */
         return lda_report(command, &err);
     if (ctx->resume) {
@@ -424,10 +348,8 @@ int lda_cmd_train(int argc, char **argv)
 {
     train_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    lda_settings_default(&ctx.o.settings);
-    ctx.o.settings.params.sampler = LDA_SAMPLER_AUTO; /* the library's default is what older models ran */
+    lda_train_options_default(&ctx.o);
     ctx.o.output_dir = "model";
-    ctx.o.top_words = 20;
 
     lda_error err = {0};
     lda_config_values config_values = {0}; /* --config's values, which the options point into */

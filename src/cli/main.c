@@ -6,10 +6,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/version.h"
 #include "util/atomic_file.h"
 #include "util/ranks.h"
-
-#define LDAGPU_VERSION "0.2.0"
 
 typedef struct {
     const char *name;

@@ -244,3 +244,29 @@ corpus *lda_trained_documents(const lda_model *m, const char *dir, const char *p
         corpus_free(c);
     return train;
 }
+
+int lda_model_completion(const lda_model *m, const corpus *docs, const lda_params *p, uint64_t seed,
+                         uint32_t iterations, lda_completion_result *out, lda_error *err)
+{
+    lda_completion comp;
+    lda_priors priors;
+    float *phi = NULL;
+    int rc = -1;
+    if (lda_completion_init(&comp, docs, p, err))
+        return -1;
+    if (lda_model_priors(m, &priors, err)) {
+        lda_completion_free(&comp);
+        return -1;
+    }
+    if ((phi = lda_model_phi_vk(m, err)) &&
+        lda_completion_run(&comp, phi, &priors, seed, iterations, &out->loglik_per_token, err) == 0) {
+        out->num_docs = comp.num_docs;
+        out->num_short_docs = comp.num_short_docs;
+        out->num_tokens = comp.num_tokens;
+        rc = 0;
+    }
+    free(phi);
+    lda_priors_free(&priors);
+    lda_completion_free(&comp);
+    return rc;
+}

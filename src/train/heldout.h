@@ -70,4 +70,15 @@ int lda_completion_run(const lda_completion *c, const float *phi_vk, const lda_p
                        uint32_t iterations, double *loglik_per_token, lda_error *err);
 void lda_completion_free(lda_completion *c);
 
+typedef struct {
+    double loglik_per_token; /* the mean log-likelihood of the scored tokens */
+    size_t num_docs, num_short_docs, num_tokens; /* as lda_completion's */
+} lda_completion_result;
+
+/* Document completion of docs (in m's vocabulary) under model m, its φ and its priors at the end
+ * of training, as `ldagpu eval` scores them: p's device, threads and sampler, `iterations` sweeps
+ * keyed on seed (a figure of eval's is keyed on lda_heldout_seed(its seed, m->iterations)). */
+int lda_model_completion(const lda_model *m, const corpus *docs, const lda_params *p, uint64_t seed,
+                         uint32_t iterations, lda_completion_result *out, lda_error *err);
+
 #endif

@@ -32,6 +32,7 @@
 /* Everything one run holds. */
 typedef struct {
     const lda_train_options *o;
+    const corpus *borrowed;   /* o->documents: the caller's, never freed here */
     corpus *c;                /* the documents trained on */
     corpus *heldout;          /* the documents held out (NULL: none) */
     uint64_t corpus_checksum; /* of the corpus as read, before the split */
@@ -50,7 +51,39 @@ typedef struct {
     lda_model_folder folder;   /* -o, locked; opened by the process that writes (MPI rank 0) */
     int has_folder;
     uint64_t run_id;           /* model.conf's run_id: the resumed state's, or lda_run_id's */
+    int stopped_by_caller;     /* the progress callback asked to stop */
 } run;
+
+static void drop_corpus(const run *r, corpus *c)
+{
+    if (c != r->borrowed)
+        corpus_free(c);
+}
+
+/* A line for stderr, or for the caller's message callback. */
+static void emit(const lda_train_options *o, const char *format, va_list args)
+{
+    if (!o->message) {
+        vfprintf(stderr, format, args);
+        return;
+    }
+    char line[2048];
+    vsnprintf(line, sizeof line, format, args);
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\n')
+        line[n - 1] = '\0';
+    o->message(o->callback_ctx, line);
+}
+
+/* A warning, or a line that says why a run stopped: printed with -q too. */
+static void warn(const lda_train_options *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void warn(const lda_train_options *o, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    emit(o, format, args);
+    va_end(args);
+}
 
 /* What a run says on stderr besides its errors and warnings: nothing with -q. */
 static void say(const lda_train_options *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -60,8 +93,14 @@ static void say(const lda_train_options *o, const char *format, ...)
         return;
     va_list args;
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    emit(o, format, args);
     va_end(args);
+}
+
+/* What the corpus is called in messages. */
+static const char *corpus_shown(const lda_train_options *o)
+{
+    return o->corpus_path ? o->corpus_path : "the documents given";
 }
 
 static void print_corpus_summary(const lda_train_options *o, const corpus *c, double seconds)
@@ -69,7 +108,7 @@ static void print_corpus_summary(const lda_train_options *o, const corpus *c, do
     char empty[64] = "";
     if (c->num_empty_docs)
         snprintf(empty, sizeof empty, " (%zu empty, skipped)", c->num_empty_docs);
-    say(o, "ldagpu: read %s (%s): %zu documents%s, %zu tokens, %u words in %.2f s\n", o->corpus_path,
+    say(o, "ldagpu: read %s (%s): %zu documents%s, %zu tokens, %u words in %.2f s\n", corpus_shown(o),
         corpus_format_name(c->format), c->num_docs, empty, c->num_tokens, c->vocab_size, seconds);
 }
 
@@ -85,7 +124,7 @@ static corpus *read_corpus(const lda_train_options *o, lda_error *err)
     corpus_cache_report report;
     corpus *c = corpus_read_cached(o->corpus_path, &o->settings.corpus, cache_path, &report, err);
     if (report.message[0] && (!o->quiet || strncmp(report.message, "warning:", 8) == 0))
-        fprintf(stderr, "ldagpu: %s\n", report.message);
+        warn(o, "ldagpu: %s\n", report.message);
     free(cache_path);
     return c;
 }
@@ -156,19 +195,47 @@ static void describe_theta_files(const char *dir, lda_doc_topics_form form, char
 }
 
 typedef struct {
-    const run *r;
     const lda_model *m;
+    const lda_train_log *log;
+    const size_t *heldout_index;
+    size_t num_heldout;
+    uint32_t top_words;
 } model_write;
 
 /* Every file of the model into dir, the new folder that takes the old one's place. */
 static int write_model_files(const char *dir, void *vctx, lda_error *err)
 {
     const model_write *w = vctx;
-    const run *r = w->r;
-    return lda_state_write_extras(dir, w->m, &r->log, r->heldout_index, r->num_heldout, err) ||
-                   lda_model_write(w->m, dir, r->o->top_words, err)
+    return lda_state_write_extras(dir, w->m, w->log, w->heldout_index, w->num_heldout, err) ||
+                   lda_model_write(w->m, dir, w->top_words, err)
                ? -1
                : 0;
+}
+
+/* The finished model handed to the caller (o->keep): its own vocabulary, the log, the
+ * held-out list and the stop words move there. */
+static int keep_model(run *r, lda_model *m, lda_error *err)
+{
+    lda_trained *t = r->o->keep;
+    char **vocab = copy_strings(m->vocab, m->vocab_size, err);
+    if (!vocab)
+        return -1;
+    memset(t, 0, sizeof *t);
+    t->m = *m;
+    t->m.vocab = vocab;
+    t->m.owns_vocab = 1;
+    memset(m, 0, sizeof *m);
+    t->log = r->log;
+    t->log.out = NULL;
+    memset(&r->log, 0, sizeof r->log);
+    t->heldout_index = r->heldout_index;
+    t->num_heldout = r->num_heldout;
+    r->heldout_index = NULL;
+    t->stopwords = r->stopwords;
+    memset(&r->stopwords, 0, sizeof r->stopwords);
+    t->m.stopwords = t->m.stopwords ? &t->stopwords : NULL;
+    t->top_words = r->o->top_words;
+    return 0;
 }
 
 static int save_model(run *r, lda_error *err)
@@ -197,18 +264,20 @@ static int save_model(run *r, lda_error *err)
     if (lda_theta_fetch(&m.theta, b, r->c, m.num_docs, &r->doc_topics, 0, err))
         goto out;
     double t1 = lda_now_seconds();
-    model_write w = {r, &m};
-    if (lda_model_folder_replace(&r->folder, write_model_files, &w, r->run_id, err))
+    model_write w = {&m, &r->log, r->heldout_index, r->num_heldout, o->top_words};
+    if (r->has_folder && lda_model_folder_replace(&r->folder, write_model_files, &w, r->run_id, err))
         goto out;
-    if (r->folder.replaced_cwd)
+    if (r->has_folder && r->folder.replaced_cwd)
         say(o, "ldagpu: %s is a new folder now: a shell inside it sees the old one until it changes to it again "
                "(cd \"$PWD\")\n", o->output_dir);
-    if (!o->quiet) {
+    if (r->has_folder && !o->quiet) {
         char form[64], files[512];
         describe_theta_files(o->output_dir, r->doc_topics.form, files, sizeof files);
-        fprintf(stderr, "ldagpu: θ as %s (%s) built in %.2f s; the model written in %.2f s\n",
+        say(o, "ldagpu: θ as %s (%s) built in %.2f s; the model written in %.2f s\n",
                 lda_doc_topics_format(&r->doc_topics, form, sizeof form), files, t1 - t0, lda_now_seconds() - t1);
     }
+    if (o->keep && keep_model(r, &m, err))
+        goto out;
     rc = 0;
 out:
     lda_model_free(&m);
@@ -233,7 +302,7 @@ static int save_checkpoint(run *r, lda_error *err)
     m.settings.params = b->params;
     m.settings.params.alpha = lda_params_alpha(&b->params);
     m.iterations = r->done;
-    if (!(m.corpus_path = strdup(r->corpus_path))) {
+    if (!(m.corpus_path = strdup(r->corpus_path ? r->corpus_path : ""))) {
         lda_error_fail(err, "out of memory");
         goto out;
     }
@@ -267,18 +336,18 @@ static int evaluate_into(run *r, lda_log_row *row, lda_error *err)
 
 static int stop_requested(const run *r)
 {
-    return r->o->stop && *r->o->stop;
+    return (r->o->stop && *r->o->stop) || r->stopped_by_caller;
 }
 
 /* After the priors are learned: their spread, on the iteration log's stream. */
-static void print_priors(uint32_t iteration, const lda_priors *p)
+static void print_priors(const lda_train_options *o, uint32_t iteration, const lda_priors *p)
 {
     double lo = p->alpha[0], hi = p->alpha[0];
     for (uint32_t k = 1; k < p->K; k++) {
         lo = p->alpha[k] < lo ? p->alpha[k] : lo;
         hi = p->alpha[k] > hi ? p->alpha[k] : hi;
     }
-    fprintf(stderr, "ldagpu: iteration %u: priors learned: alpha sum %.4g (from %.4g to %.4g), beta %.4g\n",
+    say(o, "ldagpu: iteration %u: priors learned: alpha sum %.4g (from %.4g to %.4g), beta %.4g\n",
             iteration, p->alpha_sum, lo, hi, p->beta);
 }
 
@@ -298,8 +367,8 @@ static int run_iterations(run *r, lda_error *err)
         double t0 = lda_now_seconds();
         if (r->b->ops->iterate(r->b, it, &row.timing, err))
             return -1;
-        if (!o->quiet && lda_priors_due(it, &o->settings.params))
-            print_priors(it, &r->b->priors);
+        if (lda_priors_due(it, &o->settings.params))
+            print_priors(o, it, &r->b->priors);
         row.seconds = lda_now_seconds() - t0;
         run_seconds += row.seconds;
         train_seconds += row.seconds;
@@ -311,6 +380,9 @@ static int run_iterations(run *r, lda_error *err)
             return -1;
         if (lda_train_log_add(&r->log, &row, err))
             return -1;
+        if (o->progress && o->progress(o->callback_ctx, &row, end))
+            r->stopped_by_caller = 1;
+        last |= r->stopped_by_caller;
         if (last)
             break;
         if (ckpt && it % ckpt == 0 && save_checkpoint(r, err))
@@ -333,7 +405,7 @@ static int prepare_heldout(run *r, corpus *full, lda_error *err)
         return 0;
     }
     const int failed = lda_heldout_split(full, o->settings.holdout, o->settings.params.seed, &r->c, &r->heldout, err);
-    corpus_free(full); /* split or not, the whole corpus is no longer needed */
+    drop_corpus(r, full); /* split or not, the whole corpus is no longer needed */
     if (failed)
         return -1;
     corpus *h = r->heldout;
@@ -354,7 +426,7 @@ static int start_completion(run *r, lda_error *err)
     for (size_t d = 0; d < r->heldout->num_docs; d++)
         scorable += r->heldout->doc_offsets[d + 1] - r->heldout->doc_offsets[d] >= 2;
     if (!scorable) {
-        fprintf(stderr, "ldagpu: warning: no held-out document has 2 tokens or more; no held-out figures\n");
+        warn(r->o, "ldagpu: warning: no held-out document has 2 tokens or more; no held-out figures\n");
         return 0;
     }
     lda_params p = r->b->params; /* same device, K, alpha (resolved), precision, sampler, threads */
@@ -431,7 +503,7 @@ static void print_opening(const run *r)
             p->num_topics, r->b->description, model, sampler, p->alpha, p->beta, o->settings.params.iterations,
             lda_choice_name(lda_precision_choices, p->precision), p->refresh, (unsigned long long)p->seed);
     if (p->optimize_interval && p->num_topics >= LDA_OPTIMIZE_WORSE_FROM_K)
-        fprintf(stderr, "ldagpu: warning: at K >= %d learned priors held out worse than the symmetric ones in every "
+        warn(o, "ldagpu: warning: at K >= %d learned priors held out worse than the symmetric ones in every "
                         "measurement (docs/priors.md); --optimize-interval 0 keeps them symmetric\n",
                 LDA_OPTIMIZE_WORSE_FROM_K);
     if (lda_params_model(p) == LDA_MODEL_RECOMMENDED)
@@ -444,16 +516,21 @@ static void print_opening(const run *r)
             lda_choice_name(lda_model_choices, LDA_MODEL_RECOMMENDED), lda_choice_name(lda_sampler_choices, best.sampler));
 }
 
-static const char *signal_name(int sig)
+/* What stopped the run: a signal, or the caller's progress callback. */
+static const char *stop_cause(const run *r)
 {
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+    const int sig = r->o->stop ? *r->o->stop : 0;
+    return r->stopped_by_caller && !sig ? "the caller"
+           : sig == SIGINT             ? "SIGINT"
+           : sig == SIGTERM            ? "SIGTERM"
+                                       : "a signal";
 }
 
 /* A signal before the first iteration: nothing is written, the folder stays as it was. */
 static int stopped_before_training(const run *r)
 {
-    fprintf(stderr, "ldagpu: stopped by %s before the first iteration; %s left as it was\n", signal_name(*r->o->stop),
-            r->o->output_dir);
+    warn(r->o, "ldagpu: stopped by %s before the first iteration; %s left as it was\n", stop_cause(r),
+         r->o->output_dir ? r->o->output_dir : "nothing");
     return 0;
 }
 
@@ -463,11 +540,13 @@ int lda_train(const lda_train_options *o, lda_error *err)
     memset(&r, 0, sizeof r);
     r.o = o;
     r.first = r.done = o->resume ? o->resume->m.iterations : 0;
-    lda_train_log_init(&r.log, o->quiet ? NULL : stderr, r.first, r.first + o->settings.params.iterations);
+    lda_train_log_init(&r.log, o->quiet || o->message ? NULL : stderr, r.first,
+                       r.first + o->settings.params.iterations);
+    r.borrowed = o->documents;
     corpus *full = NULL;
     int rc = -1;
     /* Before any work: may -o take this run's model? Locked until the run ends. */
-    if (lda_ranks_rank() == 0) {
+    if (lda_ranks_rank() == 0 && o->output_dir) {
         if (lda_model_folder_open(&r.folder, o->output_dir, o->force, o->resume ? o->resume->dir : NULL, err)) {
             lda_train_log_free(&r.log);
             return -1;
@@ -496,7 +575,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (lda_zplan_check(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();
-    full = read_corpus(o, err);
+    full = o->documents ? (corpus *)o->documents : read_corpus(o, err);
     if (stop_requested(&r)) { /* during the read (which a signal may cut short) */
         rc = stopped_before_training(&r);
         goto out;
@@ -514,7 +593,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
         goto out;
     if (o->resume && r.c->num_tokens != o->resume->m.num_tokens) {
         lda_error_input(err, "%s: %zu tokens to train on, %s/model.conf says %llu: not the same corpus or split",
-                        o->corpus_path, r.c->num_tokens, o->resume->dir, (unsigned long long)o->resume->m.num_tokens);
+                        corpus_shown(o), r.c->num_tokens, o->resume->dir, (unsigned long long)o->resume->m.num_tokens);
         goto out;
     }
     if (o->settings.params.device == LDA_DEVICE_AUTO) {
@@ -563,19 +642,23 @@ int lda_train(const lda_train_options *o, lda_error *err)
         rc = stopped_before_training(&r);
         goto out;
     }
-    if (stop_requested(&r) && save_checkpoint(&r, err))
+    if (r.has_folder && stop_requested(&r) && save_checkpoint(&r, err))
         goto out;
     if (save_model(&r, err))
         goto out;
-    if (stop_requested(&r)) {
+    if (!r.has_folder) {
+        if (r.done < r.first + o->settings.params.iterations)
+            warn(o, "ldagpu: stopped by %s after iteration %u of %u\n", stop_cause(&r), r.done,
+                 r.first + o->settings.params.iterations);
+    } else if (stop_requested(&r)) {
         uint32_t end = r.first + o->settings.params.iterations;
         if (r.done < end)
-            fprintf(stderr, "ldagpu: stopped by %s after iteration %u of %u; checkpoint and model written to %s/; "
+            warn(o, "ldagpu: stopped by %s after iteration %u of %u; checkpoint and model written to %s/; "
                             "continue with: ldagpu train --resume %s -n %u\n",
-                    signal_name(*o->stop), r.done, end, o->output_dir, o->output_dir, end - r.done);
+                    stop_cause(&r), r.done, end, o->output_dir, o->output_dir, end - r.done);
         else
-            fprintf(stderr, "ldagpu: %s received after the last iteration (%u); model written to %s/\n",
-                    signal_name(*o->stop), r.done, o->output_dir);
+            warn(o, "ldagpu: %s received after the last iteration (%u); model written to %s/\n",
+                    stop_cause(&r), r.done, o->output_dir);
     } else {
         say(o, "ldagpu: model written to %s/ (top words in %s/topics.txt)\n", o->output_dir,
                 o->output_dir);
@@ -589,8 +672,8 @@ out:
         lda_completion_free(&r.completion);
     lda_backend_destroy(r.b);
     lda_layout_free(r.L);
-    corpus_free(full);
-    corpus_free(r.c);
+    drop_corpus(&r, full);
+    drop_corpus(&r, r.c);
     corpus_free(r.heldout);
     free(r.phi);
     free(r.heldout_index);
@@ -598,4 +681,24 @@ out:
     free(r.vocab_path);
     stopword_list_free(&r.stopwords);
     return rc;
+}
+
+int lda_trained_write(const lda_trained *t, const char *dir, int force, lda_error *err)
+{
+    lda_model_folder folder;
+    if (lda_model_folder_open(&folder, dir, force, NULL, err))
+        return -1;
+    model_write w = {&t->m, &t->log, t->heldout_index, t->num_heldout, t->top_words};
+    const int rc = lda_model_folder_replace(&folder, write_model_files, &w, t->m.run_id, err);
+    lda_model_folder_close(&folder);
+    return rc;
+}
+
+void lda_trained_free(lda_trained *t)
+{
+    lda_model_free(&t->m);
+    lda_train_log_free(&t->log);
+    free(t->heldout_index);
+    stopword_list_free(&t->stopwords);
+    memset(t, 0, sizeof *t);
 }
