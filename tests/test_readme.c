@@ -200,11 +200,24 @@ static int run_python_block(const readme_block *b, const char *python, const cha
     write_text(script, b->body);
     python_imports(b->body, mods, sizeof mods);
     int status;
-    snprintf(cmd, sizeof cmd, "'%s' -c 'import %s' >/dev/null 2>&1", python, *mods ? mods : "sys");
+    /* The ldagpu package runs from the clone's python/ over the clone's own library (make lib
+     * links the objects the quick start compiled), as an installed package would. */
+    char env[1024];
+    snprintf(env, sizeof env, "PYTHONPATH='%s/python' LDAGPU_LIBRARY='%s/libldagpu.so'", dir, dir);
+    const int uses_package = strstr(mods, "ldagpu") != NULL;
+    if (uses_package) {
+        snprintf(cmd, sizeof cmd, "make -s -C '%s' lib 2>&1", dir);
+        char *made = test_shell(cmd, &status);
+        cr_assert_eq(status, 0, "README.md:%d: make lib in the clone failed:\n%s", b->line, tail_of(made, 3000));
+        free(made);
+    }
+    snprintf(cmd, sizeof cmd, "%s '%s' -c 'import %s' >/dev/null 2>&1", env, python, *mods ? mods : "sys");
     free(test_shell(cmd, &status));
     const int runs = status == 0;
+    cr_assert(runs || !uses_package, "README.md:%d: the ldagpu package does not import from the clone's python/",
+              b->line);
     if (runs)
-        snprintf(cmd, sizeof cmd, "cd '%s' && timeout -s KILL 300 '%s' '%s' 2>&1", dir, python, script);
+        snprintf(cmd, sizeof cmd, "cd '%s' && %s timeout -s KILL 300 '%s' '%s' 2>&1", dir, env, python, script);
     else
         snprintf(cmd, sizeof cmd, "'%s' -m py_compile '%s' 2>&1", python, script);
     char *out = test_shell(cmd, &status);
