@@ -195,14 +195,14 @@ static void python_imports(const char *body, char *mods, size_t size)
  * else compiles it; returns whether it ran. */
 static int run_python_block(const readme_block *b, const char *python, const char *dir, const char *scratch, int n)
 {
-    char script[512], mods[256], cmd[2048];
+    char script[512], mods[256], cmd[4096];
     snprintf(script, sizeof script, "%s/block-%d.py", scratch, n);
     write_text(script, b->body);
     python_imports(b->body, mods, sizeof mods);
     int status;
     /* The ldagpu package runs from the clone's python/ over the clone's own library (make lib
      * links the objects the quick start compiled), as an installed package would. */
-    char env[1024];
+    char env[1100];
     snprintf(env, sizeof env, "PYTHONPATH='%s/python' LDAGPU_LIBRARY='%s/libldagpu.so'", dir, dir);
     const int uses_package = strstr(mods, "ldagpu") != NULL;
     if (uses_package) {
