@@ -81,6 +81,7 @@ typedef struct {
     uint32_t word_list_doc_most; /* ... and the document's has at most this many topics */
     uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
                                     list is at most this / 4 times the document's; 0: none */
+    uint32_t sparselda_parts;  /* CPU, --sampler sparselda: the parts of a pass (LDA_ZPLAN_SPARSELDA_PARTS) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
@@ -142,6 +143,13 @@ typedef struct {
  * (results/sparse/ab-session11-h100.txt; the kernel is in the history, 9994fff). */
 #ifndef LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS
 #define LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS 2u
+#endif
+
+/* --sampler sparselda draws the documents in this many parts (backend/sampler_sparselda.h),
+ * whatever the threads, so that any number of threads gives the same model: each part's
+ * tokens see its own earlier moves, not the other parts' of the same pass. */
+#ifndef LDA_ZPLAN_SPARSELDA_PARTS
+#define LDA_ZPLAN_SPARSELDA_PARTS 8u
 #endif
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a

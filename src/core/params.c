@@ -33,6 +33,8 @@ const lda_choice lda_sampler_choices[] = {
     {"sparse", LDA_SAMPLER_SPARSE,
      "θ-collapsed models: the document's topics plus a per-word table, work per token grows with the "
      "document's topics, not K (CPU too)"},
+    {"sparselda", LDA_SAMPLER_SPARSELDA,
+     "collapsed model, CPU only: SparseLDA's exact draw, word-topic counts updated as each token moves"},
     {NULL, 0, NULL},
 };
 

@@ -31,6 +31,7 @@ typedef enum {
     LDA_SAMPLER_NAIVE = 3,            /* Algorithm 1 with the binary search of Algorithm 3 */
     LDA_SAMPLER_SPARSE = 4,           /* θ collapsed: document-sparse part + the word's dense part (sparse_draw.h) */
     LDA_SAMPLER_AUTO = 5,             /* train's and bench's default: lda_params_resolve_sampler's choice */
+    LDA_SAMPLER_SPARSELDA = 6,        /* the collapsed model on the CPU: SparseLDA, counts moving token by token */
 } lda_sampler;
 /* --optimize-mode: when the priors are learned (backend/optimize_priors.h says why once is the
  * default). Values are stored in model.conf by name. */
