@@ -21,7 +21,7 @@ struct lda_sparselda_worker {
     uint32_t *len, *stamp; /* V: a word's list is this part's where stamp = epoch */
     uint32_t epoch;
     uint32_t *n_k, *topics; /* K: the part's n[k]; the document's list */
-    double *inv, *coef, *qcum; /* K: 1 / (n[k] + Vβ), (α_k + n[m,k]) inv_k, the word part's running sums */
+    double *inv, *coef;    /* K: 1 / (n[k] + Vβ), (α_k + n[m,k]) inv_k */
     int broken;            /* a token's topic missing from its word's counts */
     int busy;              /* claimed by a running part (atomic) */
 };
@@ -50,7 +50,7 @@ uint64_t lda_sparselda_bytes(const lda_layout *L, uint32_t K, uint32_t parts, in
     entries = entries < (uint64_t)L->vocab_size * K ? entries : (uint64_t)L->vocab_size * K; /* Σ min(K, tokens) ≤ */
     const uint64_t V = L->vocab_size;
     return (uint64_t)(workers + 1) * (entries * sizeof(uint64_t) + V * sizeof(uint32_t)) + (V + 1) * sizeof(uint64_t) +
-           (uint64_t)workers * (V * sizeof(uint32_t) + (uint64_t)K * (2 * sizeof(uint32_t) + 3 * sizeof(double)));
+           (uint64_t)workers * (V * sizeof(uint32_t) + (uint64_t)K * (2 * sizeof(uint32_t) + 2 * sizeof(double)));
 }
 
 void lda_sparselda_free(lda_sparselda *s)
@@ -64,7 +64,6 @@ void lda_sparselda_free(lda_sparselda *s)
         free(w->topics);
         free(w->inv);
         free(w->coef);
-        free(w->qcum);
     }
     free(s->worker);
     free(s->offset);
@@ -104,8 +103,7 @@ int lda_sparselda_create(const lda_layout *L, uint32_t K, uint32_t parts, int th
             !(w->n_k = lda_malloc_array(K, sizeof *w->n_k, what, err)) ||
             !(w->topics = lda_malloc_array(K, sizeof *w->topics, what, err)) ||
             !(w->inv = lda_malloc_array(K, sizeof *w->inv, what, err)) ||
-            !(w->coef = lda_malloc_array(K, sizeof *w->coef, what, err)) ||
-            !(w->qcum = lda_malloc_array(K, sizeof *w->qcum, what, err)))
+            !(w->coef = lda_malloc_array(K, sizeof *w->coef, what, err)))
             goto fail;
     }
     return 0;
@@ -228,11 +226,38 @@ static void entry_up(uint64_t *e, uint32_t j)
 
 static uint32_t entry_find(const uint64_t *e, uint32_t len, uint32_t topic)
 {
-    const uint64_t low = UINT32_MAX - topic;
+    const uint32_t low = UINT32_MAX - topic;
     uint32_t j = 0;
+    for (; j + 4 <= len; j += 4) /* four compares a step: the loop's branch is the cost */
+        if ((uint32_t)e[j] == low || (uint32_t)e[j + 1] == low || (uint32_t)e[j + 2] == low ||
+            (uint32_t)e[j + 3] == low)
+            break;
     while (j < len && (uint32_t)e[j] != low)
         j++;
     return j;
+}
+
+/* The word part's weight of entry j: (α_k + n[m,k]) / (n[k] + Vβ) × n[w,k]. */
+static double entry_weight(const double *coef, uint64_t e)
+{
+    return coef[entry_topic(e)] * (double)entry_count(e);
+}
+
+/* Q, the word part's total: four running sums, so the additions do not wait on each other
+ * (the list is a word's every topic: hundreds at K = 1024). */
+static double word_total(const double *coef, const uint64_t *e, uint32_t len)
+{
+    double a = 0, b = 0, c = 0, d = 0;
+    uint32_t j = 0;
+    for (; j + 4 <= len; j += 4) {
+        a += entry_weight(coef, e[j]);
+        b += entry_weight(coef, e[j + 1]);
+        c += entry_weight(coef, e[j + 2]);
+        d += entry_weight(coef, e[j + 3]);
+    }
+    for (; j < len; j++)
+        a += entry_weight(coef, e[j]);
+    return (a + b) + (c + d);
 }
 
 /* One token's topic from the target t of the total Q + R + S: in the word's list, the
@@ -244,13 +269,14 @@ static uint32_t pick(const part_state *p, const uint64_t *e, uint32_t len, const
 {
     const lda_sparselda_worker *wk = p->wk;
     *at = len;
-    if (t < Q) {
+    if (t < Q) { /* the running sums from the largest counts: the walk ends early */
+        double sum = 0;
         for (uint32_t j = 0; j < len; j++)
-            if (t < wk->qcum[j]) {
+            if (t < (sum += entry_weight(wk->coef, e[j]))) {
                 *at = j;
                 return entry_topic(e[j]);
             }
-        *at = len - 1;
+        *at = len - 1; /* rounding: Q was summed in another order */
         return entry_topic(e[len - 1]);
     }
     double cum = Q;
@@ -315,11 +341,7 @@ static void draw_doc(const draw_ctx *c, part_state *p, size_t s)
         }
         entry_down(e, wlen, j_old);
         topic_moved(p, old, -1);
-        double Q = 0;
-        for (uint32_t j = 0; j < *wlen; j++) {
-            Q += wk->coef[entry_topic(e[j])] * (double)entry_count(e[j]);
-            wk->qcum[j] = Q;
-        }
+        const double Q = word_total(wk->coef, e, *wlen);
         const uint32_t bits = lda_rng_once(in->seed, LDA_RNG_Z, in->iteration, L->slot_token_base[s] + i);
         const double t = lda_scaled_target_double(Q + p->R + p->S, lda_uniform_double(bits));
         uint32_t at;
