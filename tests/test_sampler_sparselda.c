@@ -351,6 +351,8 @@ Test(sampler_sparselda, collapsed_on_the_cpu_only)
     memset(&err, 0, sizeof err);
     cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
     cr_assert_eq(z.sparselda_parts, LDA_ZPLAN_SPARSELDA_PARTS);
+    p.num_topics = 1024; /* its documents are drawn whole: no piece sees its others' counts of the pass's start */
+    cr_assert_eq(lda_params_piece_length(&p), 0);
     const lda_gpu_limits h100 = {227 * 1024, 132};
     corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
     lda_layout *L = lda_layout_build(c, 0, &err);

@@ -130,6 +130,8 @@ uint32_t lda_params_piece_length(const lda_params *p)
         return p->piece_length;
     if (!p->theta_collapsed)
         return LDA_PIECE_LENGTH_THETA_GIVEN;
+    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+        return 0;
     const uint32_t longer_from = lda_phi_update(p) == LDA_UPDATE_MEAN ? LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K
                                                                        : LDA_PIECE_LENGTH_SPARSE_LARGE_K;
     return p->sampler == LDA_SAMPLER_SPARSE && p->num_topics >= longer_from ? LDA_PIECE_LENGTH_SPARSE_AT_LARGE_K
