@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "backend/sampler_sparse.h"
 #include "core/sparse_draw.h"
 
@@ -240,6 +241,17 @@ int lda_zplan_check(const lda_params *p, lda_error *err)
     if (p->sampler == LDA_SAMPLER_SPARSELDA && (!p->theta_collapsed || !phi_is_the_counts_mean(p)))
         return refuse(err, "draws the collapsed model only (--model collapsed)", p);
     return 0;
+}
+
+void lda_zplan_resolve_sampler(lda_params *p)
+{
+    if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p) &&
+        p->num_topics < LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K) {
+        char why[256];
+        if (p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0))
+            p->sampler = LDA_SAMPLER_SPARSELDA;
+    }
+    lda_params_resolve_sampler(p);
 }
 
 int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err)

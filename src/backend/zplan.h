@@ -152,6 +152,13 @@ typedef struct {
 #define LDA_ZPLAN_SPARSELDA_PARTS 8u
 #endif
 
+/* --sampler auto takes sparselda for the collapsed model on the CPU below this K, sparse from
+ * it on: on wiki43k (2 threads, ms an iteration after 30, sparse against sparselda) K = 100
+ * 183 against 147, K = 1024 305 against 497 (docs/samplers.md). */
+#ifndef LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K
+#define LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K 512u
+#endif
+
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
  * --split staged where θ of a group does not fit in shared memory. */
@@ -162,6 +169,11 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
  * so before it reads its corpus; both plans make them too. -1 with err (bad input); an internal
  * error for auto, which every run resolves first (lda_params_resolve_sampler). */
 int lda_zplan_check(const lda_params *p, lda_error *err);
+
+/* --sampler auto resolved (lda_params_resolve_sampler), but for the collapsed model on the CPU
+ * (--device cpu, or auto where no GPU is found) below LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K topics:
+ * sparselda. Every run resolves its sampler here. */
+void lda_zplan_resolve_sampler(lda_params *p);
 
 /* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print; -1 with
  * err (bad input) for --sampler sparse with θ given. */
