@@ -44,13 +44,14 @@ static char *model_conf(const char *dir, const char *name)
     return conf;
 }
 
-/* --sampler auto (the default): sparse where θ is collapsed, butterfly where θ is given; the
- * opening line names the model and the sampler that ran, and model.conf records it. */
+/* --sampler auto (the default): sparse where θ is collapsed (sparselda for the collapsed model
+ * on the CPU at small K, as here), butterfly where θ is given; the opening line names the model
+ * and the sampler that ran, and model.conf records it. */
 Test(front, auto_sampler_is_sparse_where_theta_is_collapsed)
 {
     static const struct {
         const char *model, *sampler;
-    } cases[] = {{"collapsed", "sparse"},       {"theta-collapsed", "sparse"}, {"uncollapsed", "butterfly"},
+    } cases[] = {{"collapsed", "sparselda"},    {"theta-collapsed", "sparse"}, {"uncollapsed", "butterfly"},
                  {"mean-for-mode", "butterfly"}, {"phi-mean", "butterfly"}};
     char *dir = test_tmpdir();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
