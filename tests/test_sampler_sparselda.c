@@ -73,16 +73,7 @@ static void count_all(const lda_layout *L, uint32_t K, const uint32_t *z, uint32
 static void exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length)
 {
     enum { DOCS = 150, V = 37, PASSES = 3 };
-    uint32_t lengths[DOCS], *docs[DOCS];
-    for (uint32_t d = 0; d < DOCS; d++) {
-        lengths[d] = 1 + lda_rng_once(9, LDA_RNG_TEST, 1, d) % 120;
-        docs[d] = malloc(lengths[d] * sizeof *docs[d]);
-        for (uint32_t i = 0; i < lengths[d]; i++) {
-            const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, 2, d * 1000 + i);
-            docs[d][i] = i > 0 && (bits >> 16) % 3 == 0 ? docs[d][i - 1] : bits % V;
-        }
-    }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    corpus *c = test_word_runs_corpus(DOCS, V, 120);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);
     cr_assert(L, "%s", err.msg);
@@ -152,8 +143,6 @@ static void exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_
         cr_assert_gt(changed, c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
     lda_sparselda_free(&st);
     lda_pool_destroy(pool);
-    for (uint32_t d = 0; d < DOCS; d++)
-        free(docs[d]);
     free(alpha);
     free(scale);
     free(cum);
@@ -335,6 +324,22 @@ Test(sampler_sparselda, same_model_for_any_thread_count)
     corpus_free(c);
 }
 
+/* Trains the tiny corpus on the CPU with `options`; its model.conf must record `sampler`. */
+static void expect_recorded_sampler(const char *options, const char *sampler)
+{
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512], line[64];
+    snprintf(args, sizeof args, "train '%s' %s --device cpu -K 3 -n 2 -j 2 -q -o '%s/m'", corpus_path, options, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
+    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
+    snprintf(line, sizeof line, "\nsampler = %s\n", sampler);
+    char *text = test_read_file(conf);
+    cr_assert(text && strstr(text, line), "%s: %s", options, text);
+    free(text);
+    free(corpus_path);
+    test_rmdir(dir);
+    free(dir);
+}
+
 /* The collapsed model only, on the CPU only; held-out documents (φ fixed) are drawn by sparse's
  * split, so --holdout works. */
 Test(sampler_sparselda, collapsed_on_the_cpu_only)
@@ -365,18 +370,10 @@ Test(sampler_sparselda, collapsed_on_the_cpu_only)
     snprintf(args, sizeof args, "train '%s' --sampler sparselda --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
              corpus_path, dir);
     test_expect_failure(args, 2, "collapsed model only");
-    snprintf(args, sizeof args,
-             "train '%s' --sampler sparselda --model collapsed --device cpu -K 3 -n 2 -j 2 --holdout 0.3 -q -o '%s/m'",
-             corpus_path, dir);
-    cr_assert_eq(test_run_ldagpu(args, NULL), 0);
-    char conf[512];
-    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
-    char *text = test_read_file(conf);
-    cr_assert(text && strstr(text, "sampler = sparselda\n"), "%s", text);
-    free(text);
     free(corpus_path);
     test_rmdir(dir);
     free(dir);
+    expect_recorded_sampler("--sampler sparselda --model collapsed --holdout 0.3", "sparselda");
 }
 
 /* --sampler auto takes sparselda for the collapsed model on the CPU below
@@ -413,14 +410,5 @@ Test(sampler_sparselda, auto_takes_it_on_the_cpu_where_it_is_faster)
     p.sampler = LDA_SAMPLER_SPARSE;
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSE, "a named sampler is kept");
-    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512];
-    snprintf(args, sizeof args, "train '%s' --model collapsed --device cpu -K 3 -n 2 -j 2 -q -o '%s/m'", corpus_path, dir);
-    cr_assert_eq(test_run_ldagpu(args, NULL), 0);
-    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
-    char *text = test_read_file(conf);
-    cr_assert(text && strstr(text, "sampler = sparselda\n"), "%s", text);
-    free(text);
-    free(corpus_path);
-    test_rmdir(dir);
-    free(dir);
+    expect_recorded_sampler("--model collapsed", "sparselda");
 }
