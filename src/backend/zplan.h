@@ -153,8 +153,10 @@ typedef struct {
 #endif
 
 /* --sampler auto takes sparselda for the collapsed model on the CPU below this K, sparse from
- * it on: on wiki43k (2 threads, ms an iteration after 30, sparse against sparselda) K = 100
- * 183 against 147, K = 1024 305 against 497 (docs/samplers.md). */
+ * it on: on wiki43k (2 threads, ms an iteration after 30, sparse against sparselda, a loaded
+ * machine) K = 100 183 against 147, K = 256 595 against 248, K = 512 295 against 418, K = 1024
+ * 305 against 497 (results/sparselda/, docs/samplers.md). Its word part is a pass over the
+ * word's topics, which at large K are most topics for a frequent word. */
 #ifndef LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K
 #define LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K 512u
 #endif
