@@ -153,10 +153,13 @@ typedef struct {
 #endif
 
 /* --sampler auto takes sparselda for the collapsed model on the CPU below this K, sparse from
- * it on: on wiki43k (2 threads, ms an iteration after 30, sparse against sparselda, a loaded
- * machine) K = 100 183 against 147, K = 256 595 against 248, K = 512 295 against 418, K = 1024
- * 305 against 497 (results/sparselda/, docs/samplers.md). Its word part is a pass over the
- * word's topics, which at large K are most topics for a frequent word. */
+ * it on. wiki43k, 2 threads, a loaded machine (docs/samplers.md, results/sparselda/): below
+ * K = 512 sparselda was the faster in every run (ms an iteration after 30, sparse against
+ * sparselda: K = 100 183 / 147, 328 / 279; K = 256 595 / 248, 409 / 204) and held out as well
+ * (after 100 iterations within 0.001 at K = 100, 0.009 behind at 256, ahead before); at 1024 it
+ * was faster only in the lighter-loaded runs (304 / 276 against 305 / 497) and held out worse from
+ * 50-75 iterations on (0.028 and 0.048 behind at 100): its word part is a pass over the word's
+ * topics, most of them for a frequent word at large K. */
 #ifndef LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K
 #define LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K 512u
 #endif
