@@ -65,6 +65,27 @@ corpus *test_repeated_word_corpus(uint32_t num_docs, uint32_t len, uint32_t V, u
     return c;
 }
 
+corpus *test_word_runs_corpus(uint32_t num_docs, uint32_t V, uint32_t max_len)
+{
+    uint32_t *lengths = calloc(num_docs, sizeof *lengths), **docs = calloc(num_docs, sizeof *docs);
+    cr_assert(lengths && docs);
+    for (uint32_t d = 0; d < num_docs; d++) {
+        lengths[d] = 1 + lda_rng_once(9, LDA_RNG_TEST, 1, d) % max_len;
+        docs[d] = malloc(lengths[d] * sizeof *docs[d]);
+        cr_assert(docs[d]);
+        for (uint32_t i = 0; i < lengths[d]; i++) {
+            const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, 2, d * 1000 + i);
+            docs[d][i] = i > 0 && (bits >> 16) % 3 == 0 ? docs[d][i - 1] : bits % V;
+        }
+    }
+    corpus *c = test_corpus_from_docs(num_docs, (const uint32_t *const *)docs, lengths, V);
+    for (uint32_t d = 0; d < num_docs; d++)
+        free(docs[d]);
+    free(docs);
+    free(lengths);
+    return c;
+}
+
 /* Uniform double in [0,1) from the test stream. */
 static double test_uniform(lda_rng *r)
 {

@@ -17,6 +17,10 @@ corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, cons
  * has the same topic distribution, so its draws are independent samples of it. */
 corpus *test_repeated_word_corpus(uint32_t num_docs, uint32_t len, uint32_t V, uint32_t word);
 
+/* num_docs documents of 1 to max_len tokens over V words, a third of the tokens repeating the
+ * word before them (runs of one word, as a bag-of-words corpus lists them). Deterministic. */
+corpus *test_word_runs_corpus(uint32_t num_docs, uint32_t V, uint32_t max_len);
+
 /* Planted topics: num_topics topics over disjoint blocks of words_per_topic words (word
  * "tKwJ"); each document mixes two topics (one dominant); lengths vary between min_len
  * and max_len. planted_mix (optional, num_docs × num_topics) gets each document's true

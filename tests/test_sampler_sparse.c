@@ -104,16 +104,7 @@ static uint32_t reference_word_side_draw(const uint32_t *n, const uint8_t *liste
 static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32_t piece_length, uint32_t quarters)
 {
     enum { DOCS = 40, V = 37, PASSES = 3 };
-    uint32_t lengths[DOCS], *docs[DOCS];
-    for (uint32_t d = 0; d < DOCS; d++) {
-        lengths[d] = 1 + lda_rng_once(9, LDA_RNG_TEST, 1, d) % 120;
-        docs[d] = malloc(lengths[d] * sizeof *docs[d]);
-        for (uint32_t i = 0; i < lengths[d]; i++) {
-            const uint32_t bits = lda_rng_once(9, LDA_RNG_TEST, 2, d * 1000 + i);
-            docs[d][i] = i > 0 && (bits >> 16) % 3 == 0 ? docs[d][i - 1] : bits % V;
-        }
-    }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    corpus *c = test_word_runs_corpus(DOCS, V, 120);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);
     cr_assert(L, "%s", err.msg);
@@ -215,8 +206,6 @@ static void exact_on_integer_weights(uint32_t K, lda_precision precision, uint32
     free(floor_);
     free(excess);
     free(word_topics);
-    for (uint32_t d = 0; d < DOCS; d++)
-        free(docs[d]);
     free(phi);
     free(alpha);
     free(z);

@@ -8,6 +8,6 @@ lda_backend *lda_backend_create(const lda_layout *L, const lda_params *params, l
         return lda_backend_create_one(L, params, err);
     lda_params p = *params;
     p.alpha = lda_params_alpha(params);
-    lda_params_resolve_sampler(&p);
+    lda_zplan_resolve_sampler(&p);
     return lda_backend_with_priors(lda_sharded_backend_create(L, &p, err), err);
 }

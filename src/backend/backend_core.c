@@ -40,7 +40,7 @@ lda_backend *lda_backend_create_one(const lda_layout *L, const lda_params *param
 {
     lda_params p = *params;
     p.alpha = lda_params_alpha(params);
-    lda_params_resolve_sampler(&p);
+    lda_zplan_resolve_sampler(&p);
     return lda_backend_with_priors(create(L, &p, err), err);
 }
 

@@ -8,6 +8,7 @@
 #include "backend/eval_cpu.h"
 #include "backend/sampler_cpu.h"
 #include "backend/sampler_sparse.h"
+#include "backend/sampler_sparselda.h"
 #include "backend/shards.h"
 #include "backend/updates_cpu.h"
 #include "core/rng.h"
@@ -23,6 +24,7 @@ typedef struct {
     size_t doc_rows;
     void *word_prior; /* --sampler sparse: each word's prefix sums of α_k φ[w,k] (sampler_sparse.h) */
     lda_cpu_word_side word_side; /* ... with φ the mean of the counts: the word side (zplan.h); else empty */
+    lda_sparselda sparselda;     /* --sampler sparselda: its lists (sampler_sparselda.h); else empty */
 } cpu_state;
 
 /* The counts from z (a cut document's in every piece). */
@@ -100,6 +102,9 @@ static int cpu_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_
                                 st->phi, &st->word_side);
         in.word_side = &st->word_side.view;
     }
+    const lda_sparselda_in sparselda = {&st->sparselda, st->n_wk, st->n_k, b->priors.beta, NULL};
+    if (st->sparselda.offset)
+        in.sparselda = &sparselda;
     return lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err) || recount(b, err) ? -1 : 0;
 }
 
@@ -229,6 +234,7 @@ static void cpu_destroy(lda_backend *b)
         free(st->total_docs);
         free(st->word_prior);
         lda_cpu_word_side_free(&st->word_side);
+        lda_sparselda_free(&st->sparselda);
         free(st);
     }
     free(b);
@@ -283,7 +289,9 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
                                                                             params->precision),
                                              "the sparse draw's word table", err))) ||
         (b->zplan.word_side_quarters &&
-         lda_cpu_word_side_create(L, params->num_topics, b->zplan.word_side_quarters, &st->word_side, err))) {
+         lda_cpu_word_side_create(L, params->num_topics, b->zplan.word_side_quarters, &st->word_side, err)) ||
+        (b->zplan.sparselda_parts && lda_sparselda_create(L, params->num_topics, b->zplan.sparselda_parts,
+                                                          lda_pool_threads(st->pool), &st->sparselda, err))) {
         cpu_destroy(b);
         return NULL;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "backend/sampler_sparse.h"
+#include "backend/sampler_sparselda.h"
 #include "core/rng.h"
 #include "core/search.h"
 
@@ -32,6 +33,8 @@ typedef struct {
 
 int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
 {
+    if (in->sparselda)
+        return lda_cpu_sample_z_sparselda(pool, L, in, z, err);
     if (in->word_prior)
         return lda_cpu_sample_z_sparse(pool, L, in, z, err);
     const int dbl = in->precision == LDA_PRECISION_DOUBLE;

@@ -21,6 +21,7 @@ extern "C" {
 #endif
 
 struct lda_sparse_word_side;
+struct lda_sparselda_in;
 
 typedef struct {
     const float *theta; /* θ given: num_slots × K in slot order */
@@ -33,6 +34,9 @@ typedef struct {
     /* ... and where φ is the mean of counts, the word side of its draw (core/sparse_draw.h);
      * NULL: none. */
     const struct lda_sparse_word_side *word_side;
+    /* --sampler sparselda (the collapsed model): its counts and state (sampler_sparselda.h);
+     * NULL: another draw. */
+    const struct lda_sparselda_in *sparselda;
     uint32_t K;
     lda_precision precision;
     uint64_t seed;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "backend/sampler_sparse.h"
 #include "core/sparse_draw.h"
 
@@ -177,6 +178,8 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->fill = launch_fill(L, p->refresh, gpu);
     if (lda_zplan_check(p, err))
         return -1;
+    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+        return refuse(err, "runs on the CPU only (--device cpu)", p);
     if (p->sampler == LDA_SAMPLER_SPARSE) {
         plan_sparse(p, L, z);
         return 0;
@@ -238,7 +241,20 @@ int lda_zplan_check(const lda_params *p, lda_error *err)
     }
     if (p->sampler == LDA_SAMPLER_SPARSE && !p->theta_collapsed)
         return refuse(err, "draws the θ-collapsed models only (--model theta-collapsed or collapsed)", p);
+    if (p->sampler == LDA_SAMPLER_SPARSELDA && (!p->theta_collapsed || !phi_is_the_counts_mean(p)))
+        return refuse(err, "draws the collapsed model only (--model collapsed)", p);
     return 0;
+}
+
+void lda_zplan_resolve_sampler(lda_params *p)
+{
+    if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p) &&
+        p->num_topics < LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K) {
+        char why[256];
+        if (p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0))
+            p->sampler = LDA_SAMPLER_SPARSELDA;
+    }
+    lda_params_resolve_sampler(p);
 }
 
 int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err)
@@ -253,7 +269,12 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->K = p->num_topics;
     z->word_side_quarters =
         p->sampler == LDA_SAMPLER_SPARSE && phi_is_the_counts_mean(p) ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS : 0;
-    if (p->sampler == LDA_SAMPLER_SPARSE)
+    z->sparselda_parts = p->sampler == LDA_SAMPLER_SPARSELDA ? LDA_ZPLAN_SPARSELDA_PARTS : 0;
+    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+        snprintf(z->why, sizeof z->why, "CPU sparselda: the word's topics by count, the document's, then every "
+                 "topic's smoothing; counts moving token by token in %u parts, %d thread%s", z->sparselda_parts,
+                 threads, threads == 1 ? "" : "s");
+    else if (p->sampler == LDA_SAMPLER_SPARSE)
         snprintf(z->why, sizeof z->why, "CPU sparse: a document's topics%s, then the word's table of %u-topic blocks, "
                  "%d thread%s", z->word_side_quarters ? " or the word's where it has fewer" : "", LDA_SPARSE_BLOCK,
                  threads, threads == 1 ? "" : "s");

@@ -87,6 +87,7 @@ typedef struct {
                                   not listed, and the draw gathers its counts, the same numbers */
     uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
                                     list is at most this / 4 times the document's; 0: none */
+    uint32_t sparselda_parts;  /* CPU, --sampler sparselda: the parts of a pass (LDA_ZPLAN_SPARSELDA_PARTS) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
@@ -153,6 +154,25 @@ typedef struct {
 #define LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS 2u
 #endif
 
+/* --sampler sparselda draws the documents in this many parts (backend/sampler_sparselda.h),
+ * whatever the threads, so that any number of threads gives the same model: each part's
+ * tokens see its own earlier moves, not the other parts' of the same pass. */
+#ifndef LDA_ZPLAN_SPARSELDA_PARTS
+#define LDA_ZPLAN_SPARSELDA_PARTS 8u
+#endif
+
+/* --sampler auto takes sparselda for the collapsed model on the CPU below this K, sparse from
+ * it on. wiki43k, 2 threads, a loaded machine (docs/samplers.md, results/sparselda/): below
+ * K = 512 sparselda was the faster in every run (ms an iteration after 30, sparse against
+ * sparselda: K = 100 183 / 147, 328 / 279; K = 256 595 / 248, 409 / 204) and held out as well
+ * (after 100 iterations within 0.001 at K = 100, 0.009 behind at 256, ahead before); at 1024 it
+ * was faster only in the lighter-loaded runs (304 / 276 against 305 / 497) and held out worse from
+ * 50-75 iterations on (0.028 and 0.048 behind at 100): its word part is a pass over the word's
+ * topics, most of them for a frequent word at large K. */
+#ifndef LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K
+#define LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K 512u
+#endif
+
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
  * --split staged where θ of a group does not fit in shared memory. */
@@ -163,6 +183,11 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
  * so before it reads its corpus; both plans make them too. -1 with err (bad input); an internal
  * error for auto, which every run resolves first (lda_params_resolve_sampler). */
 int lda_zplan_check(const lda_params *p, lda_error *err);
+
+/* --sampler auto resolved (lda_params_resolve_sampler), but for the collapsed model on the CPU
+ * (--device cpu, or auto where no GPU is found) below LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K topics:
+ * sparselda. Every run resolves its sampler here. */
+void lda_zplan_resolve_sampler(lda_params *p);
 
 /* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print; -1 with
  * err (bad input) for --sampler sparse with θ given. */

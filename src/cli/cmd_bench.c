@@ -280,7 +280,7 @@ static int bench_points(const bench_ctx *c, layout_cache *lc, FILE *out, lda_err
                             p.sampler = (lda_sampler)c->samplers[is];
                             p.precision = (lda_precision)c->precisions[ip];
                             lda_params_set_model(&p, (lda_model_kind)c->models[im]);
-                            lda_params_resolve_sampler(&p);
+                            lda_zplan_resolve_sampler(&p);
                             if (listed_before(c, is, p.sampler)) /* auto resolved to a sampler listed too */
                                 continue;
                             p.split = c->splits[isp];

@@ -24,7 +24,9 @@ const lda_choice lda_device_choices[] = {
 };
 
 const lda_choice lda_sampler_choices[] = {
-    {"auto", LDA_SAMPLER_AUTO, "sparse where θ is collapsed, butterfly where θ is given"},
+    {"auto", LDA_SAMPLER_AUTO,
+     "sparselda for the collapsed model on the CPU below K = 512, else sparse where θ is collapsed, butterfly where "
+     "θ is given"},
     {"butterfly", LDA_SAMPLER_BUTTERFLY,
      "Algorithm 7; each block's butterfly table rebuilt in registers, token rows split over warps"},
     {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
@@ -33,6 +35,8 @@ const lda_choice lda_sampler_choices[] = {
     {"sparse", LDA_SAMPLER_SPARSE,
      "θ-collapsed models: the document's topics plus a per-word table, work per token grows with the "
      "document's topics, not K (CPU too)"},
+    {"sparselda", LDA_SAMPLER_SPARSELDA,
+     "collapsed model, CPU only: SparseLDA's exact draw, word-topic counts updated as each token moves"},
     {NULL, 0, NULL},
 };
 
@@ -128,6 +132,8 @@ uint32_t lda_params_piece_length(const lda_params *p)
         return p->piece_length;
     if (!p->theta_collapsed)
         return LDA_PIECE_LENGTH_THETA_GIVEN;
+    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+        return 0;
     const uint32_t longer_from = lda_phi_update(p) == LDA_UPDATE_MEAN ? LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K
                                                                        : LDA_PIECE_LENGTH_SPARSE_LARGE_K;
     return p->sampler == LDA_SAMPLER_SPARSE && p->num_topics >= longer_from ? LDA_PIECE_LENGTH_SPARSE_AT_LARGE_K

@@ -5,6 +5,8 @@
 
 #include "backend/backend.h"
 #include "backend/sampler_sparse.h"
+#include "backend/sampler_sparselda.h"
+#include "backend/zplan.h"
 #include "backend/shards.h"
 #include "corpus/corpus.h"
 #include "train/theta_fetch.h"
@@ -26,6 +28,8 @@ uint64_t lda_run_cpu_state_bytes(const lda_layout *L, const lda_params *p, int s
         b += P * sizeof(uint32_t) + S * (4 * sizeof(uint32_t) + sizeof(uint64_t));
     if (p->sampler == LDA_SAMPLER_SPARSE)
         b += lda_word_prior_prefix_bytes(L->vocab_size, p->num_topics, p->precision);
+    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+        b += lda_sparselda_bytes(L, p->num_topics, LDA_ZPLAN_SPARSELDA_PARTS, p->threads);
     return b;
 }
 

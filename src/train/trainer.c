@@ -511,7 +511,7 @@ static void print_opening(const run *r)
     lda_params best = *p;
     lda_params_set_model(&best, LDA_MODEL_RECOMMENDED);
     best.sampler = LDA_SAMPLER_AUTO;
-    lda_params_resolve_sampler(&best);
+    lda_zplan_resolve_sampler(&best);
     say(o, "ldagpu: recommended: --model %s (sampler %s), a better held-out fit in less time\n",
             lda_choice_name(lda_model_choices, LDA_MODEL_RECOMMENDED), lda_choice_name(lda_sampler_choices, best.sampler));
 }
@@ -571,7 +571,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
         goto out;
 
     lda_params params = o->settings.params; /* the sampler and the piece length resolved: the model records them */
-    lda_params_resolve_sampler(&params);
+    lda_zplan_resolve_sampler(&params);
     if (lda_zplan_check(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();

@@ -1,0 +1,414 @@
+/* test_sampler_sparselda.c — --sampler sparselda (backend/sampler_sparselda.h): exact
+ * agreement with the plain collapsed draw, its weights in the split's order, on integer
+ * weights over several passes and parts (counts included); a chi-squared test of a pair of
+ * tokens on real weights, the word–topic counts moving between them; planted topics recovered
+ * end to end; the same model for 1, 2 and 3 threads; the refusals. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "backend/sampler_sparselda.h"
+#include "backend/zplan.h"
+#include "core/rng.h"
+#include "core/search.h"
+#include "helpers.h"
+#include "planted.h"
+
+/* One token's collapsed draw written out plainly, its own topic already off every count:
+ * the weights (α_k + nm[k]) nw[k] scale_k of the word's topics, largest nw[k] first (ties:
+ * the smaller topic), then nm[k] β scale_k of the listed topics, increasing, then α_k β scale_k
+ * of every topic, in one array, searched linearly. */
+static uint32_t reference_draw(const uint32_t *nm, const uint8_t *listed, const uint32_t *nw, const float *alpha,
+                               double beta, const double *scale, uint32_t K, uint32_t bits, double *cum,
+                               uint32_t *topic_of)
+{
+    uint32_t q = 0, e;
+    for (uint32_t k = 0; k < K; k++)
+        if (nw[k]) {
+            uint32_t j = q++;
+            for (; j > 0 && nw[topic_of[j - 1]] < nw[k]; j--) /* stable: ties keep increasing topics */
+                topic_of[j] = topic_of[j - 1];
+            topic_of[j] = k;
+        }
+    double sum = 0;
+    for (e = 0; e < q; e++) {
+        const uint32_t k = topic_of[e];
+        cum[e] = sum += ((double)alpha[k] + nm[k]) * scale[k] * nw[k];
+    }
+    for (uint32_t k = 0; k < K; k++)
+        if (listed[k]) {
+            topic_of[e] = k;
+            cum[e++] = sum += (double)nm[k] * beta * scale[k];
+        }
+    for (uint32_t k = 0; k < K; k++) {
+        topic_of[e] = k;
+        cum[e++] = sum += (double)alpha[k] * beta * scale[k];
+    }
+    return topic_of[lda_linear_search_double(cum, (int)e, lda_scaled_target_double(sum, lda_uniform_double(bits)))];
+}
+
+static void count_all(const lda_layout *L, uint32_t K, const uint32_t *z, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
+{
+    memset(n_mk, 0, L->num_slots * K * sizeof *n_mk);
+    memset(n_wk, 0, (size_t)L->vocab_size * K * sizeof *n_wk);
+    memset(n_k, 0, K * sizeof *n_k);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            const size_t pos = lda_layout_pos(L, s, i);
+            n_mk[s * K + z[pos]]++;
+            n_wk[(size_t)L->words[pos] * K + z[pos]]++;
+            n_k[z[pos]]++;
+        }
+    lda_layout_join_cut_counts(L, K, n_mk, NULL);
+}
+
+/* 150 documents of 1 to 120 tokens over 37 words (some cut into pieces of piece_length), a
+ * third of the tokens repeating the word before them; integer α_k in 1..3, β = 2 and fixed
+ * integer scales in 1..3 in place of 1 / (n[k] + Vβ), so every sum is exact; random initial z.
+ * Three passes in `parts` parts must give the reference's z and counts exactly, the reference
+ * drawing each part's tokens in order from its own copy of the pass's n[w,k] and n[k]. */
+static void exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length)
+{
+    enum { DOCS = 150, V = 37, PASSES = 3 };
+    corpus *c = test_word_runs_corpus(DOCS, V, 120);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_geq(L->num_warps, parts, "every part must have warps");
+    cr_assert(!piece_length || L->num_cut_docs > 10, "the test must cut documents");
+    float *alpha = malloc(K * sizeof *alpha);
+    double *scale = malloc(K * sizeof *scale), *cum = malloc(3 * K * sizeof *cum);
+    for (uint32_t k = 0; k < K; k++) {
+        alpha[k] = (float)(1 + k % 3);
+        scale[k] = (double)(1 + (k * 7) % 3);
+    }
+    const size_t VK = (size_t)V * K;
+    uint32_t *z = malloc(L->num_positions * sizeof *z), *ez = malloc(L->num_positions * sizeof *ez);
+    uint32_t *n = malloc(L->num_slots * K * sizeof *n), *en = malloc(L->num_slots * K * sizeof *en);
+    uint32_t *n_wk = malloc(VK * sizeof *n_wk), *n_k = malloc(K * sizeof *n_k);
+    uint32_t *view_wk = malloc(VK * sizeof *view_wk), *view_k = malloc(K * sizeof *view_k);
+    uint32_t *topic_of = malloc(3 * K * sizeof *topic_of);
+    uint8_t *listed = malloc(K);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z[lda_layout_pos(L, s, i)] = lda_rng_once(9, LDA_RNG_TEST, 4, L->slot_token_base[s] + i) % K;
+    memcpy(ez, z, L->num_positions * sizeof *z);
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_sparselda st;
+    cr_assert_eq(lda_sparselda_create(L, K, parts, 2, &st, &err), 0, "%s", err.msg);
+    const double beta = 2.0;
+    const lda_sparselda_in sin = {&st, n_wk, n_k, beta, scale};
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 21, .sparselda = &sin};
+    size_t changed = 0;
+    for (uint32_t it = 1; it <= PASSES; it++) {
+        count_all(L, K, z, n, n_wk, n_k);
+        memcpy(en, n, L->num_slots * K * sizeof *n);
+        in.iteration = it;
+        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+        for (uint32_t part = 0; part < parts; part++) {
+            memcpy(view_wk, n_wk, VK * sizeof *n_wk);
+            memcpy(view_k, n_k, K * sizeof *n_k);
+            for (size_t q = part; q < L->num_warps; q += parts)
+                for (size_t s = q * LDA_WARP; s < (q + 1) * LDA_WARP; s++) {
+                    uint32_t *row = en + s * K;
+                    for (uint32_t k = 0; k < K; k++)
+                        listed[k] = row[k] != 0;
+                    for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+                        const size_t pos = lda_layout_pos(L, s, i);
+                        const uint32_t w = L->words[pos], old = ez[pos];
+                        uint32_t *nw = view_wk + (size_t)w * K;
+                        row[old]--, nw[old]--, view_k[old]--;
+                        const uint32_t bits = lda_rng_once(21, LDA_RNG_Z, it, L->slot_token_base[s] + i);
+                        const uint32_t k = ez[pos] = reference_draw(row, listed, nw, alpha, beta, scale, K, bits, cum,
+                                                                    topic_of);
+                        row[k]++, nw[k]++, view_k[k]++;
+                        listed[k] = 1;
+                        changed += k != old;
+                    }
+                }
+        }
+        for (size_t s = 0; s < L->num_slots; s++)
+            for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+                const size_t pos = lda_layout_pos(L, s, i);
+                cr_assert_eq(z[pos], ez[pos], "K=%u parts %u pass %u slot %zu token %u: %u, reference %u", K, parts, it,
+                             s, i, z[pos], ez[pos]);
+            }
+        cr_assert_eq(memcmp(n, en, L->num_slots * K * sizeof *n), 0, "K=%u pass %u: counts differ", K, it);
+    }
+    if (K > 1)
+        cr_assert_gt(changed, c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+    lda_sparselda_free(&st);
+    lda_pool_destroy(pool);
+    free(alpha);
+    free(scale);
+    free(cum);
+    free(z);
+    free(ez);
+    free(n);
+    free(en);
+    free(n_wk);
+    free(n_k);
+    free(view_wk);
+    free(view_k);
+    free(topic_of);
+    free(listed);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+static const uint32_t exact_K[] = {1, 2, 31, 32, 33, 100, 1024, 4096};
+
+Test(sampler_sparselda, exact_on_integer_weights)
+{
+    for (size_t i = 0; i < sizeof exact_K / sizeof exact_K[0]; i++)
+        exact_on_integer_weights(exact_K[i], 3, 0);
+}
+
+/* One part: the sequential collapsed Gibbs sampler, every token seeing every earlier move. */
+Test(sampler_sparselda, exact_on_integer_weights_in_one_part)
+{
+    exact_on_integer_weights(33, 1, 0);
+    exact_on_integer_weights(1024, 1, 0);
+}
+
+/* Pieces keep their document's counts: their topics come from the row. */
+Test(sampler_sparselda, exact_on_integer_weights_with_pieces)
+{
+    exact_on_integer_weights(33, 2, 16);
+    exact_on_integer_weights(1024, 4, 7);
+}
+
+/* The collapsed conditional of a token, its own topic off the counts: p[k] ∝ (α_k + nm[k])
+ * (β + nw[k]) / (nk[k] + Vβ). */
+static void conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *nk, const float *alpha, double beta,
+                        uint32_t V, uint32_t K, double *p)
+{
+    double sum = 0;
+    for (uint32_t k = 0; k < K; k++)
+        sum += p[k] = ((double)alpha[k] + nm[k]) * (beta + nw[k]) / (nk[k] + V * beta);
+    for (uint32_t k = 0; k < K; k++)
+        p[k] /= sum;
+}
+
+/* 32 documents of two tokens; the first drawn is slot 0 (part 0's first warp), tokens of word
+ * 1 at topics (a, b); the others' words and topics fixed at random, so n[w,k] and n[k] are
+ * uneven. The pair's joint distribution is P(x | state) P(y | x moved into the document's, the
+ * word's and the topic's counts), the whole collapsed conditional each time (real α and β, the
+ * denominators moving); 200,000 passes from the same state, each with its own uniforms, give
+ * that many samples: a chi-squared test over K² cells, significance 0.001. */
+Test(sampler_sparselda, chi_squared_of_pairs)
+{
+    enum { K = 10, V = 3, DOCS = 32, SAMPLES = 200000 };
+    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][2];
+    for (uint32_t d = 0; d < DOCS; d++) {
+        lengths[d] = 2;
+        docs[d] = words[d];
+        words[d][0] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 0, d) % V;
+        words[d][1] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 1, d) % V;
+    }
+    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L && L->num_warps == 1, "%s", err.msg);
+    const size_t p0 = lda_layout_pos(L, 0, 0), p1 = lda_layout_pos(L, 0, 1);
+    cr_assert(L->words[p0] == 1 && L->words[p1] == 1, "slot 0 is the document of word 1");
+    float alpha[K];
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
+    const double beta = 0.2;
+    uint32_t *z0 = malloc(L->num_positions * sizeof *z0), *z = malloc(L->num_positions * sizeof *z);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            z0[lda_layout_pos(L, s, i)] = s == 0 ? (i ? 6 : 3) : lda_rng_once(7, LDA_RNG_TEST, 2, s * 2 + i) % K;
+    uint32_t *n0 = malloc(L->num_slots * K * sizeof *n0), *n = malloc(L->num_slots * K * sizeof *n);
+    uint32_t n_wk[V * K], n_k[K];
+    count_all(L, K, z0, n0, n_wk, n_k);
+    /* the pair's distribution, the counts moved as the draw moves them */
+    double prob[K * K], px[K], py[K];
+    uint32_t nm[K], nw[K], nk[K];
+    memcpy(nm, n0, sizeof nm);
+    memcpy(nw, n_wk + K, sizeof nw);
+    memcpy(nk, n_k, sizeof nk);
+    nm[3]--, nw[3]--, nk[3]--;
+    conditional(nm, nw, nk, alpha, beta, V, K, px);
+    for (uint32_t x = 0; x < K; x++) {
+        nm[x]++, nw[x]++, nk[x]++;
+        nm[6]--, nw[6]--, nk[6]--;
+        conditional(nm, nw, nk, alpha, beta, V, K, py);
+        for (uint32_t y = 0; y < K; y++)
+            prob[x * K + y] = px[x] * py[y];
+        nm[6]++, nw[6]++, nk[6]++;
+        nm[x]--, nw[x]--, nk[x]--;
+    }
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_sparselda st;
+    cr_assert_eq(lda_sparselda_create(L, K, 1, 2, &st, &err), 0, "%s", err.msg);
+    const lda_sparselda_in sin = {&st, n_wk, n_k, beta, NULL};
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 3, .sparselda = &sin};
+    uint64_t counts[K * K] = {0};
+    for (uint32_t it = 1; it <= SAMPLES; it++) {
+        memcpy(z, z0, L->num_positions * sizeof *z);
+        memcpy(n, n0, L->num_slots * K * sizeof *n);
+        in.iteration = it;
+        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+        counts[z[p0] * K + z[p1]]++;
+    }
+    double dof, stat = test_chi2_stat(counts, prob, K * K, SAMPLES, &dof);
+    double p = test_chi2_sf(stat, dof);
+    cr_assert(p > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, p);
+    lda_sparselda_free(&st);
+    lda_pool_destroy(pool);
+    free(z0);
+    free(z);
+    free(n0);
+    free(n);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(sampler_sparselda, planted_topics_recovered)
+{
+    planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_SPARSELDA);
+}
+
+/* Same seed, 1, 2 and 3 threads: identical θ, φ and z after a few iterations, with documents
+ * cut into pieces and with --refresh 2. */
+Test(sampler_sparselda, same_model_for_any_thread_count)
+{
+    corpus *c = test_planted_corpus(5, 20, 400, 10, 90, 5, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 64, &err);
+    cr_assert(L && L->num_cut_docs > 0 && L->num_warps >= LDA_ZPLAN_SPARSELDA_PARTS, "%s", err.msg);
+    const uint32_t K = 7;
+    float *theta[3], *phi[3];
+    uint32_t *z[3];
+    for (uint32_t refresh = 1; refresh <= 2; refresh++) {
+        for (int run = 0; run < 3; run++) {
+            lda_params p;
+            lda_params_default(&p);
+            lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+            p.sampler = LDA_SAMPLER_SPARSELDA;
+            p.num_topics = K;
+            p.device = LDA_DEVICE_CPU;
+            p.threads = run + 1;
+            p.refresh = refresh;
+            lda_backend *b = lda_backend_create(L, &p, &err);
+            cr_assert(b, "%s", err.msg);
+            cr_assert(strstr(b->zplan.why, "sparselda"), "%s", b->zplan.why);
+            cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+            for (uint32_t it = 1; it <= 5; it++)
+                cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+            theta[run] = malloc(L->num_slots * K * 4);
+            phi[run] = malloc(L->vocab_size * K * 4);
+            z[run] = malloc(L->num_positions * 4);
+            cr_assert_eq(b->ops->fetch(b, theta[run], phi[run], z[run], &err), 0, "%s", err.msg);
+            lda_backend_destroy(b);
+        }
+        for (int run = 1; run < 3; run++) {
+            cr_assert_eq(memcmp(theta[0], theta[run], L->num_slots * K * 4), 0, "θ differs with %d threads", run + 1);
+            cr_assert_eq(memcmp(phi[0], phi[run], L->vocab_size * K * 4), 0, "φ differs with %d threads", run + 1);
+            cr_assert_eq(memcmp(z[0], z[run], L->num_positions * 4), 0, "z differs with %d threads", run + 1);
+        }
+        for (int run = 0; run < 3; run++) {
+            free(theta[run]);
+            free(phi[run]);
+            free(z[run]);
+        }
+    }
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* Trains the tiny corpus on the CPU with `options`; its model.conf must record `sampler`. */
+static void expect_recorded_sampler(const char *options, const char *sampler)
+{
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512], line[64];
+    snprintf(args, sizeof args, "train '%s' %s --device cpu -K 3 -n 2 -j 2 -q -o '%s/m'", corpus_path, options, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
+    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
+    snprintf(line, sizeof line, "\nsampler = %s\n", sampler);
+    char *text = test_read_file(conf);
+    cr_assert(text && strstr(text, line), "%s: %s", options, text);
+    free(text);
+    free(corpus_path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* The collapsed model only, on the CPU only; held-out documents (φ fixed) are drawn by sparse's
+ * split, so --holdout works. */
+Test(sampler_sparselda, collapsed_on_the_cpu_only)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.sampler = LDA_SAMPLER_SPARSELDA;
+    lda_zplan z;
+    lda_error err = {0};
+    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
+    cr_assert(strstr(err.msg, "collapsed model only"), "%s", err.msg);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
+    cr_assert_eq(z.sparselda_parts, LDA_ZPLAN_SPARSELDA_PARTS);
+    p.num_topics = 1024; /* its documents are drawn whole: no piece sees its others' counts of the pass's start */
+    cr_assert_eq(lda_params_piece_length(&p), 0);
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
+    cr_assert(strstr(err.msg, "CPU only"), "%s", err.msg);
+    lda_layout_free(L);
+    corpus_free(c);
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024];
+    snprintf(args, sizeof args, "train '%s' --sampler sparselda --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
+             corpus_path, dir);
+    test_expect_failure(args, 2, "collapsed model only");
+    free(corpus_path);
+    test_rmdir(dir);
+    free(dir);
+    expect_recorded_sampler("--sampler sparselda --model collapsed --holdout 0.3", "sparselda");
+}
+
+/* --sampler auto takes sparselda for the collapsed model on the CPU below
+ * LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K topics, where it was the faster; sparse from there on, on the
+ * GPU, and for the θ-collapsed model; a named sampler is kept. */
+Test(sampler_sparselda, auto_takes_it_on_the_cpu_where_it_is_faster)
+{
+    const struct {
+        lda_model_kind model;
+        lda_device device;
+        uint32_t K;
+        lda_sampler want;
+    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSELDA},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K - 1, LDA_SAMPLER_SPARSELDA},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 100, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lda_params p;
+        lda_params_default(&p);
+        lda_params_set_model(&p, cases[i].model);
+        p.device = cases[i].device;
+        p.num_topics = cases[i].K;
+        p.sampler = LDA_SAMPLER_AUTO;
+        lda_zplan_resolve_sampler(&p);
+        cr_assert_eq(p.sampler, cases[i].want, "case %zu: %s", i, lda_choice_name(lda_sampler_choices, p.sampler));
+    }
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.device = LDA_DEVICE_CPU;
+    p.num_topics = 100;
+    p.sampler = LDA_SAMPLER_SPARSE;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSE, "a named sampler is kept");
+    expect_recorded_sampler("--model collapsed", "sparselda");
+}
