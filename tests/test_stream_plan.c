@@ -239,3 +239,58 @@ Test(stream_plan, the_forced_chunk_is_read_from_the_environment)
     }
     unsetenv(LDA_STREAM_CHUNK_WARPS_ENV);
 }
+
+/* The join over chunks: the pieces' changes added into their documents' second rows chunk by
+ * chunk (a chunk boundary splits cut documents), in any order of the chunks, make what the
+ * in-memory join makes, after a z pass (rows moved from the base) and after a recount (base
+ * NULL: each row its own tokens); every piece then takes its document's row. */
+static void join_over_chunks(const lda_layout *L, int recount, int backwards)
+{
+    const uint32_t K = 16;
+    const size_t rows = L->num_slots * K, docs = L->num_cut_docs * K;
+    uint32_t *n = malloc(rows * 4), *n_ref = malloc(rows * 4), *base = malloc(docs * 4), *ref_base = malloc(docs * 4),
+             *next = malloc(docs * 4);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < rows; i++)
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17, n[i] = (uint32_t)(x % 1000); /* any counts: the sums are mod 2^32 */
+    for (size_t i = 0; i < docs; i++)
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17, base[i] = (uint32_t)(x % 1000);
+    memcpy(n_ref, n, rows * 4);
+    memcpy(ref_base, base, docs * 4);
+    lda_layout_join_cut_counts(L, K, n_ref, recount ? NULL : ref_base);
+    if (recount) { /* the reference's base is what its pieces' rows became */
+        for (size_t c = 0; c < L->num_cut_docs; c++)
+            memcpy(ref_base + c * K, n_ref + (size_t)L->cut_slots[L->cut_offsets[c]] * K, K * 4);
+        memset(next, 0, docs * 4);
+    } else {
+        memcpy(next, base, docs * 4);
+    }
+    const size_t warps = 3, chunks = (L->num_warps + warps - 1) / warps;
+    cr_assert_gt(chunks, 3);
+    size_t split = 0; /* cut documents with pieces in two chunks or more */
+    for (size_t c = 0; c < L->num_cut_docs; c++)
+        split += L->cut_slots[L->cut_offsets[c]] / LDA_WARP / warps !=
+                 L->cut_slots[L->cut_offsets[c + 1] - 1] / LDA_WARP / warps;
+    cr_assert_gt(split, 10, "chunk boundaries split cut documents");
+    for (size_t j = 0; j < chunks; j++) {
+        const size_t q = backwards ? chunks - 1 - j : j;
+        const size_t end = (q + 1) * warps < L->num_warps ? (q + 1) * warps : L->num_warps;
+        lda_stream_join_chunk(L, K, n, recount ? NULL : base, next, q * warps, end);
+    }
+    cr_assert_arr_eq(next, ref_base, docs * 4, "the documents' rows are the in-memory join's");
+    for (size_t q = 0; q < chunks; q++)
+        lda_stream_give_chunk(L, K, n, next, q * warps, (q + 1) * warps < L->num_warps ? (q + 1) * warps : L->num_warps);
+    cr_assert_arr_eq(n, n_ref, rows * 4, "every row is the in-memory join's");
+    free(n), free(n_ref), free(base), free(ref_base), free(next);
+}
+
+Test(stream_plan, the_join_over_chunks_is_the_in_memory_join)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    join_over_chunks(L, 0, 0);
+    join_over_chunks(L, 0, 1);
+    join_over_chunks(L, 1, 0);
+    lda_layout_free(L);
+    corpus_free(c);
+}

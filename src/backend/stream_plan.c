@@ -106,6 +106,31 @@ int lda_stream_forced_warps(size_t *warps, lda_error *err)
     return 0;
 }
 
+/* Calls piece(c, slot) for each piece of a cut document in warps first .. end - 1. */
+#define FOR_CHUNK_PIECES(L, first, end, c, slot)                                                          \
+    for (size_t c = 0; c < (L)->num_cut_docs; c++)                                                        \
+        for (size_t i_ = (L)->cut_offsets[c], slot; i_ < (L)->cut_offsets[c + 1]; i_++)                  \
+            if ((slot = (L)->cut_slots[i_]) >= (first) * LDA_WARP && slot < (end) * LDA_WARP)
+
+void lda_stream_join_chunk(const lda_layout *L, uint32_t K, const uint32_t *n, const uint32_t *base, uint32_t *next,
+                           size_t first, size_t end)
+{
+    FOR_CHUNK_PIECES(L, first, end, c, s)
+    {
+        const uint32_t *row = n + s * K, *b = base ? base + c * K : NULL;
+        uint32_t *to = next + c * K;
+        for (uint32_t k = 0; k < K; k++)
+            to[k] += row[k] - (b ? b[k] : 0u);
+    }
+}
+
+void lda_stream_give_chunk(const lda_layout *L, uint32_t K, uint32_t *n, const uint32_t *from, size_t first,
+                           size_t end)
+{
+    FOR_CHUNK_PIECES(L, first, end, c, s)
+    memcpy(n + s * K, from + c * K, K * sizeof *n);
+}
+
 static double gib(uint64_t bytes)
 {
     return bytes / 1073741824.0;

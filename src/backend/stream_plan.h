@@ -64,6 +64,18 @@ int lda_stream_chunks(const lda_layout *L, uint32_t K, uint64_t room, size_t war
  * not a positive whole number. */
 int lda_stream_forced_warps(size_t *warps, lda_error *err);
 
+/* The join of cut documents over chunks, the CPU reference of the streamed draw's (a chunk
+ * boundary may split a cut document: docs/scale.md, "Streaming: the design"). n: rows of
+ * num_slots × K; base, next: rows of num_cut_docs × K. lda_stream_join_chunk adds the changes of
+ * the pieces in warps first .. end - 1, n's row less base's (base NULL: the row, after a recount),
+ * into their documents' rows of next. With next begun as base (or zero), after every chunk next
+ * is what lda_layout_join_cut_counts makes base, whatever the order of the chunks (modulo 2^32).
+ * lda_stream_give_chunk then sets each of those pieces' rows to its document's row of `from`. */
+void lda_stream_join_chunk(const lda_layout *L, uint32_t K, const uint32_t *n, const uint32_t *base, uint32_t *next,
+                           size_t first, size_t end);
+void lda_stream_give_chunk(const lda_layout *L, uint32_t K, uint32_t *n, const uint32_t *from, size_t first,
+                           size_t end);
+
 typedef struct {
     int streamed;             /* the tokens stay on the host and pass through in chunks */
     uint64_t in_memory_bytes; /* the in-memory plan's total (device_bytes.h) */
