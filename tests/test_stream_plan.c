@@ -267,20 +267,34 @@ static void join_over_chunks(const lda_layout *L, int recount, int backwards)
     }
     const size_t warps = 3, chunks = (L->num_warps + warps - 1) / warps;
     cr_assert_gt(chunks, 3);
-    size_t split = 0; /* cut documents with pieces in two chunks or more */
-    for (size_t c = 0; c < L->num_cut_docs; c++)
-        split += L->cut_slots[L->cut_offsets[c]] / LDA_WARP / warps !=
-                 L->cut_slots[L->cut_offsets[c + 1] - 1] / LDA_WARP / warps;
-    cr_assert_gt(split, 10, "chunk boundaries split cut documents");
-    for (size_t j = 0; j < chunks; j++) {
-        const size_t q = backwards ? chunks - 1 - j : j;
+    lda_stream_chunk_pieces *pieces = calloc(chunks, sizeof *pieces);
+    size_t *seen = calloc(L->num_cut_docs, sizeof *seen), listed = 0, split = 0;
+    lda_error err = {0};
+    for (size_t q = 0; q < chunks; q++) {
         const size_t end = (q + 1) * warps < L->num_warps ? (q + 1) * warps : L->num_warps;
-        lda_stream_join_chunk(L, K, n, recount ? NULL : base, next, q * warps, end);
+        cr_assert_eq(lda_stream_chunk_pieces_make(L, q * warps, end, &pieces[q], &err), 0, "%s", err.msg);
+        for (size_t j = 0; j < pieces[q].num_docs; j++) {
+            cr_assert(j == 0 || pieces[q].docs[j] > pieces[q].docs[j - 1], "in the layout's order");
+            cr_assert_lt(pieces[q].offsets[j], pieces[q].offsets[j + 1], "a listed document has pieces here");
+            split += seen[pieces[q].docs[j]]++ == 1; /* counted once, at its second chunk */
+            for (size_t i = pieces[q].offsets[j]; i < pieces[q].offsets[j + 1]; i++) {
+                cr_assert_geq(pieces[q].slots[i], q * warps * LDA_WARP);
+                cr_assert_lt(pieces[q].slots[i], end * LDA_WARP);
+                listed++;
+            }
+        }
     }
+    cr_assert_eq(listed, L->cut_offsets[L->num_cut_docs], "every piece in one chunk");
+    cr_assert_gt(split, 10, "chunk boundaries split cut documents");
+    for (size_t j = 0; j < chunks; j++)
+        lda_stream_join_chunk(&pieces[backwards ? chunks - 1 - j : j], K, n, recount ? NULL : base, next);
     cr_assert_arr_eq(next, ref_base, docs * 4, "the documents' rows are the in-memory join's");
     for (size_t q = 0; q < chunks; q++)
-        lda_stream_give_chunk(L, K, n, next, q * warps, (q + 1) * warps < L->num_warps ? (q + 1) * warps : L->num_warps);
+        lda_stream_give_chunk(&pieces[q], K, n, next);
     cr_assert_arr_eq(n, n_ref, rows * 4, "every row is the in-memory join's");
+    for (size_t q = 0; q < chunks; q++)
+        lda_stream_chunk_pieces_free(&pieces[q]);
+    free(pieces), free(seen);
     free(n), free(n_ref), free(base), free(ref_base), free(next);
 }
 

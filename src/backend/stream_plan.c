@@ -106,29 +106,69 @@ int lda_stream_forced_warps(size_t *warps, lda_error *err)
     return 0;
 }
 
-/* Calls piece(c, slot) for each piece of a cut document in warps first .. end - 1. */
-#define FOR_CHUNK_PIECES(L, first, end, c, slot)                                                          \
-    for (size_t c = 0; c < (L)->num_cut_docs; c++)                                                        \
-        for (size_t i_ = (L)->cut_offsets[c], slot; i_ < (L)->cut_offsets[c + 1]; i_++)                  \
-            if ((slot = (L)->cut_slots[i_]) >= (first) * LDA_WARP && slot < (end) * LDA_WARP)
-
-void lda_stream_join_chunk(const lda_layout *L, uint32_t K, const uint32_t *n, const uint32_t *base, uint32_t *next,
-                           size_t first, size_t end)
+int lda_stream_chunk_pieces_make(const lda_layout *L, size_t first, size_t end, lda_stream_chunk_pieces *out,
+                                 lda_error *err)
 {
-    FOR_CHUNK_PIECES(L, first, end, c, s)
-    {
-        const uint32_t *row = n + s * K, *b = base ? base + c * K : NULL;
-        uint32_t *to = next + c * K;
+    const size_t s0 = first * LDA_WARP, s1 = end * LDA_WARP;
+    size_t docs = 0, pieces = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t c = 0; c < L->num_cut_docs; c++) {
+        size_t here = 0;
+        for (size_t i = L->cut_offsets[c]; i < L->cut_offsets[c + 1]; i++)
+            here += L->cut_slots[i] >= s0 && L->cut_slots[i] < s1;
+        docs += here > 0;
+        pieces += here;
+    }
+    if (!(out->docs = lda_malloc_array(docs + 1, sizeof *out->docs, "chunk pieces", err)) ||
+        !(out->offsets = lda_malloc_array(docs + 1, sizeof *out->offsets, "chunk pieces", err)) ||
+        !(out->slots = lda_malloc_array(pieces + 1, sizeof *out->slots, "chunk pieces", err))) {
+        lda_stream_chunk_pieces_free(out);
+        return -1;
+    }
+    size_t j = 0, p = 0;
+    out->offsets[0] = 0;
+    for (size_t c = 0; c < L->num_cut_docs; c++) {
+        const size_t before = p;
+        for (size_t i = L->cut_offsets[c]; i < L->cut_offsets[c + 1]; i++)
+            if (L->cut_slots[i] >= s0 && L->cut_slots[i] < s1)
+                out->slots[p++] = L->cut_slots[i];
+        if (p > before) {
+            out->docs[j] = (uint32_t)c;
+            out->offsets[++j] = p;
+        }
+    }
+    out->num_docs = docs;
+    return 0;
+}
+
+void lda_stream_chunk_pieces_free(lda_stream_chunk_pieces *pieces)
+{
+    free(pieces->docs);
+    free(pieces->offsets);
+    free(pieces->slots);
+    memset(pieces, 0, sizeof *pieces);
+}
+
+void lda_stream_join_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, const uint32_t *n, const uint32_t *base,
+                           uint32_t *next)
+{
+    for (size_t j = 0; j < pieces->num_docs; j++) {
+        const size_t c = pieces->docs[j], p0 = pieces->offsets[j], p1 = pieces->offsets[j + 1];
+        const uint32_t times = base ? (uint32_t)(p1 - p0) : 0u;
+        uint32_t *row = next + c * K;
         for (uint32_t k = 0; k < K; k++)
-            to[k] += row[k] - (b ? b[k] : 0u);
+            row[k] -= times * (base ? base[c * K + k] : 0u);
+        for (size_t i = p0; i < p1; i++)
+            for (uint32_t k = 0; k < K; k++)
+                row[k] += n[(size_t)pieces->slots[i] * K + k];
     }
 }
 
-void lda_stream_give_chunk(const lda_layout *L, uint32_t K, uint32_t *n, const uint32_t *from, size_t first,
-                           size_t end)
+void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, uint32_t *n, const uint32_t *from)
 {
-    FOR_CHUNK_PIECES(L, first, end, c, s)
-    memcpy(n + s * K, from + c * K, K * sizeof *n);
+    for (size_t j = 0; j < pieces->num_docs; j++)
+        for (size_t i = pieces->offsets[j]; i < pieces->offsets[j + 1]; i++)
+            memcpy(n + (size_t)pieces->slots[i] * K, from + (size_t)pieces->docs[j] * K, K * sizeof *n);
 }
 
 static double gib(uint64_t bytes)

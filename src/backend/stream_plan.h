@@ -64,17 +64,33 @@ int lda_stream_chunks(const lda_layout *L, uint32_t K, uint64_t room, size_t war
  * not a positive whole number. */
 int lda_stream_forced_warps(size_t *warps, lda_error *err);
 
+/* The cut documents with pieces in warps first .. end - 1 of a layout, and those pieces:
+ * document docs[j] (a cut document of the layout) has the chunk's pieces slots[offsets[j] ..
+ * offsets[j + 1]), in the order of the layout's cut documents and their pieces. What the
+ * streamed join takes for a chunk: a warp a document to start and list its row, a warp a piece
+ * to add and to give (docs/scale.md, "Streaming: the design"). */
+typedef struct {
+    size_t num_docs;
+    uint32_t *docs;
+    size_t *offsets; /* num_docs + 1 */
+    uint32_t *slots;
+} lda_stream_chunk_pieces;
+
+int lda_stream_chunk_pieces_make(const lda_layout *L, size_t first, size_t end, lda_stream_chunk_pieces *out,
+                                 lda_error *err);
+void lda_stream_chunk_pieces_free(lda_stream_chunk_pieces *pieces);
+
 /* The join of cut documents over chunks, the CPU reference of the streamed draw's (a chunk
- * boundary may split a cut document: docs/scale.md, "Streaming: the design"). n: rows of
- * num_slots × K; base, next: rows of num_cut_docs × K. lda_stream_join_chunk adds the changes of
- * the pieces in warps first .. end - 1, n's row less base's (base NULL: the row, after a recount),
- * into their documents' rows of next. With next begun as base (or zero), after every chunk next
- * is what lda_layout_join_cut_counts makes base, whatever the order of the chunks (modulo 2^32).
- * lda_stream_give_chunk then sets each of those pieces' rows to its document's row of `from`. */
-void lda_stream_join_chunk(const lda_layout *L, uint32_t K, const uint32_t *n, const uint32_t *base, uint32_t *next,
-                           size_t first, size_t end);
-void lda_stream_give_chunk(const lda_layout *L, uint32_t K, uint32_t *n, const uint32_t *from, size_t first,
-                           size_t end);
+ * boundary may split a cut document). n: rows of num_slots × K; base, next: rows of
+ * num_cut_docs × K. lda_stream_join_chunk adds the changes of a chunk's pieces, n's row less
+ * base's (base NULL: the row itself, after a recount), into their documents' rows of next, as
+ * the kernels will: next's row less (the chunk's pieces) × base's, plus the pieces' rows. With
+ * next begun as base (or zero), after every chunk next is what lda_layout_join_cut_counts makes
+ * base, whatever the order of the chunks (modulo 2^32). lda_stream_give_chunk then sets each
+ * of a chunk's pieces' rows to its document's row of `from`. */
+void lda_stream_join_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, const uint32_t *n, const uint32_t *base,
+                           uint32_t *next);
+void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, uint32_t *n, const uint32_t *from);
 
 typedef struct {
     int streamed;             /* the tokens stay on the host and pass through in chunks */
