@@ -28,11 +28,7 @@ static lda_layout *cut_layout(corpus **c)
 
 static lda_device_bytes in_memory(const lda_layout *L, uint32_t K)
 {
-    lda_params p;
-    lda_params_default(&p);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-    p.sampler = LDA_SAMPLER_SPARSE;
-    p.num_topics = K;
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K);
     lda_zplan plan;
     lda_error err = {0};
     cr_assert_eq(lda_zplan_make(&p, L, &h100, &plan, &err), 0, "%s", err.msg);

@@ -152,23 +152,18 @@ void lda_stream_chunk_pieces_free(lda_stream_chunk_pieces *pieces)
 void lda_stream_join_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, const uint32_t *n, const uint32_t *base,
                            uint32_t *next)
 {
-    for (size_t j = 0; j < pieces->num_docs; j++) {
-        const size_t c = pieces->docs[j], p0 = pieces->offsets[j], p1 = pieces->offsets[j + 1];
-        const uint32_t times = base ? (uint32_t)(p1 - p0) : 0u;
-        uint32_t *row = next + c * K;
+    for (size_t j = 0; base && j < pieces->num_docs; j++) { /* less (the chunk's pieces) × base */
+        const size_t c = pieces->docs[j];
+        const uint32_t times = (uint32_t)(pieces->offsets[j + 1] - pieces->offsets[j]);
         for (uint32_t k = 0; k < K; k++)
-            row[k] -= times * (base ? base[c * K + k] : 0u);
-        for (size_t i = p0; i < p1; i++)
-            for (uint32_t k = 0; k < K; k++)
-                row[k] += n[(size_t)pieces->slots[i] * K + k];
+            next[c * K + k] -= times * base[c * K + k];
     }
+    lda_layout_add_rows(K, n, pieces->num_docs, pieces->docs, pieces->offsets, pieces->slots, next);
 }
 
 void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, uint32_t *n, const uint32_t *from)
 {
-    for (size_t j = 0; j < pieces->num_docs; j++)
-        for (size_t i = pieces->offsets[j]; i < pieces->offsets[j + 1]; i++)
-            memcpy(n + (size_t)pieces->slots[i] * K, from + (size_t)pieces->docs[j] * K, K * sizeof *n);
+    lda_layout_give_rows(K, n, pieces->num_docs, pieces->docs, pieces->offsets, pieces->slots, from);
 }
 
 static double gib(uint64_t bytes)
