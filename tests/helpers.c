@@ -92,6 +92,16 @@ static double test_uniform(lda_rng *r)
     return lda_uniform_double(lda_rng_next(r));
 }
 
+lda_params test_params(lda_model_kind model, lda_sampler sampler, uint32_t K)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, model);
+    p.sampler = sampler;
+    p.num_topics = K;
+    return p;
+}
+
 corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_t num_docs, uint32_t min_len,
                             uint32_t max_len, uint64_t seed, double *planted_mix)
 {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/params.h"
 #include "corpus/corpus.h"
 
 /* A corpus built in memory: doc d has lengths[d] tokens drawn from word ids given by fill(). */
@@ -27,6 +28,9 @@ corpus *test_word_runs_corpus(uint32_t num_docs, uint32_t V, uint32_t max_len);
  * proportions. Deterministic in seed. */
 corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_t num_docs, uint32_t min_len,
                             uint32_t max_len, uint64_t seed, double *planted_mix);
+
+/* The default parameters of `model` with `sampler` and K topics. */
+lda_params test_params(lda_model_kind model, lda_sampler sampler, uint32_t K);
 
 /* Asserts that two corpora hold the same documents: counts, offsets, word ids, input indexes,
  * unknown-token counts, vocabulary, names and labels (the format field aside: it says where they

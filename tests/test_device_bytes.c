@@ -12,16 +12,6 @@
 
 static const lda_gpu_limits h100 = {227 * 1024, 132};
 
-static lda_params params_of(lda_model_kind model, lda_sampler sampler, uint32_t K)
-{
-    lda_params p;
-    lda_params_default(&p);
-    lda_params_set_model(&p, model);
-    p.sampler = sampler;
-    p.num_topics = K;
-    return p;
-}
-
 static lda_device_bytes bytes_of(const lda_layout *L, const lda_params *p, lda_zplan *plan)
 {
     lda_error err = {0};
@@ -63,7 +53,7 @@ Test(device_bytes, sparse_rows_are_the_arrays)
 {
     corpus *c;
     lda_layout *L = cut_layout(&c);
-    lda_params p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1024);
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1024);
     lda_zplan plan;
     const lda_device_bytes b = bytes_of(L, &p, &plan);
     cr_assert(plan.z_marks_changes);
@@ -92,12 +82,12 @@ Test(device_bytes, z_prev_where_the_draw_does_not_mark)
     corpus *c;
     lda_layout *L = cut_layout(&c);
     lda_zplan plan;
-    lda_params p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 256);
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 256);
     lda_device_bytes b = bytes_of(L, &p, &plan);
     cr_assert(!plan.z_marks_changes);
     cr_assert_eq(row(&b, "z_prev"), L->num_positions * 4);
     cr_assert_eq(row(&b, "n[m,k]"), L->num_slots * 256 * 4);
-    p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 65536);
+    p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 65536);
     b = bytes_of(L, &p, &plan);
     cr_assert(!plan.z_marks_changes);
     cr_assert_eq(row(&b, "z_prev"), L->num_positions * 4);
@@ -144,7 +134,7 @@ Test(device_bytes, word_lists_hold_the_longest_list_the_draw_reads)
     lda_layout *L = lda_layout_build(c, 256, &err);
     cr_assert(L, "%s", err.msg);
     const uint32_t K = 4096;
-    lda_params p = params_of(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K);
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K);
     lda_zplan plan;
     const lda_device_bytes b = bytes_of(L, &p, &plan);
     cr_assert_eq(plan.sparse_word_lists, LDA_WORD_LISTS_BY_TOKENS);

@@ -321,6 +321,25 @@ void lda_layout_join_cut_counts(const lda_layout *L, uint32_t K, uint32_t *n, ui
     }
 }
 
+void lda_layout_add_rows(uint32_t K, const uint32_t *n, size_t groups, const uint32_t *rows, const size_t *offsets,
+                         const uint32_t *slots, uint32_t *to)
+{
+    for (size_t j = 0; j < groups; j++) {
+        uint32_t *sum = to + (size_t)rows[j] * K;
+        for (size_t i = offsets[j]; i < offsets[j + 1]; i++)
+            for (uint32_t k = 0; k < K; k++)
+                sum[k] += n[(size_t)slots[i] * K + k];
+    }
+}
+
+void lda_layout_give_rows(uint32_t K, uint32_t *n, size_t groups, const uint32_t *rows, const size_t *offsets,
+                          const uint32_t *slots, const uint32_t *from)
+{
+    for (size_t j = 0; j < groups; j++)
+        for (size_t i = offsets[j]; i < offsets[j + 1]; i++)
+            memcpy(n + (size_t)slots[i] * K, from + (size_t)rows[j] * K, K * sizeof *n);
+}
+
 const char *lda_layout_describe(const lda_layout *L, char *buf, size_t size)
 {
     const size_t cut_pieces = L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0;

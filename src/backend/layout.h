@@ -111,6 +111,16 @@ lda_layout *lda_layout_build_like(const corpus *c, const lda_layout *like, lda_e
  * z pass). Integer arithmetic modulo 2^32, so the order of the additions does not matter. */
 void lda_layout_join_cut_counts(const lda_layout *L, uint32_t K, uint32_t *n, uint32_t *base);
 
+/* Rows of n (num_slots × K) over groups of slots, group j being slots[offsets[j] ..
+ * offsets[j + 1]) (a document's pieces): lda_layout_add_rows adds each group's rows into row
+ * rows[j] of `to`; lda_layout_give_rows sets each group's rows to row rows[j] of `from`. Integer
+ * arithmetic modulo 2^32. (A shard's shared documents, shards.h; a streamed chunk's cut
+ * documents, stream_plan.h.) */
+void lda_layout_add_rows(uint32_t K, const uint32_t *n, size_t groups, const uint32_t *rows, const size_t *offsets,
+                         const uint32_t *slots, uint32_t *to);
+void lda_layout_give_rows(uint32_t K, uint32_t *n, size_t groups, const uint32_t *rows, const size_t *offsets,
+                          const uint32_t *slots, const uint32_t *from);
+
 /* "D documents (C cut into P pieces of at most N tokens), G groups of 32, the longest R
  * rows, padding X%": the shape that decides how evenly the work spreads. */
 const char *lda_layout_describe(const lda_layout *L, char *buf, size_t size);

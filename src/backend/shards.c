@@ -139,19 +139,12 @@ lda_layout *lda_layout_warps(const lda_layout *L, size_t first, size_t end, lda_
 void lda_shard_doc_sums(const lda_layout *S, uint32_t K, const uint32_t *n, size_t rows, uint32_t *sums)
 {
     memset(sums, 0, rows * K * sizeof *sums);
-    for (size_t j = 0; j < S->num_shared_docs; j++) {
-        uint32_t *sum = sums + (size_t)S->shared_row[j] * K;
-        for (size_t i = S->shared_offsets[j]; i < S->shared_offsets[j + 1]; i++)
-            for (uint32_t k = 0; k < K; k++)
-                sum[k] += n[(size_t)S->shared_slots[i] * K + k];
-    }
+    lda_layout_add_rows(K, n, S->num_shared_docs, S->shared_row, S->shared_offsets, S->shared_slots, sums);
 }
 
 void lda_shard_doc_spread(const lda_layout *S, uint32_t K, uint32_t *n, const uint32_t *totals)
 {
-    for (size_t j = 0; j < S->num_shared_docs; j++)
-        for (size_t i = S->shared_offsets[j]; i < S->shared_offsets[j + 1]; i++)
-            memcpy(n + (size_t)S->shared_slots[i] * K, totals + (size_t)S->shared_row[j] * K, K * sizeof *n);
+    lda_layout_give_rows(K, n, S->num_shared_docs, S->shared_row, S->shared_offsets, S->shared_slots, totals);
 }
 
 /* The largest shard of L split `count` ways, by bytes_of. */

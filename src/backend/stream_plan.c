@@ -1,0 +1,249 @@
+/* stream_plan.c — chunks of warps streamed through the GPU, and the choice to stream; see
+ * stream_plan.h. */
+#include "backend/stream_plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sparse_draw.h"
+
+/* The list entries of warps first .. end - 1: every slot's, and the whole documents' alone. */
+static void chunk_entries(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *all, uint64_t *whole)
+{
+    *all = *whole = 0;
+    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++) {
+        const uint64_t room = lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]);
+        *all += room;
+        *whole += L->slot_len[s] == L->slot_doc_len[s] ? room : 0; /* a piece is shorter than its document */
+    }
+}
+
+/* What the chunk holds, without its arrays' alignment. */
+static uint64_t chunk_payload(const lda_layout *L, uint32_t K, size_t first, size_t end)
+{
+    uint64_t all, whole;
+    chunk_entries(L, K, first, end, &all, &whole);
+    const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
+    return 2 * positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + (end - first) * LDA_WARP * sizeof(uint32_t);
+}
+
+uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, size_t end)
+{
+    return chunk_payload(L, K, first, end) + (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+}
+
+void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
+                             uint64_t *out)
+{
+    uint64_t all, whole;
+    chunk_entries(L, K, first, end, &all, &whole);
+    const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
+    const uint64_t lengths = (end - first) * LDA_WARP * sizeof(uint32_t);
+    *out = positions * sizeof(uint32_t) + 2 * whole * sizeof(uint32_t) + lengths;
+    *in = *out + positions * sizeof(uint32_t);
+}
+
+static void put_chunk(const lda_layout *L, uint32_t K, size_t first, size_t end, lda_stream_chunk *c)
+{
+    c->first_warp = first;
+    c->end_warp = end;
+    c->device_bytes = lda_stream_chunk_bytes(L, K, first, end);
+    lda_stream_chunk_copies(L, K, first, end, &c->copy_in, &c->copy_out);
+}
+
+int lda_stream_chunks(const lda_layout *L, uint32_t K, uint64_t room, size_t warps, lda_stream_chunk **chunks,
+                      size_t *count, lda_error *err)
+{
+    const size_t W = L->num_warps;
+    *chunks = NULL;
+    *count = 0;
+    lda_stream_chunk *out = lda_malloc_array(W ? W : 1, sizeof *out, "chunks", err); /* at most a warp each */
+    if (!out)
+        return -1;
+    size_t n = 0;
+    const uint64_t align = (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+    for (size_t first = 0; first < W;) {
+        size_t end = first + 1;
+        if (warps) {
+            end = first + warps < W ? first + warps : W;
+        } else {
+            uint64_t bytes = chunk_payload(L, K, first, end) + align; /* the sums are additive by warp */
+            if (bytes > room) {
+                lda_error_fail(err,
+                               "a group of 32 documents (warp %zu) needs %llu bytes on the device, more than a "
+                               "chunk's room of %llu",
+                               first, (unsigned long long)bytes, (unsigned long long)room);
+                free(out);
+                return -1;
+            }
+            while (end < W && bytes + chunk_payload(L, K, end, end + 1) <= room)
+                bytes += chunk_payload(L, K, end, end + 1), end++;
+        }
+        put_chunk(L, K, first, end, &out[n++]);
+        first = end;
+    }
+    *chunks = out;
+    *count = n;
+    return 0;
+}
+
+int lda_stream_forced_warps(size_t *warps, lda_error *err)
+{
+    *warps = 0;
+    const char *v = getenv(LDA_STREAM_CHUNK_WARPS_ENV);
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    const unsigned long long n = strtoull(v, &end, 10);
+    if (errno || *end || n == 0 || v[0] == '-') {
+        lda_error_input(err, "%s: \"%s\" is not a positive whole number of warps", LDA_STREAM_CHUNK_WARPS_ENV, v);
+        return -1;
+    }
+    *warps = (size_t)n;
+    return 0;
+}
+
+int lda_stream_chunk_pieces_make(const lda_layout *L, size_t first, size_t end, lda_stream_chunk_pieces *out,
+                                 lda_error *err)
+{
+    const size_t s0 = first * LDA_WARP, s1 = end * LDA_WARP;
+    size_t docs = 0, pieces = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t c = 0; c < L->num_cut_docs; c++) {
+        size_t here = 0;
+        for (size_t i = L->cut_offsets[c]; i < L->cut_offsets[c + 1]; i++)
+            here += L->cut_slots[i] >= s0 && L->cut_slots[i] < s1;
+        docs += here > 0;
+        pieces += here;
+    }
+    if (!(out->docs = lda_malloc_array(docs + 1, sizeof *out->docs, "chunk pieces", err)) ||
+        !(out->offsets = lda_malloc_array(docs + 1, sizeof *out->offsets, "chunk pieces", err)) ||
+        !(out->slots = lda_malloc_array(pieces + 1, sizeof *out->slots, "chunk pieces", err))) {
+        lda_stream_chunk_pieces_free(out);
+        return -1;
+    }
+    size_t j = 0, p = 0;
+    out->offsets[0] = 0;
+    for (size_t c = 0; c < L->num_cut_docs; c++) {
+        const size_t before = p;
+        for (size_t i = L->cut_offsets[c]; i < L->cut_offsets[c + 1]; i++)
+            if (L->cut_slots[i] >= s0 && L->cut_slots[i] < s1)
+                out->slots[p++] = L->cut_slots[i];
+        if (p > before) {
+            out->docs[j] = (uint32_t)c;
+            out->offsets[++j] = p;
+        }
+    }
+    out->num_docs = docs;
+    return 0;
+}
+
+void lda_stream_chunk_pieces_free(lda_stream_chunk_pieces *pieces)
+{
+    free(pieces->docs);
+    free(pieces->offsets);
+    free(pieces->slots);
+    memset(pieces, 0, sizeof *pieces);
+}
+
+void lda_stream_join_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, const uint32_t *n, const uint32_t *base,
+                           uint32_t *next)
+{
+    for (size_t j = 0; base && j < pieces->num_docs; j++) { /* less (the chunk's pieces) × base */
+        const size_t c = pieces->docs[j];
+        const uint32_t times = (uint32_t)(pieces->offsets[j + 1] - pieces->offsets[j]);
+        for (uint32_t k = 0; k < K; k++)
+            next[c * K + k] -= times * base[c * K + k];
+    }
+    lda_layout_add_rows(K, n, pieces->num_docs, pieces->docs, pieces->offsets, pieces->slots, next);
+}
+
+void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, uint32_t *n, const uint32_t *from)
+{
+    lda_layout_give_rows(K, n, pieces->num_docs, pieces->docs, pieces->offsets, pieces->slots, from);
+}
+
+static double gib(uint64_t bytes)
+{
+    return bytes / 1073741824.0;
+}
+
+/* The largest chunk's room of L's warps split `warps` at a time. */
+static uint64_t largest_forced_chunk(const lda_layout *L, uint32_t K, size_t warps)
+{
+    uint64_t most = 0;
+    for (size_t first = 0; first < L->num_warps; first += warps) {
+        const size_t end = first + warps < L->num_warps ? first + warps : L->num_warps;
+        const uint64_t bytes = lda_stream_chunk_bytes(L, K, first, end);
+        most = bytes > most ? bytes : most;
+    }
+    return most;
+}
+
+int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, uint64_t in_memory_bytes,
+                         uint64_t cut_list_entries, uint64_t free_bytes, size_t forced_warps, lda_stream_plan *plan,
+                         lda_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->in_memory_bytes = in_memory_bytes;
+    const int fits = in_memory_bytes <= free_bytes;
+    if (mode == LDA_STREAM_OFF || (mode == LDA_STREAM_AUTO && fits)) {
+        snprintf(plan->why, sizeof plan->why, "tokens in device memory: %.2f GiB needed, %.2f GiB free%s",
+                 gib(in_memory_bytes), gib(free_bytes), mode == LDA_STREAM_OFF ? " (streaming off)" : "");
+        return 0;
+    }
+    const uint64_t all = chunk_payload(L, K, 0, L->num_warps);
+    const uint64_t V = L->vocab_size;
+    /* the pass counts into its own n[w,k], n[k] (the draws of later chunks read the counts the
+       pass began with), and the cut documents' lists as the pass leaves them beside those it began
+       with (pieces in several chunks add their changes there) */
+    const uint64_t extra = (V + 1) * K * sizeof(uint32_t) + 2 * cut_list_entries * sizeof(uint32_t) +
+                           L->num_cut_docs * sizeof(uint32_t);
+    plan->resident_bytes = (in_memory_bytes > all ? in_memory_bytes - all : 0) + extra;
+    uint64_t in_all = 0, out_all = 0;
+    lda_stream_chunk_copies(L, K, 0, L->num_warps, &in_all, &out_all);
+    plan->host_bytes = in_all; /* words, z, the whole documents' lists and the lengths, pinned */
+    uint64_t room;
+    if (forced_warps)
+        room = largest_forced_chunk(L, K, forced_warps);
+    else {
+        const uint64_t beside = free_bytes > plan->resident_bytes ? free_bytes - plan->resident_bytes : 0;
+        room = beside / LDA_STREAM_BUFFERS;
+        const uint64_t whole = lda_stream_chunk_bytes(L, K, 0, L->num_warps);
+        room = room < whole ? room : whole;
+    }
+    if (plan->resident_bytes + LDA_STREAM_BUFFERS * room > free_bytes || room == 0) {
+        lda_error_fail(err,
+                       "too little device memory to stream the tokens: the word side and the cut documents' "
+                       "lists need %.2f GiB, and %u chunk buffers of %.2f GiB, %.2f GiB free",
+                       gib(plan->resident_bytes), LDA_STREAM_BUFFERS, gib(room), gib(free_bytes));
+        return -1;
+    }
+    if (lda_stream_chunks(L, K, room, forced_warps, &plan->chunks, &plan->num_chunks, err))
+        return -1;
+    plan->streamed = 1;
+    plan->chunk_room = 0;
+    for (size_t i = 0; i < plan->num_chunks; i++) {
+        const lda_stream_chunk *c = &plan->chunks[i];
+        plan->chunk_room = c->device_bytes > plan->chunk_room ? c->device_bytes : plan->chunk_room;
+        plan->copy_in += c->copy_in;
+        plan->copy_out += c->copy_out;
+    }
+    snprintf(plan->why, sizeof plan->why,
+             "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "
+             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB in and %.2f GiB out an iteration",
+             plan->num_chunks, forced_warps ? " (forced size)" : "", gib(in_memory_bytes), gib(free_bytes),
+             mode == LDA_STREAM_ON ? " (streaming on)" : "", gib(plan->resident_bytes), LDA_STREAM_BUFFERS,
+             gib(plan->chunk_room), gib(plan->copy_in), gib(plan->copy_out));
+    return 0;
+}
+
+void lda_stream_plan_free(lda_stream_plan *plan)
+{
+    free(plan->chunks);
+    plan->chunks = NULL;
+    plan->num_chunks = 0;
+}

@@ -1,0 +1,306 @@
+/* test_stream_plan.c — the arithmetic of tokens streamed through the GPU a chunk of warps at a
+ * time (backend/stream_plan.h), without a GPU: what a chunk holds and copies, where the chunks
+ * end, and when a run streams. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/device_bytes.h"
+#include "backend/stream_plan.h"
+#include "core/sparse_draw.h"
+#include "helpers.h"
+
+#define K_TOPICS 1024u
+
+static const lda_gpu_limits h100 = {227 * 1024, 132};
+
+/* 600 documents of 20 to 400 tokens, cut into pieces of 64: most documents are cut, 19 warps. */
+static lda_layout *cut_layout(corpus **c)
+{
+    *c = test_planted_corpus(8, 40, 600, 20, 400, 7, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(*c, 64, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_gt(L->num_cut_docs, 100);
+    cr_assert_gt(L->num_warps, 10);
+    return L;
+}
+
+static lda_device_bytes in_memory(const lda_layout *L, uint32_t K)
+{
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K);
+    lda_zplan plan;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &plan, &err), 0, "%s", err.msg);
+    lda_device_bytes b;
+    lda_device_bytes_plan(L, &p, &plan, &b);
+    return b;
+}
+
+static uint64_t row(const lda_device_bytes *b, const char *name)
+{
+    for (size_t i = 0; i < b->count; i++)
+        if (strcmp(b->rows[i].name, name) == 0)
+            return b->rows[i].bytes;
+    cr_assert_fail("no row %s", name);
+    return 0;
+}
+
+/* A chunk holds its positions' words and z, its slots' lists with room for
+ * lda_sparse_list_capacity entries, and their lengths; it copies in the words, z, the whole
+ * documents' lists and the lengths, and back the same but the words: a cut document's piece's
+ * list is formed on the device. */
+Test(stream_plan, a_chunk_holds_its_warps_tokens_and_lists)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const size_t first = 3, end = 9;
+    uint64_t entries = 0, whole = 0, pieces = 0;
+    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++) {
+        const uint64_t room = lda_sparse_list_capacity(K_TOPICS, L->slot_len[s], L->slot_doc_len[s]);
+        entries += room;
+        if (L->slot_len[s] < L->slot_doc_len[s])
+            pieces++;
+        else
+            whole += room;
+    }
+    cr_assert_gt(pieces, 0, "the range has pieces of cut documents");
+    const uint64_t positions = L->warp_offset[end] - L->warp_offset[first], slots = (end - first) * LDA_WARP;
+    cr_assert_eq(lda_stream_chunk_bytes(L, K_TOPICS, first, end),
+                 8 * positions + 8 * entries + 4 * slots + LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN);
+    uint64_t in, out;
+    lda_stream_chunk_copies(L, K_TOPICS, first, end, &in, &out);
+    cr_assert_eq(in, 8 * positions + 8 * whole + 4 * slots);
+    cr_assert_eq(out, 4 * positions + 8 * whole + 4 * slots);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* What the chunks carry is what the in-memory plan holds in words, z, the slots' lists and
+ * their lengths (the plan's arrays are aligned: within a few hundred bytes). */
+Test(stream_plan, the_chunks_carry_the_in_memory_plans_token_arrays)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const lda_device_bytes b = in_memory(L, K_TOPICS);
+    const uint64_t carried = lda_stream_chunk_bytes(L, K_TOPICS, 0, L->num_warps) -
+                             LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+    const uint64_t planned = row(&b, "words") + row(&b, "z") + row(&b, "lists of whole documents") +
+                             row(&b, "lists of cut documents' pieces") + 4 * L->num_slots;
+    cr_assert_leq(carried, planned);
+    cr_assert_lt(planned - carried, 1024, "carried %llu, planned %llu", (unsigned long long)carried,
+                 (unsigned long long)planned);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+static void assert_chunks_cover(const lda_layout *L, const lda_stream_chunk *ch, size_t n)
+{
+    cr_assert_gt(n, 0);
+    cr_assert_eq(ch[0].first_warp, 0);
+    cr_assert_eq(ch[n - 1].end_warp, L->num_warps);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_lt(ch[i].first_warp, ch[i].end_warp, "chunk %zu is not empty", i);
+        if (i)
+            cr_assert_eq(ch[i].first_warp, ch[i - 1].end_warp, "chunk %zu follows its predecessor", i);
+        cr_assert_eq(ch[i].device_bytes, lda_stream_chunk_bytes(L, K_TOPICS, ch[i].first_warp, ch[i].end_warp));
+    }
+}
+
+/* By room: each chunk fits, and takes as many warps as fit (the next one would not). */
+Test(stream_plan, chunks_take_the_warps_that_fit_their_room)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const uint64_t room = lda_stream_chunk_bytes(L, K_TOPICS, 0, L->num_warps) / 5;
+    lda_stream_chunk *ch;
+    size_t n;
+    lda_error err = {0};
+    cr_assert_eq(lda_stream_chunks(L, K_TOPICS, room, 0, &ch, &n, &err), 0, "%s", err.msg);
+    assert_chunks_cover(L, ch, n);
+    cr_assert_geq(n, 5);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_leq(ch[i].device_bytes, room);
+        if (i + 1 < n)
+            cr_assert_gt(lda_stream_chunk_bytes(L, K_TOPICS, ch[i].first_warp, ch[i].end_warp + 1), room,
+                         "chunk %zu could have taken one more warp", i);
+    }
+    free(ch);
+    /* forced: 4 warps a chunk, the last the rest */
+    cr_assert_eq(lda_stream_chunks(L, K_TOPICS, 0, 4, &ch, &n, &err), 0, "%s", err.msg);
+    assert_chunks_cover(L, ch, n);
+    cr_assert_eq(n, (L->num_warps + 3) / 4);
+    for (size_t i = 0; i + 1 < n; i++)
+        cr_assert_eq(ch[i].end_warp - ch[i].first_warp, 4);
+    free(ch);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(stream_plan, a_warp_larger_than_the_room_is_refused)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const uint64_t one = lda_stream_chunk_bytes(L, K_TOPICS, 0, 1);
+    lda_stream_chunk *ch;
+    size_t n;
+    lda_error err = {0};
+    cr_assert_eq(lda_stream_chunks(L, K_TOPICS, one - 1, 0, &ch, &n, &err), -1);
+    cr_assert(strstr(err.msg, "a group of 32 documents (warp 0) needs"), "%s", err.msg);
+    cr_assert_null(ch);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* auto streams where the in-memory plan does not fit, and says so with the numbers; off never;
+ * on always; a forced size gives chunks of that many warps. */
+Test(stream_plan, the_choice_follows_the_mode_and_the_free_memory)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const lda_device_bytes b = in_memory(L, K_TOPICS);
+    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS), need = b.total;
+    lda_stream_plan plan;
+    lda_error err = {0};
+
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_AUTO, need, cut_entries, need, 0, &plan, &err), 0);
+    cr_assert(!plan.streamed, "it fits: %s", plan.why);
+    cr_assert(strstr(plan.why, "tokens in device memory"), "%s", plan.why);
+    lda_stream_plan_free(&plan);
+
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_OFF, need, cut_entries, need / 2, 0, &plan, &err), 0);
+    cr_assert(!plan.streamed);
+    lda_stream_plan_free(&plan);
+
+    /* the streamed plan's resident part: the in-memory plan less the chunks' arrays, plus the
+       pass's own n[w,k], n[k] and the cut documents' second lists */
+    const uint64_t carried = lda_stream_chunk_bytes(L, K_TOPICS, 0, L->num_warps) -
+                             LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+    const uint64_t resident = need - carried + (uint64_t)(L->vocab_size + 1) * K_TOPICS * 4 + 8 * cut_entries +
+                              4 * L->num_cut_docs;
+    const uint64_t free_bytes = resident + LDA_STREAM_BUFFERS * (carried / 6);
+    cr_assert_lt(free_bytes, need, "need %llu, resident %llu, carried %llu", (unsigned long long)need,
+                 (unsigned long long)resident, (unsigned long long)carried);
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_AUTO, need, cut_entries, free_bytes, 0, &plan, &err),
+                 0, "%s", err.msg);
+    cr_assert(plan.streamed, "%s", plan.why);
+    cr_assert_eq(plan.resident_bytes, resident);
+    cr_assert_geq(plan.num_chunks, 6);
+    cr_assert_leq(plan.resident_bytes + LDA_STREAM_BUFFERS * plan.chunk_room, free_bytes);
+    assert_chunks_cover(L, plan.chunks, plan.num_chunks);
+    uint64_t in_all, out_all;
+    lda_stream_chunk_copies(L, K_TOPICS, 0, L->num_warps, &in_all, &out_all);
+    cr_assert_eq(plan.copy_in, in_all, "the chunks' copies add up to the whole layout's");
+    cr_assert_eq(plan.copy_out, out_all);
+    cr_assert_eq(plan.host_bytes, in_all);
+    cr_assert(strstr(plan.why, "tokens streamed from host memory in "), "%s", plan.why);
+    cr_assert(strstr(plan.why, "GiB needed in device memory"), "%s", plan.why);
+    lda_stream_plan_free(&plan);
+
+    /* on, with room for everything: one chunk */
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_ON, need, cut_entries, 4 * need, 0, &plan, &err), 0);
+    cr_assert(plan.streamed);
+    cr_assert_eq(plan.num_chunks, 1);
+    lda_stream_plan_free(&plan);
+
+    /* forced: 2 warps a chunk */
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_ON, need, cut_entries, 4 * need, 2, &plan, &err), 0);
+    cr_assert_eq(plan.num_chunks, (L->num_warps + 1) / 2);
+    cr_assert(strstr(plan.why, "(forced size)"), "%s", plan.why);
+    lda_stream_plan_free(&plan);
+
+    /* too little even to stream */
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_AUTO, need, cut_entries, resident, 0, &plan, &err),
+                 -1);
+    cr_assert(strstr(err.msg, "too little device memory to stream the tokens"), "%s", err.msg);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(stream_plan, the_forced_chunk_is_read_from_the_environment)
+{
+    size_t warps = 99;
+    lda_error err = {0};
+    unsetenv(LDA_STREAM_CHUNK_WARPS_ENV);
+    cr_assert_eq(lda_stream_forced_warps(&warps, &err), 0);
+    cr_assert_eq(warps, 0);
+    setenv(LDA_STREAM_CHUNK_WARPS_ENV, "3", 1);
+    cr_assert_eq(lda_stream_forced_warps(&warps, &err), 0);
+    cr_assert_eq(warps, 3);
+    const char *bad[] = {"0", "-2", "3x", "lots"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv(LDA_STREAM_CHUNK_WARPS_ENV, bad[i], 1);
+        cr_assert_eq(lda_stream_forced_warps(&warps, &err), -1, "%s", bad[i]);
+        cr_assert(strstr(err.msg, LDA_STREAM_CHUNK_WARPS_ENV), "%s", err.msg);
+    }
+    unsetenv(LDA_STREAM_CHUNK_WARPS_ENV);
+}
+
+/* The join over chunks: the pieces' changes added into their documents' second rows chunk by
+ * chunk (a chunk boundary splits cut documents), in any order of the chunks, make what the
+ * in-memory join makes, after a z pass (rows moved from the base) and after a recount (base
+ * NULL: each row its own tokens); every piece then takes its document's row. */
+static void join_over_chunks(const lda_layout *L, int recount, int backwards)
+{
+    const uint32_t K = 16;
+    const size_t rows = L->num_slots * K, docs = L->num_cut_docs * K;
+    uint32_t *n = malloc(rows * 4), *n_ref = malloc(rows * 4), *base = malloc(docs * 4), *ref_base = malloc(docs * 4),
+             *next = malloc(docs * 4);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < rows; i++)
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17, n[i] = (uint32_t)(x % 1000); /* any counts: the sums are mod 2^32 */
+    for (size_t i = 0; i < docs; i++)
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17, base[i] = (uint32_t)(x % 1000);
+    memcpy(n_ref, n, rows * 4);
+    memcpy(ref_base, base, docs * 4);
+    lda_layout_join_cut_counts(L, K, n_ref, recount ? NULL : ref_base);
+    if (recount) { /* the reference's base is what its pieces' rows became */
+        for (size_t c = 0; c < L->num_cut_docs; c++)
+            memcpy(ref_base + c * K, n_ref + (size_t)L->cut_slots[L->cut_offsets[c]] * K, K * 4);
+        memset(next, 0, docs * 4);
+    } else {
+        memcpy(next, base, docs * 4);
+    }
+    const size_t warps = 3, chunks = (L->num_warps + warps - 1) / warps;
+    cr_assert_gt(chunks, 3);
+    lda_stream_chunk_pieces *pieces = calloc(chunks, sizeof *pieces);
+    size_t *seen = calloc(L->num_cut_docs, sizeof *seen), listed = 0, split = 0;
+    lda_error err = {0};
+    for (size_t q = 0; q < chunks; q++) {
+        const size_t end = (q + 1) * warps < L->num_warps ? (q + 1) * warps : L->num_warps;
+        cr_assert_eq(lda_stream_chunk_pieces_make(L, q * warps, end, &pieces[q], &err), 0, "%s", err.msg);
+        for (size_t j = 0; j < pieces[q].num_docs; j++) {
+            cr_assert(j == 0 || pieces[q].docs[j] > pieces[q].docs[j - 1], "in the layout's order");
+            cr_assert_lt(pieces[q].offsets[j], pieces[q].offsets[j + 1], "a listed document has pieces here");
+            split += seen[pieces[q].docs[j]]++ == 1; /* counted once, at its second chunk */
+            for (size_t i = pieces[q].offsets[j]; i < pieces[q].offsets[j + 1]; i++) {
+                cr_assert_geq(pieces[q].slots[i], q * warps * LDA_WARP);
+                cr_assert_lt(pieces[q].slots[i], end * LDA_WARP);
+                listed++;
+            }
+        }
+    }
+    cr_assert_eq(listed, L->cut_offsets[L->num_cut_docs], "every piece in one chunk");
+    cr_assert_gt(split, 10, "chunk boundaries split cut documents");
+    for (size_t j = 0; j < chunks; j++)
+        lda_stream_join_chunk(&pieces[backwards ? chunks - 1 - j : j], K, n, recount ? NULL : base, next);
+    cr_assert_arr_eq(next, ref_base, docs * 4, "the documents' rows are the in-memory join's");
+    for (size_t q = 0; q < chunks; q++)
+        lda_stream_give_chunk(&pieces[q], K, n, next);
+    cr_assert_arr_eq(n, n_ref, rows * 4, "every row is the in-memory join's");
+    for (size_t q = 0; q < chunks; q++)
+        lda_stream_chunk_pieces_free(&pieces[q]);
+    free(pieces), free(seen);
+    free(n), free(n_ref), free(base), free(ref_base), free(next);
+}
+
+Test(stream_plan, the_join_over_chunks_is_the_in_memory_join)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    join_over_chunks(L, 0, 0);
+    join_over_chunks(L, 0, 1);
+    join_over_chunks(L, 1, 0);
+    lda_layout_free(L);
+    corpus_free(c);
+}
