@@ -88,7 +88,7 @@ int lda_sparselda_create(const lda_layout *L, uint32_t K, uint32_t parts, int th
     const char *what = "the sparselda draw's word lists";
     if (!(s->offset = lda_malloc_array((size_t)s->V + 1, sizeof *s->offset, what, err)))
         return -1;
-    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, s->offset);
+    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, K, s->offset); // every topic: the lists move token by token
     const size_t entries = s->offset[s->V] + 1;
     if (!(s->entries = lda_malloc_array(entries, sizeof *s->entries, what, err)) ||
         !(s->len = lda_calloc((size_t)s->V + 1, sizeof *s->len, what, err)) ||
