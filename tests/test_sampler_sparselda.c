@@ -412,3 +412,22 @@ Test(sampler_sparselda, auto_takes_it_on_the_cpu_where_it_is_faster)
     cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSE, "a named sampler is kept");
     expect_recorded_sampler("--model collapsed", "sparselda");
 }
+
+/* A model trained with sparselda records it; --resume under --device auto on a machine with a GPU
+ * must still find a device that runs it (it failed there: "runs on the CPU only"). */
+Test(sampler_sparselda, auto_device_is_the_cpu_for_it)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.num_topics = 2048;
+    p.sampler = LDA_SAMPLER_SPARSELDA;
+    p.device = LDA_DEVICE_AUTO;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSELDA);
+    cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
+    p.sampler = LDA_SAMPLER_AUTO;
+    p.device = LDA_DEVICE_AUTO;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.device, LDA_DEVICE_AUTO, "other samplers leave auto to the backend");
+}

@@ -255,6 +255,10 @@ void lda_zplan_resolve_sampler(lda_params *p)
             p->sampler = LDA_SAMPLER_SPARSELDA;
     }
     lda_params_resolve_sampler(p);
+    /* auto picks a device that runs the sampler: sparselda runs on the CPU only, so a model trained
+     * with it resumes under --device auto on a machine with a GPU (on the CPU, where it was made). */
+    if (p->sampler == LDA_SAMPLER_SPARSELDA && p->device == LDA_DEVICE_AUTO)
+        p->device = LDA_DEVICE_CPU;
 }
 
 int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err)

@@ -600,6 +600,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
         char why[256];
         if (lda_cuda_device_count(why, sizeof why) == 0)
             say(o, "ldagpu: --device auto: %s; training on the CPU\n", why);
+        else if (params.device == LDA_DEVICE_CPU)
+            say(o, "ldagpu: --device auto: --sampler %s runs on the CPU only; training on the CPU\n",
+                lda_choice_name(lda_sampler_choices, params.sampler));
     }
     params.piece_length = lda_params_piece_length(&params);
     char why[512];
