@@ -48,7 +48,8 @@
 # held-out tokens are shuffled within a document once, when written).
 #
 # Writes to OUTDIR: peers.csv (corpus,topics,system,iterations,seconds,heldout_loglik,
-# tokens_per_second,segment_tokens_per_second,load_before,load_after,threads), peers.md (a table
+# tokens_per_second,segment_tokens_per_second (from the point before; WarpLDA: its run's), load_before,
+# load_after,threads), peers.md (a table
 # per corpus and K, the seconds to the levels: scripts/peers/table.py), versions.txt (the
 # sources' commits, compilers, the machine). Expect, on 2 cores with the defaults, about three
 # hours a corpus (tomotopy at K = 1024 alone is most of it).
@@ -283,8 +284,9 @@ for name in $corpora; do
                         --device cpu -j "$threads" | awk '$1 == "loglik_per_token" {print $2}')
                     awk -v c="$name" -v K="$K" -v sys="$system" -v n="$n" -v s="$s" -v ll="$ll" -v tok="$tokens" \
                         -v pn="$prev_n" -v ps="$prev_s" -v l0="$l0" -v l1="$l1" -v j="$threads" 'BEGIN {
-                            seg = (s > ps) ? tok * (n - pn) / (s - ps) : 0
                             all = (s > 0) ? tok * n / s : 0
+                            seg = (s > ps) ? tok * (n - pn) / (s - ps) : 0
+                            if (sys == "warplda") seg = all # a run a point: no segments
                             printf "%s,%d,%s,%d,%.3f,%s,%.0f,%.0f,%s,%s,%d\n", c, K, sys, n, s, ll, all, seg, l0, l1, j
                         }' >> "$run/rows.part"
                     prev_n=$n prev_s=$s
