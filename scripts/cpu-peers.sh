@@ -51,8 +51,9 @@
 # tokens_per_second,segment_tokens_per_second (from the point before; WarpLDA: its run's), load_before,
 # load_after,threads), peers.md (a table
 # per corpus and K, the seconds to the levels: scripts/peers/table.py), versions.txt (the
-# sources' commits, compilers, the machine). Expect, on 2 cores with the defaults, about three
-# hours a corpus (tomotopy at K = 1024 alone is most of it).
+# sources' commits, compilers, the machine). On a quiet 2-core machine wiki43k to 400 iterations
+# trained about a minute a system at K = 100 and two at K = 1024, tomotopy's 11 there; with the
+# defaults (to 800) expect one to two hours in all.
 set -eu
 out=${1:?usage: sh scripts/cpu-peers.sh OUTDIR (see the header for the settings)}
 root=$(cd "$(dirname "$0")/.." && pwd)
