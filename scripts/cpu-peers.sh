@@ -52,7 +52,7 @@
 # load_after,threads), peers.md (a table
 # per corpus and K, the seconds to the levels: scripts/peers/table.py), versions.txt (the
 # sources' commits, compilers, the machine). On a quiet 2-core machine wiki43k to 400 iterations
-# trained about a minute a system at K = 100 and two at K = 1024, tomotopy's 11 there; with the
+# trained about a minute a system at K = 100 and two at K = 1024, tomotopy's 8 there; with the
 # defaults (to 800) expect one to two hours in all.
 set -eu
 out=${1:?usage: sh scripts/cpu-peers.sh OUTDIR (see the header for the settings)}
