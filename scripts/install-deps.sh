@@ -11,6 +11,9 @@
 #   scripts/install-deps.sh --fuzz   the same plus clang and its libFuzzer runtime (make fuzz)
 #   scripts/install-deps.sh --browser  the same plus Chromium and ChromeDriver (for
 #                                    scripts/report-browser-check.sh)
+#   scripts/install-deps.sh --peers  the same plus what scripts/cpu-peers.sh builds Mallet, tomotopy
+#                                    and WarpLDA with: a JDK, g++, Eigen, cmake, gflags, libnuma,
+#                                    git, patch, and NumPy (not installed by CI)
 # Nothing is installed when everything is already there. The CUDA toolkit is not installed
 # here: without nvcc, ldagpu builds with the CPU backend only.
 set -eu
@@ -40,7 +43,16 @@ for arg in "$@"; do
             fi ;;
         --browser) have_cmd chromium || need="$need chromium"
                    have_cmd chromedriver || need="$need chromium-driver" ;;
-        *) echo "install-deps.sh: unknown option '$arg' (use --test, --plots, --fuzz or --browser)" >&2; exit 2 ;;
+        --peers) have_cmd javac || need="$need default-jdk-headless"
+                 have_cmd g++ || need="$need g++"
+                 have_hdr eigen3/Eigen/Dense || need="$need libeigen3-dev"
+                 have_cmd cmake || need="$need cmake"
+                 have_hdr gflags/gflags.h || need="$need libgflags-dev"
+                 have_hdr numa.h || need="$need libnuma-dev"
+                 have_cmd git || need="$need git"
+                 have_cmd patch || need="$need patch"
+                 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy" ;;
+        *) echo "install-deps.sh: unknown option '$arg' (use --test, --plots, --fuzz, --browser or --peers)" >&2; exit 2 ;;
     esac
 done
 [ -z "$need" ] && exit 0

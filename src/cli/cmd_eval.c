@@ -1,6 +1,7 @@
 /* cmd_eval.c — `ldagpu eval MODEL CORPUS`: held-out per-token log-likelihood and perplexity
  * of documents under a model, by document completion (heldout.h) — the same computation as
- * the loglik_heldout column of training with --holdout. */
+ * the loglik_heldout column of training with --holdout. With --phi, the model is topics alone
+ * (phi_model.h): another program's φ, scored the same way. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +15,22 @@
 #include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
+#include "model/phi_model.h"
 #include "train/heldout.h"
 #include "util/gzlines.h"
 #include "util/strmap.h"
 #include "util/text.h"
 
 enum {
-    OPT_DOCS, OPT_DOC_NAMES, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_FORCE_TEXT,
+    OPT_PHI, OPT_PHI_VOCAB, OPT_ALPHA, OPT_DOCS, OPT_DOC_NAMES, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_FORCE_TEXT,
     OPT_HELP
 };
 
 static const lda_option_spec eval_options[] = {
+    [OPT_PHI] = {"phi", 0, "FILE", "score under these topics instead of a model folder: K x V float32 .npy, a row a "
+                 "topic (another program's φ); needs --phi-vocab and --alpha, and CORPUS alone", "a model folder"},
+    [OPT_PHI_VOCAB] = {"phi-vocab", 0, "FILE", "with --phi: the vocabulary of φ's columns, one word a line", NULL},
+    [OPT_ALPHA] = {"alpha", 'a', "A", "with --phi: the symmetric document-topic prior, a topic's (Mallet's --alpha is K times this)", NULL},
     [OPT_DOCS] = {"docs", 0, "FILE", "score only the documents whose 0-based input indices FILE lists, one a line "
                   "(e.g. MODEL/heldout.txt)", "every document"},
     [OPT_DOC_NAMES] = {"doc-names", 0, "FILE", "score only the documents named in FILE, one name a line (a corpus "
@@ -43,17 +49,21 @@ static const lda_option_spec eval_options[] = {
 };
 
 static const lda_command_spec eval_spec = {
-    "eval", "eval MODEL CORPUS [options]",
+    "eval", "eval MODEL CORPUS [options]  |  eval --phi FILE --phi-vocab FILE --alpha A CORPUS [options]",
     "Scores the documents of CORPUS under the model folder MODEL by document completion: θ is\n"
     "estimated on the first half of each document with the topics fixed, and the second half is\n"
     "scored. Prints the per-token log-likelihood, the perplexity exp(-that), the documents and\n"
     "tokens scored, and the tokens of unknown words skipped. With the training corpus, --docs\n"
-    "MODEL/heldout.txt and the defaults it repeats the last loglik_heldout of MODEL/log.csv.",
+    "MODEL/heldout.txt and the defaults it repeats the last loglik_heldout of MODEL/log.csv.\n"
+    "With --phi the topics come from a file instead (any program's φ and the α it trained with),\n"
+    "and θ is estimated as for a collapsed model of ldagpu.",
     eval_options, -1, OPT_HELP,
     NULL,
 };
 
 typedef struct {
+    const char *phi, *phi_vocab;
+    double alpha; /* with --phi; 0: not given */
     const char *docs, *doc_names;
     uint32_t iterations;
     int iterations_given;
@@ -70,6 +80,14 @@ static int apply_eval_option(void *vctx, int index, const char *v, const char *w
 {
     eval_ctx *c = vctx;
     switch (index) {
+    case OPT_PHI:
+        c->phi = v;
+        return 0;
+    case OPT_PHI_VOCAB:
+        c->phi_vocab = v;
+        return 0;
+    case OPT_ALPHA:
+        return lda_parse_double(where, v, 0.0, 1, 1e6, &c->alpha, err);
     case OPT_DOCS:
         c->docs = v;
         return 0;
@@ -203,7 +221,7 @@ out:
 
 int lda_cmd_eval(int argc, char **argv)
 {
-    eval_ctx ctx = {NULL, NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL, 0};
+    eval_ctx ctx = {NULL, NULL, 0, NULL, NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL, 0};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -213,18 +231,32 @@ int lda_cmd_eval(int argc, char **argv)
         lda_options_print_help(&eval_spec, stdout);
         return LDA_EXIT_OK;
     }
-    if (npos != 2) {
-        lda_error_input(&err, "expected a model folder and a corpus (usage: ldagpu %s)", eval_spec.usage);
+    const int with_phi = ctx.phi != NULL;
+    if (!with_phi && (ctx.phi_vocab || ctx.alpha > 0)) {
+        lda_error_input(&err, "--phi-vocab and --alpha go with --phi (a model folder has its own)");
         return lda_report(argv[0], &err);
     }
+    if (with_phi && (!ctx.phi_vocab || !(ctx.alpha > 0))) {
+        lda_error_input(&err, "--phi needs --phi-vocab (the words of its columns) and --alpha (the prior it was "
+                        "trained with)");
+        return lda_report(argv[0], &err);
+    }
+    if (npos != 2 - with_phi) {
+        lda_error_input(&err, "expected %s (usage: ldagpu %s)", with_phi ? "a corpus" : "a model folder and a corpus",
+                        eval_spec.usage);
+        return lda_report(argv[0], &err);
+    }
+    const char *corpus_path = positional[1 - with_phi];
     lda_model m;
     corpus *c = NULL, *docs = NULL;
     unsigned char *listed = NULL, *keep = NULL;
     int rc = -1;
-    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.device, &err) ||
+        (with_phi ? lda_model_from_phi(&m, ctx.phi, ctx.phi_vocab, ctx.alpha, &err)
+                  : lda_model_read_finished(&m, positional[0], 0, 0, &err)))
         return lda_report(argv[0], &err);
     m.settings.corpus.force_text |= ctx.force_text;
-    if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)) ||
+    if (!(c = lda_model_read_corpus(&m, corpus_path, ctx.format, ctx.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))
         goto out;
     size_t unknown = c->num_unknown_tokens;
@@ -235,7 +267,7 @@ int lda_cmd_eval(int argc, char **argv)
     }
     if (ctx.doc_names && !c->names) {
         lda_error_input(&err, "--doc-names: the documents of %s have no names (a corpus with names is read with "
-                        "--format mallet or named)", positional[1]);
+                        "--format mallet or named)", corpus_path);
         goto out;
     }
     if (list) {

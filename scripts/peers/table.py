@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The peers' tables (scripts/cpu-peers.sh) from its CSV.
+
+usage: table.py PEERS.csv "50 200 800" > PEERS.md
+
+For each corpus and K: a row a system, a cell an iteration count of the CSV: "seconds → held-out
+log-likelihood a token", and the training tokens a second (the whole run's, and the range over its
+segments). Then the levels: the best held-out figure any peer (every system but ldagpu) reaches
+after each iteration count of the second argument (where the CSV has it), and the seconds each
+system takes to reach it, by linear interpolation between its points (the time it reaches the
+level in a straight line from the point before; "not reached" past its last point), with ldagpu's
+time as a fraction of the fastest peer's. Only the standard library.
+"""
+import csv
+import sys
+from collections import defaultdict
+
+ORDER = ["ldagpu", "mallet", "tomotopy", "warplda"]
+
+
+def seconds(s):
+    return f"{s:.2f}" if s < 10 else f"{s:.1f}" if s < 100 else f"{s:.0f}"
+
+
+def time_to(points, level):
+    """Seconds at which the (seconds, loglik) points, in order, first reach level; None if never."""
+    prev = (0.0, None)
+    for s, ll in points:
+        if ll >= level:
+            if prev[1] is None or prev[1] >= ll:
+                return s
+            return prev[0] + (s - prev[0]) * (level - prev[1]) / (ll - prev[1])
+        prev = (s, ll)
+    return None
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.split("\n\n")[1])
+    level_iterations = [int(x) for x in sys.argv[2].split()]
+    runs = defaultdict(lambda: defaultdict(list))  # (corpus, K) -> system -> rows
+    with open(sys.argv[1]) as f:
+        for row in csv.DictReader(f):
+            runs[(row["corpus"], int(row["topics"]))][row["system"]].append(row)
+    out = []
+    for (corpus, K) in sorted(runs):
+        systems = runs[(corpus, K)]
+        names = [s for s in ORDER if s in systems] + sorted(s for s in systems if s not in ORDER)
+        iterations = sorted({int(r["iterations"]) for rows in systems.values() for r in rows})
+        out.append(f"### {corpus}, K = {K}\n")
+        out.append("Seconds of training → held-out log-likelihood a token, after "
+                   + " / ".join(str(i) for i in iterations) + " iterations:\n")
+        out.append("| system | " + " | ".join(str(i) for i in iterations) + " | tokens/s (range) | load |")
+        out.append("|---|" + "---|" * len(iterations) + "---|---|")
+        points = {}
+        for name in names:
+            rows = sorted(systems[name], key=lambda r: int(r["iterations"]))
+            by_it = {int(r["iterations"]): r for r in rows}
+            points[name] = [(float(r["seconds"]), float(r["heldout_loglik"])) for r in rows]
+            cells = [f"{seconds(float(by_it[i]['seconds']))} → {float(by_it[i]['heldout_loglik']):.3f}" if i in by_it else ""
+                     for i in iterations]
+            rates = [float(r["segment_tokens_per_second"]) for r in rows if float(r["segment_tokens_per_second"]) > 0]
+            rate = float(rows[-1]["tokens_per_second"])
+            loads = [float(r["load_before"]) for r in rows]
+            rate_cell = f"{rate / 1e6:.2f} M ({min(rates) / 1e6:.2f}–{max(rates) / 1e6:.2f})" if rates else ""
+            out.append(f"| {name} | " + " | ".join(cells) + f" | {rate_cell} | {min(loads):.2f}–{max(loads):.2f} |")
+        peers = [n for n in names if n != "ldagpu"]
+        levels = []
+        for it in level_iterations:
+            reached = [float(r["heldout_loglik"]) for n in peers for r in systems[n] if int(r["iterations"]) == it]
+            if reached:
+                levels.append((it, max(reached)))
+        if levels:
+            out.append("")
+            out.append("Seconds to each level (the best peer's held-out figure after N iterations):\n")
+            out.append("| system | " + " | ".join(f"{ll:.3f} (best peer at {it})" for it, ll in levels) + " |")
+            out.append("|---|" + "---|" * len(levels))
+            times = {n: [time_to(points[n], ll) for _, ll in levels] for n in names}
+            for n in names:
+                cells = [seconds(t) if t is not None else "not reached" for t in times[n]]
+                out.append(f"| {n} | " + " | ".join(cells) + " |")
+            if "ldagpu" in names and peers:
+                cells = []
+                for j in range(len(levels)):
+                    best = [times[n][j] for n in peers if times[n][j] is not None]
+                    mine = times["ldagpu"][j]
+                    cells.append(f"{mine / min(best):.2f}" if best and mine is not None else "")
+                out.append("| ldagpu ÷ fastest peer | " + " | ".join(cells) + " |")
+        out.append("")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
