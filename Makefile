@@ -152,9 +152,10 @@ $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ifuzz -MMD -MP -c -o $@ $<
 
-# The library without the command layer, which no target needs; what the targets share.
+# The library without the command layer, which no target needs, but for the option parsers that
+# train's settings (src/train/train_settings.c) share with it; what the targets share.
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/fuzz_input.o $(BUILD)/fuzz/model_folder.o \
-                      $(filter-out $(BUILD)/src/cli/%,$(LIB_OBJ))
+                      $(filter-out $(BUILD)/src/cli/%,$(LIB_OBJ)) $(BUILD)/src/cli/cli_parse.o
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 fuzz-targets: $(FUZZ_BINS)
