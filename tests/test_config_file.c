@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
+#include "core/params.h"
+#include "core/parse.h"
 #include "util/config_file.h"
 
 /* Every text value of a config file (output, vocab, stopwords, resume) is used long after
@@ -198,4 +200,27 @@ Test(config_file, paths_with_hashes_and_line_breaks_survive_model_conf)
     free(tiny);
     test_rmdir(dir);
     free(dir);
+}
+
+/* A value read back from a file may hold any byte once its escapes are undone (model.conf's
+ * "\n"); the refusal quoting it is still one line (found by fuzz_model_conf). */
+Test(config_file, a_refused_value_is_quoted_on_one_line)
+{
+    const char *bad = "1\n2\t\x01\xff";
+    lda_error err = {0};
+    uint64_t u;
+    double d;
+    int i;
+    uint32_t *list = NULL;
+    size_t n;
+    cr_assert(lda_parse_u64("tokens", bad, 0, 10, &u, &err));
+    cr_assert(!strchr(err.msg, '\n') && strstr(err.msg, "\\x0a"), "%s", err.msg);
+    cr_assert(lda_parse_double("beta", bad, 0, 1, 1, &d, &err));
+    cr_assert(!strchr(err.msg, '\n'), "%s", err.msg);
+    cr_assert(lda_parse_choice("model", bad, lda_model_choices, &i, &err));
+    cr_assert(!strchr(err.msg, '\n'), "%s", err.msg);
+    cr_assert(lda_parse_flag_value("lowercase", bad, &i, &err));
+    cr_assert(!strchr(err.msg, '\n'), "%s", err.msg);
+    cr_assert(lda_parse_u32_list("topics", "9:2\n", 1, 100, &list, &n, &err));
+    cr_assert(!strchr(err.msg, '\n'), "%s", err.msg);
 }

@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/text.h"
+
+/* A value as a message shows it: one line, control and non-ASCII bytes as \xNN (a value read from
+ * a file may hold anything, and an error message is one line). */
+static const char *shown(const char *text, char buf[LDA_QUOTE_MAX])
+{
+    return lda_quote(text, strlen(text), buf);
+}
+
 int lda_parse_u64(const char *where, const char *text, uint64_t min, uint64_t max, uint64_t *out, lda_error *err)
 {
     char *end;
@@ -16,8 +25,9 @@ int lda_parse_u64(const char *where, const char *text, uint64_t min, uint64_t ma
         s++;
     unsigned long long v = *s == '-' ? 0 : strtoull(s, &end, 10);
     if (*s == '-' || *s == '\0' || *end != '\0' || errno == ERANGE || v < min || v > max) {
+        char q[LDA_QUOTE_MAX];
         lda_error_input(err, "%s: expected an integer from %llu to %llu, got '%s'", where,
-                        (unsigned long long)min, (unsigned long long)max, text);
+                        (unsigned long long)min, (unsigned long long)max, shown(text, q));
         return -1;
     }
     *out = v;
@@ -42,11 +52,13 @@ int lda_parse_double(const char *where, const char *text, double min, int min_op
     int bad = end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || v > max ||
               (min_open ? v <= min : v < min);
     if (bad) {
+        char q[LDA_QUOTE_MAX];
         if (isinf(max))
-            lda_error_input(err, "%s: expected a number %s %g, got '%s'", where, min_open ? ">" : ">=", min, text);
+            lda_error_input(err, "%s: expected a number %s %g, got '%s'", where, min_open ? ">" : ">=", min,
+                            shown(text, q));
         else
             lda_error_input(err, "%s: expected a number in %c%g, %g], got '%s'", where, min_open ? '(' : '[', min,
-                            max, text);
+                            max, shown(text, q));
         return -1;
     }
     *out = v;
@@ -57,9 +69,9 @@ int lda_parse_choice(const char *where, const char *text, const lda_choice *tabl
 {
     int v = lda_choice_parse(table, text);
     if (v < 0) {
-        char list[256];
+        char list[256], q[LDA_QUOTE_MAX];
         lda_error_input(err, "%s: expected one of %s, got '%s'", where, lda_choice_list(table, list, sizeof list),
-                        text);
+                        shown(text, q));
         return -1;
     }
     *out = v;
@@ -83,7 +95,8 @@ int lda_parse_flag_value(const char *where, const char *value, int *out, lda_err
             return 0;
         }
     }
-    lda_error_input(err, "%s: expected true or false, got '%s'", where, value);
+    char q[LDA_QUOTE_MAX];
+    lda_error_input(err, "%s: expected true or false, got '%s'", where, shown(value, q));
     return -1;
 }
 
@@ -132,7 +145,8 @@ int lda_parse_u32_list(const char *where, const char *text, uint32_t min, uint32
         if (parts == 1)
             v[1] = v[0];
         if (v[1] < v[0]) {
-            lda_error_input(err, "%s: range '%s' ends before it starts", where, text);
+            char q[LDA_QUOTE_MAX];
+            lda_error_input(err, "%s: range '%s' ends before it starts", where, shown(text, q));
             goto fail;
         }
         for (uint64_t x = v[0]; x <= v[1]; x += v[2])
@@ -140,7 +154,8 @@ int lda_parse_u32_list(const char *where, const char *text, uint32_t min, uint32
                 goto fail;
     }
     if (n == 0) {
-        lda_error_input(err, "%s: expected a list like 16,48,80 or 4:1024:4, got '%s'", where, text);
+        char q[LDA_QUOTE_MAX];
+        lda_error_input(err, "%s: expected a list like 16,48,80 or 4:1024:4, got '%s'", where, shown(text, q));
         goto fail;
     }
     free(copy);
@@ -174,7 +189,8 @@ int lda_parse_choice_list(const char *where, const char *text, const lda_choice 
     free(copy);
     if (n == 0) {
         free(list);
-        lda_error_input(err, "%s: expected a comma-separated list, got '%s'", where, text);
+        char q[LDA_QUOTE_MAX];
+        lda_error_input(err, "%s: expected a comma-separated list, got '%s'", where, shown(text, q));
         return -1;
     }
     *out = list;
