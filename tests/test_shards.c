@@ -10,6 +10,7 @@
 
 #include "backend/allreduce.h"
 #include "backend/backend.h"
+#include "backend/device_bytes.h"
 #include "backend/layout.h"
 #include "backend/shards.h"
 #include "core/rng.h"
@@ -418,9 +419,34 @@ Test(shards_cli, gpus_refused_on_the_cpu_and_out_of_range)
     free(c);
 }
 
-static uint64_t shard_state_bytes(const lda_layout *S, const lda_params *p)
+/* ---- split by memory (shards.h): a shard's device bytes, by the CUDA backend's sizing ---- */
+
+static const lda_gpu_limits h100 = {227 * 1024, 132};
+
+/* A shard's device bytes as the CUDA backend sizes them (device_bytes.c), on an H100's limits. */
+static uint64_t h100_bytes(const lda_layout *S, const lda_params *p)
 {
-    return lda_run_cpu_state_bytes(S, p, 1);
+    lda_zplan plan;
+    lda_error err = {0};
+    if (lda_zplan_make(p, S, &h100, &plan, &err))
+        return UINT64_MAX;
+    lda_device_bytes b;
+    lda_device_bytes_plan(S, p, &plan, &b);
+    return b.total;
+}
+
+static uint64_t h100_warp_bytes(const lda_layout *L, const lda_params *p, uint64_t *per_warp)
+{
+    lda_zplan plan;
+    lda_error err = {0};
+    if (lda_zplan_make(p, L, &h100, &plan, &err))
+        return UINT64_MAX;
+    return lda_device_bytes_warps(L, p, &plan, per_warp);
+}
+
+static lda_shard_memory h100_memory(const lda_params *p, uint64_t per_device)
+{
+    return (lda_shard_memory){h100_bytes, h100_warp_bytes, p, per_device};
 }
 
 /* The devices a run needs: the fewest shards whose largest fits; fewer do not; none when not
@@ -428,22 +454,89 @@ static uint64_t shard_state_bytes(const lda_layout *S, const lda_params *p)
 Test(shards, devices_needed_is_the_fewest_that_fit)
 {
     lda_layout *L = cut_layout(2000, 300, 64, NULL);
-    lda_params p;
-    lda_params_default(&p);
-    p.num_topics = 4;
+    lda_params p = test_params(LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 4);
+    p.shards = 2;
     lda_error err = {0};
-    const uint64_t whole = shard_state_bytes(L, &p);
+    const uint64_t whole = h100_bytes(L, &p);
     uint32_t needed;
-    cr_assert_eq(lda_shards_needed(L, &p, 1, whole, shard_state_bytes, &needed, NULL, &err), 0, "%s", err.msg);
+    lda_shard_memory m = h100_memory(&p, whole);
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(needed, 1);
-    cr_assert_eq(lda_shards_needed(L, &p, 1, whole / 3, shard_state_bytes, &needed, NULL, &err), 0, "%s", err.msg);
-    cr_assert_geq(needed, 3, "a third of the bytes (V × K counts in every shard) needs more than 3: %u", needed);
+    m.per_device = whole / 3;
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0, "%s", err.msg);
+    cr_assert_geq(needed, 3, "a third of the bytes (V × K arrays in every shard) needs more than 3: %u", needed);
     cr_assert_lt(needed, LDA_MAX_SHARDS);
     uint32_t again;
-    cr_assert_eq(lda_shards_needed(L, &p, needed - 1, whole / 3, shard_state_bytes, &again, NULL, &err), 0);
+    cr_assert_eq(lda_shards_needed(L, needed - 1, &m, &again, NULL, &err), 0);
     cr_assert_eq(again, needed, "%u devices do not fit, %u do", needed - 1, needed);
-    cr_assert_eq(lda_shards_needed(L, &p, 1, 1000, shard_state_bytes, &needed, NULL, &err), 0);
+    m.per_device = 1000;
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0);
     cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
+    lda_layout_free(L);
+}
+
+/* `long_docs` documents of long_len tokens and short_docs of short_len (random words of V = 100),
+ * uncut: the long ones fill few warps with many tokens, the short many warps with few. */
+static lda_layout *mixed_layout(size_t long_docs, uint32_t long_len, size_t short_docs, uint32_t short_len)
+{
+    const size_t n = long_docs + short_docs;
+    uint32_t **docs = calloc(n, sizeof *docs), *lengths = calloc(n, sizeof *lengths);
+    for (size_t d = 0; d < n; d++) {
+        lengths[d] = d % 8 == 0 && d / 8 < long_docs ? long_len : short_len; /* the long ones spread through */
+        docs[d] = malloc(lengths[d] * sizeof **docs);
+        for (uint32_t i = 0; i < lengths[d]; i++)
+            docs[d][i] = lda_rng_once(5, LDA_RNG_TEST, d, i) % 100;
+    }
+    corpus *c = test_corpus_from_docs(n, (const uint32_t *const *)docs, lengths, 100);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    for (size_t d = 0; d < n; d++)
+        free(docs[d]);
+    free(docs);
+    free(lengths);
+    corpus_free(c);
+    return L;
+}
+
+/* θ dense at K = 256: a short document's slot holds 2 KiB of θ and n[m,k], a long one's tokens
+ * 12 bytes each. Half the tokens in 32 long documents, half in 3200 short ones: by tokens two
+ * shards are the long warp and the 100 short ones, so the second holds nearly all the bytes. With
+ * a device of 60% of that shard, two GPUs hold the run split by memory, and the plan says 2. */
+Test(shards, devices_needed_by_memory_within_one)
+{
+    lda_layout *L = mixed_layout(32, 1000, 3200, 10);
+    lda_params p = test_params(LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 256);
+    p.shards = 2;
+    lda_shard s[2];
+    lda_error err = {0};
+    cr_assert_eq(lda_shard_plan(L, 2, s, &err), 0, "%s", err.msg);
+    uint64_t by_tokens = 0;
+    for (int g = 0; g < 2; g++) {
+        lda_layout *S = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err);
+        cr_assert(S, "%s", err.msg);
+        by_tokens = h100_bytes(S, &p) > by_tokens ? h100_bytes(S, &p) : by_tokens;
+        lda_layout_free(S);
+    }
+    const uint64_t per_device = by_tokens / 10 * 6;
+    uint32_t needed = 0;
+    uint64_t largest = 0;
+    const lda_shard_memory m = h100_memory(&p, per_device);
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, &largest, &err), 0, "%s", err.msg);
+    cr_assert_eq(needed, 2, "%u GPUs of %llu bytes named; split by memory 2 hold it", needed,
+                 (unsigned long long)per_device);
+    cr_assert_leq(largest, per_device);
+    /* and the split a run of 2 makes holds it: every shard within the device, by the sizing */
+    lda_shard_choice choice;
+    cr_assert_eq(lda_shard_choose(L, 2, &m, s, &choice, &err), 0, "%s", err.msg);
+    cr_assert_eq(choice.balance, LDA_SHARDS_BY_MEMORY);
+    cr_assert_eq(choice.token_largest, by_tokens);
+    for (int g = 0; g < 2; g++) {
+        lda_layout *S = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err);
+        cr_assert_eq(s[g].bytes, h100_bytes(S, &p));
+        cr_assert_leq(s[g].bytes, per_device, "shard %d: %llu bytes", g, (unsigned long long)s[g].bytes);
+        lda_layout_free(S);
+    }
     lda_layout_free(L);
 }
 
