@@ -147,6 +147,44 @@ Test(gpu_shards, one_gpu_sparse_long_lists, .timeout = 180)
     free(dir);
 }
 
+/* LDAGPU_SHARD_SPLIT=memory: 2 and 3 shards on the one GPU, then --gpus 2 where there are two,
+ * split by the CUDA backend's sizing of each shard (backend/shards.h), train the model one GPU
+ * trains, byte for byte; the log says the split was by memory. */
+static void split_by_memory_equals_one_gpu(const char *options)
+{
+    require_gpus(1);
+    char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
+    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    const uint32_t runs = gpus_here() >= 2 ? 4 : 3; /* run 4: --gpus 2 */
+    for (uint32_t n = 1; n <= runs; n++) {
+        snprintf(args, sizeof args,
+                 "train '%s' -n 4 -e 2 -s 7 %s --piece-length 40 --holdout 0.05 %s -o '%s/m%u'", c, options,
+                 n == 4 ? "--gpus 2" : "--device cuda", dir, n);
+        char shards[16];
+        snprintf(shards, sizeof shards, "%u", n);
+        if (n < 4)
+            cr_assert_eq(setenv("LDAGPU_SHARDS", shards, 1), 0);
+        cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "memory", 1), 0);
+        int rc = test_run_ldagpu(args, &out);
+        unsetenv("LDAGPU_SHARDS");
+        unsetenv("LDAGPU_SHARD_SPLIT");
+        cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
+        if (n > 1)
+            cr_assert(strstr(out, "ldagpu: shards split by memory"), "run %u not split by memory: %s", n, out);
+        free(out);
+    }
+    test_assert_runs_same_model(dir, "m", 1, runs);
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
+Test(gpu_shards, split_by_memory_uncollapsed, .timeout = 180) { split_by_memory_equals_one_gpu("-K 64 --model uncollapsed --refresh 2"); }
+Test(gpu_shards, split_by_memory_collapsed_sparse, .timeout = 180)
+{
+    split_by_memory_equals_one_gpu("-K 100 --model collapsed --sampler sparse --refresh 2");
+}
+
 /* K = 2048: the evaluation's one-warp-a-token kernel, and the split kernel. */
 Test(gpu_shards, one_gpu_large_k, .timeout = 120) { shards_on_one_gpu("-K 2048 --model uncollapsed"); }
 

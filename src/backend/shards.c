@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/sampler_sparse.h"
+#include "util/memory.h"
 
 /* Tokens before each warp of L (num_warps + 1 entries, malloc'ed). */
 static uint64_t *tokens_before(const lda_layout *L, lda_error *err)
@@ -296,21 +297,21 @@ int lda_shard_choose(const lda_layout *L, uint32_t count, const lda_shard_memory
 void lda_shard_describe(const lda_shard *shards, uint32_t count, const lda_shard_choice *choice, uint64_t per_device,
                         char *buf, size_t size)
 {
-    const double GiB = 1073741824.0;
+    char a[32], b[32];
     size_t used = 0;
 #define PUT(...) \
     (used += (size_t)snprintf(buf + (used < size ? used : size), used < size ? size - used : 0, __VA_ARGS__))
     if (choice->balance == LDA_SHARDS_BY_MEMORY && per_device)
-        PUT("by memory (by tokens the largest shard would need %.2f GiB, %.2f GiB fit a GPU)",
-            choice->token_largest / GiB, per_device / GiB);
+        PUT("by memory (by tokens the largest shard would need %s, %s fit a GPU)",
+            lda_size_text(choice->token_largest, a), lda_size_text(per_device, b));
     else if (choice->balance == LDA_SHARDS_BY_MEMORY)
-        PUT("by memory (by tokens the largest shard would need %.2f GiB)", choice->token_largest / GiB);
+        PUT("by memory (by tokens the largest shard would need %s)", lda_size_text(choice->token_largest, a));
     else
         PUT("by tokens");
     for (uint32_t g = 0; g < count; g++) {
         PUT("%s %u: %llu tokens", g ? ";" : ":", g, (unsigned long long)shards[g].tokens);
         if (shards[g].bytes && shards[g].bytes != UINT64_MAX)
-            PUT(", %.2f GiB", shards[g].bytes / GiB);
+            PUT(", %s", lda_size_text(shards[g].bytes, a));
     }
 #undef PUT
 }

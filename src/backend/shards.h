@@ -88,8 +88,8 @@ typedef struct {
 int lda_shard_choose(const lda_layout *L, uint32_t count, const lda_shard_memory *m, lda_shard *out,
                      lda_shard_choice *choice, lda_error *err);
 
-/* "by memory (by tokens the largest shard would need 9.81 GiB, 8.00 GiB fit a GPU): 0: 1200 tokens,
- * 5.10 GiB; 1: ...": the split chosen, and each shard's tokens and (where sized) bytes. */
+/* "by memory (by tokens the largest shard would need 98.1 GiB, 79.0 GiB fit a GPU): 0: 1200 tokens,
+ * 51.0 GiB; 1: ...": the split chosen, and each shard's tokens and (where sized) bytes. */
 void lda_shard_describe(const lda_shard *shards, uint32_t count, const lda_shard_choice *choice, uint64_t per_device,
                         char *buf, size_t size);
 
