@@ -403,7 +403,8 @@ static char *corpus_path(void)
     return p;
 }
 
-static void train_on(uint32_t shards, const char *args)
+/* ldagpu ARGS on `shards` shards; a split run says so, and `says` where given. */
+static void train_on_saying(uint32_t shards, const char *args, const char *says)
 {
     char n[16], *out = NULL;
     snprintf(n, sizeof n, "%u", shards);
@@ -411,12 +412,19 @@ static void train_on(uint32_t shards, const char *args)
     int rc = test_run_ldagpu(args, &out);
     cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", shards, args, rc, out);
     if (shards > 1)
-        cr_assert(strstr(out, " shards ("), "the run did not say it was split: %s", out);
+        cr_assert(strstr(out, " shards (") && (!says || strstr(out, says)), "the run did not say it was split%s%s: %s",
+                  says ? " " : "", says ? says : "", out);
     free(out);
     unsetenv("LDAGPU_SHARDS");
 }
 
-static void cli_shards_equal_one(const char *model)
+static void train_on(uint32_t shards, const char *args)
+{
+    train_on_saying(shards, args, NULL);
+}
+
+/* 1, 2 and 3 shards train the same model files; a split run's log says `says` where given. */
+static void cli_shards_equal_one_saying(const char *model, const char *says)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
     for (uint32_t n = 1; n <= 3; n++) {
@@ -424,12 +432,17 @@ static void cli_shards_equal_one(const char *model)
                  "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                  "--optimize-burn-in 1 --holdout 0.05 -j 2 --device cpu -o '%s/m%u'",
                  c, model, dir, n);
-        train_on(n, args);
+        train_on_saying(n, args, says);
     }
     test_assert_runs_same_model(dir, "m", 1, 3);
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+static void cli_shards_equal_one(const char *model)
+{
+    cli_shards_equal_one_saying(model, NULL);
 }
 
 Test(shards_cli, same_model_files_uncollapsed) { cli_shards_equal_one("--model uncollapsed"); }
@@ -447,33 +460,12 @@ Test(shards_cli, same_model_files_sparse_sampler) { cli_shards_equal_one("--mode
 Test(shards_cli, same_model_files_collapsed_sparse_sampler) { cli_shards_equal_one("--model collapsed --sampler sparse"); }
 
 /* LDAGPU_SHARD_SPLIT=memory: 2 and 3 shards split by memory (the log says so, with each shard's
- * tokens and bytes, and the tokens are not the token split's), the same model files as one. */
+ * tokens and bytes), the same model files as one. */
 static void cli_split_by_memory_equals_one(const char *model)
 {
-    char *dir = test_tmpdir(), *c = corpus_path(), args[8192], *out = NULL;
-    for (uint32_t n = 1; n <= 3; n++) {
-        snprintf(args, sizeof args,
-                 "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 -j 2 --device cpu -o '%s/m%u'", c,
-                 model, dir, n);
-        char shards[16];
-        snprintf(shards, sizeof shards, "%u", n);
-        cr_assert_eq(setenv("LDAGPU_SHARDS", shards, 1), 0);
-        cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "memory", 1), 0);
-        int rc = test_run_ldagpu(args, &out);
-        unsetenv("LDAGPU_SHARDS");
-        unsetenv("LDAGPU_SHARD_SPLIT");
-        cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
-        if (n > 1) {
-            const char *line = strstr(out, "ldagpu: shards split by memory (by tokens the largest shard would need ");
-            cr_assert(line && strstr(line, " 0: ") && strstr(line, " tokens, ") && strstr(line, "iB; 1: "),
-                      "%u shards: %s", n, out);
-        }
-        free(out);
-    }
-    test_assert_runs_same_model(dir, "m", 1, 3);
-    test_rmdir(dir);
-    free(dir);
-    free(c);
+    cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "memory", 1), 0);
+    cli_shards_equal_one_saying(model, "ldagpu: shards split by memory (by tokens the largest shard would need ");
+    unsetenv("LDAGPU_SHARD_SPLIT");
 }
 
 Test(shards_cli, same_model_files_split_by_memory_uncollapsed) { cli_split_by_memory_equals_one("--model uncollapsed"); }
@@ -592,6 +584,23 @@ Test(shards, devices_needed_is_the_fewest_that_fit)
     cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0);
     cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
     lda_layout_free(L);
+}
+
+/* The log's line: which split, each shard's tokens and, where sized, bytes. */
+Test(shards, describe_says_the_split_and_each_shard)
+{
+    lda_shard s[2] = {{0, 3, 1200, 3ull << 30}, {3, 9, 800, 1536ull << 20}};
+    const lda_shard_choice by_memory = {LDA_SHARDS_BY_MEMORY, 5ull << 30}, by_tokens = {LDA_SHARDS_BY_TOKENS, 0};
+    char line[256];
+    lda_shard_describe(s, 2, &by_memory, 4ull << 30, line, sizeof line);
+    cr_assert_str_eq(line, "by memory (by tokens the largest shard would need 5.0 GiB, 4.0 GiB fit a GPU): "
+                           "0: 1200 tokens, 3.0 GiB; 1: 800 tokens, 1.5 GiB");
+    lda_shard_describe(s, 2, &by_memory, 0, line, sizeof line); /* forced: no device figure */
+    cr_assert_str_eq(line, "by memory (by tokens the largest shard would need 5.0 GiB): "
+                           "0: 1200 tokens, 3.0 GiB; 1: 800 tokens, 1.5 GiB");
+    s[0].bytes = s[1].bytes = 0;
+    lda_shard_describe(s, 2, &by_tokens, 0, line, sizeof line);
+    cr_assert_str_eq(line, "by tokens: 0: 1200 tokens; 1: 800 tokens");
 }
 
 /* The least largest shard any split of warps 0 .. W - 1 into at most n contiguous ranges can

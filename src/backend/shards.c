@@ -8,10 +8,14 @@
 #include "backend/sampler_sparse.h"
 #include "util/memory.h"
 
-/* Tokens before each warp of L (num_warps + 1 entries, malloc'ed). */
-static uint64_t *tokens_before(const lda_layout *L, lda_error *err)
+/* Tokens before each warp of L (num_warps + 1 entries, malloc'ed), for a split of `count` shards. */
+static uint64_t *tokens_before(const lda_layout *L, uint32_t count, lda_error *err)
 {
     const size_t W = L->num_warps;
+    if (count == 0) {
+        lda_error_fail(err, "internal error: no shards");
+        return NULL;
+    }
     uint64_t *before = lda_malloc_array(W + 1, sizeof *before, "shards", err);
     if (!before)
         return NULL;
@@ -27,11 +31,7 @@ static uint64_t *tokens_before(const lda_layout *L, lda_error *err)
 int lda_shard_plan(const lda_layout *L, uint32_t count, lda_shard *out, lda_error *err)
 {
     const size_t W = L->num_warps;
-    if (count == 0) {
-        lda_error_fail(err, "internal error: no shards");
-        return -1;
-    }
-    uint64_t *before = tokens_before(L, err);
+    uint64_t *before = tokens_before(L, count, err);
     if (!before)
         return -1;
     const uint64_t total = before[W];
@@ -75,11 +75,7 @@ int lda_shard_plan_bytes(const lda_layout *L, const uint64_t *per_warp, uint64_t
                          lda_shard *out, lda_error *err)
 {
     const size_t W = L->num_warps;
-    if (count == 0) {
-        lda_error_fail(err, "internal error: no shards");
-        return -1;
-    }
-    uint64_t *before = tokens_before(L, err);
+    uint64_t *before = tokens_before(L, count, err);
     if (!before)
         return -1;
     /* every split has a shard holding the heaviest warp; one shard holds them all */
