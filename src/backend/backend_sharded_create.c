@@ -14,14 +14,18 @@
 static const uint64_t device_slack = 64u << 20;
 
 /* What the split weighs (shards.h): where each shard has a GPU of its own (--gpus, mpirun), the
- * CUDA backend's sizing against the least free memory among them, so that every process splits
- * alike; with the test switch (params.shards_by_memory) the sizing of its device against none, so
- * that memory binds. Else nothing (*weighed 0): shards of one device, or the CPU's, by tokens. */
+ * CUDA backend's sizing against the least free memory among them; with the test switch
+ * (params.shards_by_memory, rank 0's) the sizing of its device against none, so that memory binds.
+ * Else nothing (*weighed 0): shards of one device, or the CPU's, by tokens. Every process of an MPI
+ * run takes the same figures, so all of them make the same split. */
 static int shard_memory(const lda_params *one, uint32_t asked, lda_shard_memory *m, int *weighed, lda_error *err)
 {
+    int forced = one->shards_by_memory;
+    if (one->over_ranks && lda_ranks_bcast(&forced, sizeof forced, err))
+        return -1;
     *m = (lda_shard_memory){lda_shard_device_bytes, lda_shard_warp_bytes, one, 0};
-    *weighed = one->shards_by_memory || (one->device == LDA_DEVICE_CUDA && (one->shard_devices || one->over_ranks));
-    if (!*weighed || one->shards_by_memory)
+    *weighed = forced || (one->device == LDA_DEVICE_CUDA && (one->shard_devices || one->over_ranks));
+    if (!*weighed || forced)
         return 0;
     uint64_t least = UINT64_MAX, free_bytes = 0;
     if (one->over_ranks) {
