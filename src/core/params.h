@@ -95,6 +95,8 @@ typedef struct {
                               (LDAGPU_SHARDS, the test switch) */
     int cuda_device;       /* the CUDA device a backend runs on; -1: the current one */
     int over_ranks;        /* shard g is MPI process g's (mpirun; util/ranks.h), shards the processes */
+    int shards_by_memory;  /* 1: the shards are split by memory even where it does not bind (backend/shards.h;
+                              LDAGPU_SHARD_SPLIT=memory, a test switch) */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
     int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's
