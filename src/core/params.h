@@ -85,6 +85,8 @@ typedef struct {
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
     uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never;
                               LDA_PIECE_LENGTH_AUTO: lda_params_piece_length's choice */
+    uint32_t start_topics; /* each document's tokens start in this many topics it draws (core/z_start.h); 0: each
+                              token's uniform over K; LDA_START_TOPICS_AUTO: lda_params_start_topics's choice */
     uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
     uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
     int optimize_mode;          /* lda_optimize_mode: learned once, or at every interval as Mallet does */
@@ -139,6 +141,14 @@ void lda_params_default(lda_params *p);
  *    whatever its length, and a piece would see its document's other pieces as they were when
  *    the pass began, which the sampler's exact draw is there to avoid. */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
+
+/* --start-topics auto: the sparse start (core/z_start.h) of this many topics a document for the
+ * models whose θ is collapsed, the uniform start for the rest; a frozen φ (inference, the
+ * held-out evaluation) always starts uniform, so the evaluator is the same for every model.
+ * Measured: docs/samplers.md, "The start". */
+#define LDA_START_TOPICS_AUTO UINT32_MAX
+#define LDA_START_TOPICS_COLLAPSED 16u
+uint32_t lda_params_start_topics(const lda_params *p);
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
  * for runs of 1,000 and more; runs here are often 100). */
 #define LDA_OPTIMIZE_BURN_IN_DEFAULT 50
