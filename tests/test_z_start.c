@@ -117,7 +117,7 @@ Test(z_start, each_token_starts_by_the_rule)
     corpus_free(c);
 }
 
-Test(z_start, auto_is_sparse_where_theta_is_collapsed_and_uniform_for_a_frozen_phi)
+Test(z_start, auto_is_sparse_for_the_collapsed_model_and_uniform_for_a_frozen_phi)
 {
     lda_params p;
     lda_params_default(&p);
@@ -125,7 +125,7 @@ Test(z_start, auto_is_sparse_where_theta_is_collapsed_and_uniform_for_a_frozen_p
     lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
     cr_assert_eq(lda_params_start_topics(&p), LDA_START_TOPICS_COLLAPSED);
     lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
-    cr_assert_eq(lda_params_start_topics(&p), LDA_START_TOPICS_COLLAPSED);
+    cr_assert_eq(lda_params_start_topics(&p), 0);
     lda_params_set_model(&p, LDA_MODEL_UNCOLLAPSED);
     cr_assert_eq(lda_params_start_topics(&p), 0);
     p.start_topics = 5;

@@ -59,7 +59,7 @@ static const lda_option_spec train_options[] = {
                           "auto"},
     [OPT_START_TOPICS] = {"start-topics", 0, "auto|N", "each document's tokens start in N topics the document draws "
                           "at random (0: each token's topic at random among all K); auto: "
-                          LDA_STRINGIFY(LDA_START_TOPICS_COLLAPSED) " when θ is collapsed, else 0", "auto"},
+                          LDA_STRINGIFY(LDA_START_TOPICS_COLLAPSED) " for --model collapsed, else 0", "auto"},
     [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
                                "at the first multiple of N after the burn-in (0: never; with --optimize-mode every "
                                "at each multiple, as Mallet's --optimize-interval); held out better than symmetric "

@@ -133,7 +133,7 @@ uint32_t lda_params_start_topics(const lda_params *p)
         return 0;
     if (p->start_topics != LDA_START_TOPICS_AUTO)
         return p->start_topics;
-    return p->theta_collapsed ? LDA_START_TOPICS_COLLAPSED : 0;
+    return lda_params_model(p) == LDA_MODEL_COLLAPSED ? LDA_START_TOPICS_COLLAPSED : 0;
 }
 
 uint32_t lda_params_piece_length(const lda_params *p)

@@ -143,11 +143,11 @@ void lda_params_default(lda_params *p);
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
 
 /* --start-topics auto: the sparse start (core/z_start.h) of this many topics a document for the
- * models whose θ is collapsed, the uniform start for the rest; a frozen φ (inference, the
+ * collapsed model (where it was measured), the uniform start for the rest; a frozen φ (inference, the
  * held-out evaluation) always starts uniform, so the evaluator is the same for every model.
  * Measured: docs/samplers.md, "The start". */
 #define LDA_START_TOPICS_AUTO UINT32_MAX
-#define LDA_START_TOPICS_COLLAPSED 16u
+#define LDA_START_TOPICS_COLLAPSED 16
 uint32_t lda_params_start_topics(const lda_params *p);
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
  * for runs of 1,000 and more; runs here are often 100). */
