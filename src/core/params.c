@@ -37,6 +37,8 @@ const lda_choice lda_sampler_choices[] = {
      "document's topics, not K (CPU too)"},
     {"sparselda", LDA_SAMPLER_SPARSELDA,
      "collapsed model, CPU only: SparseLDA's exact draw, word-topic counts updated as each token moves"},
+    {"alias", LDA_SAMPLER_ALIAS,
+     "collapsed model, CPU only: tokens drawn word by word, the word's part from alias tables made once a pass"},
     {NULL, 0, NULL},
 };
 
@@ -132,7 +134,7 @@ uint32_t lda_params_piece_length(const lda_params *p)
         return p->piece_length;
     if (!p->theta_collapsed)
         return LDA_PIECE_LENGTH_THETA_GIVEN;
-    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+    if (p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS)
         return 0;
     const uint32_t longer_from = lda_phi_update(p) == LDA_UPDATE_MEAN ? LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K
                                                                        : LDA_PIECE_LENGTH_SPARSE_LARGE_K;
