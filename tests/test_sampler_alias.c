@@ -443,3 +443,36 @@ Test(sampler_alias, collapsed_on_the_cpu_only)
     test_rmdir(dir);
     free(dir);
 }
+
+/* --sampler auto takes alias for the collapsed model on the CPU at every K (where it was the
+ * fastest); sparse on the GPU and for the θ-collapsed model; a named sampler is kept. */
+Test(sampler_alias, auto_takes_it_for_the_collapsed_model_on_the_cpu)
+{
+    const struct {
+        lda_model_kind model;
+        lda_device device;
+        uint32_t K;
+        lda_sampler want;
+    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 1024, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 1024, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lda_params p;
+        lda_params_default(&p);
+        lda_params_set_model(&p, cases[i].model);
+        p.device = cases[i].device;
+        p.num_topics = cases[i].K;
+        p.sampler = LDA_SAMPLER_AUTO;
+        lda_zplan_resolve_sampler(&p);
+        cr_assert_eq(p.sampler, cases[i].want, "case %zu: %s", i, lda_choice_name(lda_sampler_choices, p.sampler));
+    }
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.device = LDA_DEVICE_CPU;
+    p.sampler = LDA_SAMPLER_SPARSELDA;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSELDA, "a named sampler is kept");
+}

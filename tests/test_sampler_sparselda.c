@@ -376,43 +376,6 @@ Test(sampler_sparselda, collapsed_on_the_cpu_only)
     expect_recorded_sampler("--sampler sparselda --model collapsed --holdout 0.3", "sparselda");
 }
 
-/* --sampler auto takes sparselda for the collapsed model on the CPU below
- * LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K topics, where it was the faster; sparse from there on, on the
- * GPU, and for the θ-collapsed model; a named sampler is kept. */
-Test(sampler_sparselda, auto_takes_it_on_the_cpu_where_it_is_faster)
-{
-    const struct {
-        lda_model_kind model;
-        lda_device device;
-        uint32_t K;
-        lda_sampler want;
-    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSELDA},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K - 1, LDA_SAMPLER_SPARSELDA},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K, LDA_SAMPLER_SPARSE},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 100, LDA_SAMPLER_SPARSE},
-                 {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
-                 {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        lda_params p;
-        lda_params_default(&p);
-        lda_params_set_model(&p, cases[i].model);
-        p.device = cases[i].device;
-        p.num_topics = cases[i].K;
-        p.sampler = LDA_SAMPLER_AUTO;
-        lda_zplan_resolve_sampler(&p);
-        cr_assert_eq(p.sampler, cases[i].want, "case %zu: %s", i, lda_choice_name(lda_sampler_choices, p.sampler));
-    }
-    lda_params p;
-    lda_params_default(&p);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-    p.device = LDA_DEVICE_CPU;
-    p.num_topics = 100;
-    p.sampler = LDA_SAMPLER_SPARSE;
-    lda_zplan_resolve_sampler(&p);
-    cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSE, "a named sampler is kept");
-    expect_recorded_sampler("--model collapsed", "sparselda");
-}
-
 /* A model trained with sparselda records it; --resume under --device auto on a machine with a GPU
  * must still find a device that runs it (it failed there: "runs on the CPU only"). */
 Test(sampler_sparselda, auto_device_is_the_cpu_for_it)
@@ -426,7 +389,7 @@ Test(sampler_sparselda, auto_device_is_the_cpu_for_it)
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSELDA);
     cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
-    p.sampler = LDA_SAMPLER_AUTO;
+    p.sampler = LDA_SAMPLER_SPARSE;
     p.device = LDA_DEVICE_AUTO;
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.device, LDA_DEVICE_AUTO, "other samplers leave auto to the backend");

@@ -249,15 +249,15 @@ int lda_zplan_check(const lda_params *p, lda_error *err)
 
 void lda_zplan_resolve_sampler(lda_params *p)
 {
-    if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p) &&
-        p->num_topics < LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K) {
+    if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p)) {
         char why[256];
         if (p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0))
-            p->sampler = LDA_SAMPLER_SPARSELDA;
+            p->sampler = LDA_SAMPLER_ALIAS;
     }
     lda_params_resolve_sampler(p);
-    /* auto picks a device that runs the sampler: sparselda runs on the CPU only, so a model trained
-     * with it resumes under --device auto on a machine with a GPU (on the CPU, where it was made). */
+    /* auto picks a device that runs the sampler: sparselda and alias run on the CPU only, so a model
+     * trained with one resumes under --device auto on a machine with a GPU (on the CPU, where it was
+     * made). */
     if ((p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS) && p->device == LDA_DEVICE_AUTO)
         p->device = LDA_DEVICE_CPU;
 }
