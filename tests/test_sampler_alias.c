@@ -14,23 +14,9 @@
 #include "backend/zplan.h"
 #include "core/rng.h"
 #include "core/search.h"
+#include "collapsed_draws.h"
 #include "helpers.h"
 #include "planted.h"
-
-static void count_all(const lda_layout *L, uint32_t K, const uint32_t *z, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
-{
-    memset(n_mk, 0, L->num_slots * K * sizeof *n_mk);
-    memset(n_wk, 0, (size_t)L->vocab_size * K * sizeof *n_wk);
-    memset(n_k, 0, K * sizeof *n_k);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
-            const size_t pos = lda_layout_pos(L, s, i);
-            n_mk[s * K + z[pos]]++;
-            n_wk[(size_t)L->words[pos] * K + z[pos]]++;
-            n_k[z[pos]]++;
-        }
-    lda_layout_join_cut_counts(L, K, n_mk, NULL);
-}
 
 /* n × the share each outcome gets of a table of n cells (core/alias.h): its cells' cuts plus
  * what the cells aliasing it leave, in units of the total. Exact on integer weights. */
@@ -80,7 +66,7 @@ static void int_state_make(int_state *st, uint32_t K, uint32_t piece_length)
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++)
             st->z[lda_layout_pos(L, s, i)] = lda_rng_once(9, LDA_RNG_TEST, 4, L->slot_token_base[s] + i) % K;
-    count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
+    collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
 }
 
 static void int_state_free(int_state *st)
@@ -192,7 +178,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     size_t changed = 0;
     for (uint32_t it = 1; it <= PASSES; it++)
         for (uint32_t part = 0; part < parts; part++) {
-            count_all(L, K, st.z, st.n, st.n_wk, st.n_k);
+            collapsed_count_all(L, K, st.z, st.n, st.n_wk, st.n_k);
             memcpy(en, st.n, L->num_slots * K * sizeof *en);
             in.iteration = it;
             in.part = part;
@@ -262,18 +248,6 @@ Test(sampler_alias, passes_exact_with_refresh_parts_and_pieces)
     passes_exact_on_integer_weights(100, 2, 16);
 }
 
-/* The collapsed conditional of a token with the pass's word–topic counts fixed, its own topic off
- * the document's: p[k] ∝ (α_k + nm[k]) (β + nw[k]) / (nk[k] + Vβ). */
-static void conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *nk, const float *alpha, double beta,
-                        uint32_t V, uint32_t K, double *p)
-{
-    double sum = 0;
-    for (uint32_t k = 0; k < K; k++)
-        sum += p[k] = ((double)alpha[k] + nm[k]) * (beta + nw[k]) / (nk[k] + V * beta);
-    for (uint32_t k = 0; k < K; k++)
-        p[k] /= sum;
-}
-
 /* 32 documents of two tokens; slot 0's are both of word 1 at topics (3, 6), drawn in that order
  * (the block's tokens of word 1 by slot, then position); the others' words and topics fixed at
  * random, so n[w,k] and n[k] are uneven. The pair's joint distribution is P(x | state)
@@ -282,68 +256,33 @@ static void conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *
  * samples: a chi-squared test over K² cells, significance 0.001. */
 Test(sampler_alias, chi_squared_of_pairs)
 {
-    enum { K = 10, V = 3, DOCS = 32, SAMPLES = 200000 };
-    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][2];
-    for (uint32_t d = 0; d < DOCS; d++) {
-        lengths[d] = 2;
-        docs[d] = words[d];
-        words[d][0] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 0, d) % V;
-        words[d][1] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 1, d) % V;
-    }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
-    lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, 0, &err);
-    cr_assert(L && L->num_warps == 1, "%s", err.msg);
-    const size_t p0 = lda_layout_pos(L, 0, 0), p1 = lda_layout_pos(L, 0, 1);
-    cr_assert(L->words[p0] == 1 && L->words[p1] == 1, "slot 0 is the document of word 1");
-    float alpha[K];
-    for (uint32_t k = 0; k < K; k++)
-        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
-    const double beta = 0.2;
-    uint32_t *z0 = malloc(L->num_positions * sizeof *z0), *z = malloc(L->num_positions * sizeof *z);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            z0[lda_layout_pos(L, s, i)] = s == 0 ? (i ? 6 : 3) : lda_rng_once(7, LDA_RNG_TEST, 2, s * 2 + i) % K;
-    uint32_t *n0 = malloc(L->num_slots * K * sizeof *n0), *n = malloc(L->num_slots * K * sizeof *n);
-    uint32_t n_wk[V * K], n_k[K];
-    count_all(L, K, z0, n0, n_wk, n_k);
+    enum { K = PAIR_K, V = PAIR_V, SAMPLES = 200000 };
+    pair_state ps;
+    pair_state_make(&ps);
     double prob[K * K], px[K], py[K];
     uint32_t nm[K];
-    memcpy(nm, n0, sizeof nm);
+    const uint32_t *nw = ps.n_wk + K; /* word 1's, fixed for the pass */
+    memcpy(nm, ps.n0, sizeof nm);
     nm[3]--;
-    conditional(nm, n_wk + K, n_k, alpha, beta, V, K, px);
+    collapsed_conditional(nm, nw, ps.n_k, ps.alpha, ps.beta, V, K, px);
     for (uint32_t x = 0; x < K; x++) {
         nm[x]++, nm[6]--;
-        conditional(nm, n_wk + K, n_k, alpha, beta, V, K, py);
+        collapsed_conditional(nm, nw, ps.n_k, ps.alpha, ps.beta, V, K, py);
         for (uint32_t y = 0; y < K; y++)
             prob[x * K + y] = px[x] * py[y];
         nm[6]++, nm[x]--;
     }
+    lda_error err = {0};
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler st;
-    cr_assert_eq(lda_alias_create(L, K, 1, 2, &st, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&st, n_wk, n_k, beta, NULL};
-    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 3, .alias = &ain};
-    uint64_t counts[K * K] = {0};
-    for (uint32_t it = 1; it <= SAMPLES; it++) {
-        memcpy(z, z0, L->num_positions * sizeof *z);
-        memcpy(n, n0, L->num_slots * K * sizeof *n);
-        in.iteration = it;
-        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
-        counts[z[p0] * K + z[p1]]++;
-    }
-    double dof, stat = test_chi2_stat(counts, prob, K * K, SAMPLES, &dof);
-    double p = test_chi2_sf(stat, dof);
-    cr_assert(p > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, p);
+    cr_assert_eq(lda_alias_create(ps.L, K, 1, 2, &st, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&st, ps.n_wk, ps.n_k, ps.beta, NULL};
+    lda_zdraw in = {.alpha = ps.alpha, .K = K, .seed = 3, .alias = &ain};
+    pair_chi_squared(&ps, pool, &in, prob, SAMPLES);
     lda_alias_free(&st);
     lda_pool_destroy(pool);
-    free(z0);
-    free(z);
-    free(n0);
-    free(n);
-    lda_layout_free(L);
-    corpus_free(c);
+    pair_state_free(&ps);
 }
 
 Test(sampler_alias, planted_topics_recovered)
@@ -359,42 +298,7 @@ Test(sampler_alias, same_model_for_any_thread_count)
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, 24, &err);
     cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
-    const uint32_t K = 7;
-    float *theta[3], *phi[3];
-    uint32_t *z[3];
-    for (uint32_t refresh = 1; refresh <= 2; refresh++) {
-        for (int run = 0; run < 3; run++) {
-            lda_params p;
-            lda_params_default(&p);
-            lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-            p.sampler = LDA_SAMPLER_ALIAS;
-            p.num_topics = K;
-            p.device = LDA_DEVICE_CPU;
-            p.threads = run + 1;
-            p.refresh = refresh;
-            lda_backend *b = lda_backend_create(L, &p, &err);
-            cr_assert(b, "%s", err.msg);
-            cr_assert(strstr(b->zplan.why, "CPU alias"), "%s", b->zplan.why);
-            cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
-            for (uint32_t it = 1; it <= 5; it++)
-                cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
-            theta[run] = malloc(L->num_slots * K * 4);
-            phi[run] = malloc(L->vocab_size * K * 4);
-            z[run] = malloc(L->num_positions * 4);
-            cr_assert_eq(b->ops->fetch(b, theta[run], phi[run], z[run], &err), 0, "%s", err.msg);
-            lda_backend_destroy(b);
-        }
-        for (int run = 1; run < 3; run++) {
-            cr_assert_eq(memcmp(theta[0], theta[run], L->num_slots * K * 4), 0, "θ differs with %d threads", run + 1);
-            cr_assert_eq(memcmp(phi[0], phi[run], L->vocab_size * K * 4), 0, "φ differs with %d threads", run + 1);
-            cr_assert_eq(memcmp(z[0], z[run], L->num_positions * 4), 0, "z differs with %d threads", run + 1);
-        }
-        for (int run = 0; run < 3; run++) {
-            free(theta[run]);
-            free(phi[run]);
-            free(z[run]);
-        }
-    }
+    same_model_for_any_thread_count(L, 7, LDA_SAMPLER_ALIAS, "CPU alias");
     lda_layout_free(L);
     corpus_free(c);
 }
