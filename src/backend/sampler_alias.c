@@ -22,7 +22,7 @@ struct lda_alias_worker {
     doc_entry *entries; /* list_room: the block's documents' lists */
     uint64_t *list_at;  /* a block's slots + 1 */
     uint32_t *list_len; /* a block's slots */
-    double *cum;        /* K: the document part's running sums */
+    double *cum;        /* K: the document part's running sums over the list */
     double *word_row;   /* K: (n[w,k] + β) / (n[k] + Vβ) of the run's word: β / (n[k] + Vβ) but at its topics */
     uint32_t row_pass;  /* the pass word_row's β part is of (lda_alias_sampler.pass) */
     uint32_t *mark;     /* K: listed in the slot of this epoch */
@@ -38,7 +38,7 @@ static uint32_t list_room(uint32_t K, uint32_t doc_len)
     return doc_len < K ? doc_len + 1 : K;
 }
 
-/* The slot of a block's l-th slot; num_slots where the block has no such warp. */
+/* The slot of a block's l-th slot; SIZE_MAX where the block has no such warp. */
 static size_t block_slot(const lda_alias_sampler *s, size_t j0, size_t part_warps, uint32_t part, uint32_t l)
 {
     const size_t j = j0 + l / LDA_WARP;
@@ -329,8 +329,9 @@ static int by_topic(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The block's documents' lists: each slot's topics with a count, increasing, from its row (a piece, whose row
- * holds its whole document's counts, or a slot of K tokens or more) or from its tokens' topics. */
+/* The block's documents' lists: each slot's topics with a count, increasing, from its row (a
+ * piece, whose row holds its whole document's counts, or a slot of K tokens or more) or counted
+ * from its tokens' topics. */
 static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t j0)
 {
     const lda_layout *L = c->layout;

@@ -17,9 +17,11 @@
  * Since nothing but its own counts changes within a pass, a document's draw depends on no other
  * document's: the documents are drawn in blocks of LDA_ZPLAN_ALIAS_BLOCK_WARPS warps of the
  * layout (of a --refresh part), each block's tokens word by word (sorted by word, then by slot
- * and position: the order is made once a run), so a word's counts and table stay in the
- * core's cache while its tokens of the block are drawn, and the block's documents' lists (topic
- * and count) stay in L2. Within a document the tokens are drawn in that fixed order, each
+ * and position: the order is made once a run). While a word's tokens of the block are drawn, its
+ * factors (n[w,k] + β) / (n[k] + Vβ) are in a K-long row of the worker's (in L1; β / (n[k] + Vβ)
+ * at the topics it has no count of, so a run writes and puts back only its own), which the
+ * document pass reads instead of gathering n[w,k] from the V × K counts; the block's documents'
+ * lists (topic and count) stay in L2. Within a document the tokens are drawn in that fixed order, each
  * seeing every earlier move of its document: exact collapsed Gibbs for the document side, the
  * same model for any number of threads. */
 #ifndef LDA_SAMPLER_ALIAS_H
