@@ -292,7 +292,7 @@ static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (z)
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
-    else if (cuda_init_z(s, b->params.seed, err))
+    else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
         return -1;
     if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err) || cuda_backend_update_model(b, iteration, err))
         return -1;

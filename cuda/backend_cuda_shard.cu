@@ -81,7 +81,7 @@ int cuda_set_z(lda_backend *b, const uint32_t *z, lda_error *err)
     device_state &s = state(b);
     if (z)
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
-    else if (cuda_init_z(s, b->params.seed, err))
+    else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
         return -1;
     if (cuda_count(s, err) || after_z_pass(s, true, err))
         return -1;

@@ -98,7 +98,7 @@ inline bool counts_are_lists(const device_state &s)
 }
 
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
-int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err);
+int cuda_init_z(const device_state &s, uint64_t seed, uint32_t start_topics, lda_error *err); /* core/z_start.h */
 int cuda_count(const device_state &s, lda_error *err);
 // Brings the counts from z_prev's to z's (z_prev NULL: from the old topics the draw marked in z,
 // then cleared) by visiting only the tokens whose topic changed,

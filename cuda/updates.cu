@@ -8,6 +8,7 @@
 #include "core/gamma.h"
 #include "core/phi_mean.h"
 #include "core/rng.h"
+#include "core/z_start.h"
 #include "device_state.cuh"
 #include "warp.cuh"
 
@@ -20,23 +21,23 @@ static unsigned warp_grid(size_t num_warps)
 }
 
 __global__ void init_z_kernel(const size_t *warp_offset, const uint32_t *slot_len, const uint64_t *slot_token_base,
-                              size_t num_warps, uint32_t K, uint64_t seed, uint32_t *z)
+                              const uint32_t *slot_doc, size_t num_warps, uint32_t K, uint64_t seed,
+                              uint32_t start_topics, uint32_t *z)
 {
     const uint32_t lane = threadIdx.x % 32;
     for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
         const size_t s = q * 32 + lane;
         const uint32_t len = slot_len[s];
-        for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32) {
-            uint32_t bits = lda_rng_once(seed, LDA_RNG_Z_INIT, 0, slot_token_base[s] + i);
-            z[warp_offset[q] + (size_t)i * 32 + lane] = (uint32_t)(((uint64_t)bits * K) >> 32);
-        }
+        for (uint32_t i = threadIdx.x / 32; i < len; i += blockDim.x / 32)
+            z[warp_offset[q] + (size_t)i * 32 + lane] =
+                lda_start_topic(seed, slot_doc[s], slot_token_base[s] + i, K, start_topics);
     }
 }
 
-int cuda_init_z(const device_state &s, uint64_t seed, lda_error *err)
+int cuda_init_z(const device_state &s, uint64_t seed, uint32_t start_topics, lda_error *err)
 {
     init_z_kernel<<<warp_grid(s.num_warps), 256, 0, s.stream>>>(s.warp_offset, s.slot_len, s.slot_token_base,
-                                                               s.num_warps, s.K, seed, s.z);
+                                                               s.slot_doc, s.num_warps, s.K, seed, start_topics, s.z);
     LAUNCH_TRY();
     return 0;
 fail:

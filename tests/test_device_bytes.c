@@ -8,6 +8,7 @@
 
 #include "backend/device_bytes.h"
 #include "backend/sampler_sparse.h"
+#include "backend/shards.h"
 #include "helpers.h"
 
 static const lda_gpu_limits h100 = {227 * 1024, 132};
@@ -156,6 +157,72 @@ Test(device_bytes, word_lists_hold_the_longest_list_the_draw_reads)
     cr_assert_lt(row(&b, "word lists"), uncapped * 8, "the word lists' room is K a word");
     free(tokens);
     free(offsets);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* A range of warps of L as a shard's layout sizes it: its word lists by the whole layout's words. */
+static uint64_t range_bytes(const lda_layout *L, const lda_params *p, size_t first, size_t end, uint64_t *word_tokens)
+{
+    lda_error err = {0};
+    lda_layout *S = lda_layout_warps(L, first, end, &err);
+    cr_assert(S, "%s", err.msg);
+    S->corpus_word_tokens = word_tokens;
+    lda_zplan plan;
+    const uint64_t total = bytes_of(S, p, &plan).total;
+    lda_layout_free(S);
+    return total;
+}
+
+/* Each warp's part of the plan (lda_device_bytes_warps) and the rest add up to the plan's total
+ * exactly, for dense and sparse draws, θ given and collapsed, a shard's own counts, histograms;
+ * and a range of warps, sized as a shard's layout, needs at most the rest plus its warps' parts,
+ * and within 2% of the whole less where no window of rows is capped (a capped window is in the
+ * rest, whole, and a small range's is smaller): what the split by memory weighs. */
+Test(device_bytes, warps_parts_add_up_to_the_plan_and_bound_a_range)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    static const struct {
+        lda_model_kind model;
+        lda_sampler sampler;
+        uint32_t K;
+    } runs[] = {
+        {LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 256}, {LDA_MODEL_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 256},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1024},     {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 4096},
+        {LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_NAIVE, 64},      {LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 2048},
+    };
+    uint64_t *per_warp = malloc(L->num_warps * sizeof *per_warp), *word_tokens = malloc((L->vocab_size + 1) * 8);
+    lda_sparse_word_tokens(L, word_tokens);
+    const size_t W = L->num_warps, ranges[][2] = {{0, W}, {0, W / 3}, {W / 3, W}, {W / 2, W / 2 + 1}, {W - 1, W}, {0, 1}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (uint32_t shards = 1; shards <= 2; shards++) {
+            lda_params p = test_params(runs[i].model, runs[i].sampler, runs[i].K);
+            p.shards = shards;
+            p.optimize_interval = shards == 2 ? 10 : 0;
+            lda_zplan plan;
+            const lda_device_bytes b = bytes_of(L, &p, &plan);
+            const uint64_t rest = lda_device_bytes_warps(L, &p, &plan, per_warp);
+            uint64_t sum = rest;
+            for (size_t q = 0; q < W; q++)
+                sum += per_warp[q];
+            cr_assert_eq(sum, b.total, "run %zu: the parts add up to %llu, the plan %llu", i, (unsigned long long)sum,
+                         (unsigned long long)b.total);
+            cr_assert_lt(rest, b.total);
+            for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+                uint64_t estimate = rest;
+                for (size_t q = ranges[r][0]; q < ranges[r][1]; q++)
+                    estimate += per_warp[q];
+                const uint64_t bytes = range_bytes(L, &p, ranges[r][0], ranges[r][1], word_tokens);
+                cr_assert_leq(bytes, estimate, "run %zu, warps %zu..%zu: %llu bytes, more than the parts' %llu", i,
+                              ranges[r][0], ranges[r][1], (unsigned long long)bytes, (unsigned long long)estimate);
+                if (lda_device_window_slots(L->num_slots, runs[i].K) >= L->num_slots) /* else a window is the rest's */
+                    cr_assert_leq(estimate - bytes, b.total / 50, "run %zu, warps %zu..%zu: %llu bytes, the parts %llu",
+                                  i, ranges[r][0], ranges[r][1], (unsigned long long)bytes, (unsigned long long)estimate);
+            }
+        }
+    free(per_warp);
+    free(word_tokens);
     lda_layout_free(L);
     corpus_free(c);
 }

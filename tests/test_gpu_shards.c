@@ -71,8 +71,9 @@ Test(gpu_shards, allreduce_on_two_devices)
 }
 
 /* 1, 2 and 3 shards, each a CUDA backend on the one GPU: the same model files and log figures,
- * held-out score included. Pieces of 40 tokens make documents that straddle the shards. */
-static void shards_on_one_gpu(const char *options)
+ * held-out score included. Pieces of 40 tokens make documents that straddle the shards. A split
+ * run's log says `says` where given (else the runs are quiet). */
+static void shards_on_one_gpu_saying(const char *options, const char *says)
 {
     require_gpus(1);
     char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
@@ -80,20 +81,27 @@ static void shards_on_one_gpu(const char *options)
     for (uint32_t n = 1; n <= 3; n++) {
         snprintf(args, sizeof args,
                  "train '%s' -n 4 -e 2 -s 7 %s --piece-length 40 --optimize-interval 2 --optimize-mode every --optimize-burn-in 1 "
-                 "--holdout 0.05 --device cuda -q -o '%s/m%u'",
-                 c, options, dir, n);
+                 "--holdout 0.05 --device cuda %s -o '%s/m%u'",
+                 c, options, says ? "" : "-q", dir, n);
         char shards[16];
         snprintf(shards, sizeof shards, "%u", n);
         cr_assert_eq(setenv("LDAGPU_SHARDS", shards, 1), 0);
         int rc = test_run_ldagpu(args, &out);
         unsetenv("LDAGPU_SHARDS");
         cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", n, args, rc, out);
+        if (n > 1 && says)
+            cr_assert(strstr(out, says), "LDAGPU_SHARDS=%u: the log does not say %s: %s", n, says, out);
         free(out);
     }
     test_assert_runs_same_model(dir, "m", 1, 3);
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+static void shards_on_one_gpu(const char *options)
+{
+    shards_on_one_gpu_saying(options, NULL);
 }
 
 Test(gpu_shards, one_gpu_uncollapsed, .timeout = 120) { shards_on_one_gpu("-K 32 --model uncollapsed --refresh 2"); }
@@ -150,8 +158,8 @@ Test(gpu_shards, one_gpu_sparse_long_lists, .timeout = 180)
 /* K = 2048: the evaluation's one-warp-a-token kernel, and the split kernel. */
 Test(gpu_shards, one_gpu_large_k, .timeout = 120) { shards_on_one_gpu("-K 2048 --model uncollapsed"); }
 
-/* --gpus 2 trains the model one GPU trains, byte for byte. */
-static void two_gpus_equal_one(const char *model)
+/* --gpus 2 trains the model one GPU trains, byte for byte; its log says `says` where given. */
+static void two_gpus_equal_one_saying(const char *model, const char *says)
 {
     require_gpus(2);
     char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
@@ -164,13 +172,40 @@ static void two_gpus_equal_one(const char *model)
         int rc = test_run_ldagpu(args, &out);
         cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
         if (gpus == 2)
-            cr_assert(strstr(out, "2 shards (") && strstr(out, "summed by NCCL"), "not split over NCCL: %s", out);
+            cr_assert(strstr(out, "2 shards (") && strstr(out, "summed by NCCL") && (!says || strstr(out, says)),
+                      "not split over NCCL%s%s: %s", says ? " " : "", says ? says : "", out);
         free(out);
     }
     test_assert_runs_same_model(dir, "g", 1, 2);
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+static void two_gpus_equal_one(const char *model)
+{
+    two_gpus_equal_one_saying(model, NULL);
+}
+
+/* LDAGPU_SHARD_SPLIT=memory: 2 and 3 shards on the one GPU, and --gpus 2 where there are two, split
+ * by the CUDA backend's sizing of each shard (backend/shards.h), train the model one GPU trains,
+ * byte for byte. */
+static void split_by_memory_equals_one_gpu(const char *model)
+{
+    static const char *const says = "ldagpu: shards split by memory";
+    char options[256];
+    snprintf(options, sizeof options, "-K 32 --refresh 2 %s", model);
+    cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "memory", 1), 0);
+    shards_on_one_gpu_saying(options, says);
+    if (gpus_here() >= 2) /* -K 32 --refresh 2 its own */
+        two_gpus_equal_one_saying(model, says);
+    unsetenv("LDAGPU_SHARD_SPLIT");
+}
+
+Test(gpu_shards, split_by_memory_uncollapsed, .timeout = 240) { split_by_memory_equals_one_gpu("--model uncollapsed"); }
+Test(gpu_shards, split_by_memory_collapsed_sparse, .timeout = 240)
+{
+    split_by_memory_equals_one_gpu("--model collapsed --sampler sparse");
 }
 
 Test(gpu_shards, two_gpus_equal_one_uncollapsed) { two_gpus_equal_one("--model uncollapsed"); }

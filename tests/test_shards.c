@@ -10,6 +10,7 @@
 
 #include "backend/allreduce.h"
 #include "backend/backend.h"
+#include "backend/device_bytes.h"
 #include "backend/layout.h"
 #include "backend/shards.h"
 #include "core/rng.h"
@@ -23,6 +24,35 @@ static lda_layout *cut_layout(size_t num_docs, uint32_t max_len, uint32_t piece_
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);
     cr_assert(L, "%s", err.msg);
+    if (out)
+        *out = c;
+    else
+        corpus_free(c);
+    return L;
+}
+
+/* `long_docs` documents of long_len tokens and short_docs of short_len (random words of V = 100),
+ * cut into pieces of piece_length (0: none): the long ones fill few warps with many tokens, the
+ * short many warps with few. */
+static lda_layout *mixed_layout(size_t long_docs, uint32_t long_len, size_t short_docs, uint32_t short_len,
+                                uint32_t piece_length, corpus **out)
+{
+    const size_t n = long_docs + short_docs;
+    uint32_t **docs = calloc(n, sizeof *docs), *lengths = calloc(n, sizeof *lengths);
+    for (size_t d = 0; d < n; d++) {
+        lengths[d] = d % 8 == 0 && d / 8 < long_docs ? long_len : short_len; /* the long ones spread through */
+        docs[d] = malloc(lengths[d] * sizeof **docs);
+        for (uint32_t i = 0; i < lengths[d]; i++)
+            docs[d][i] = lda_rng_once(5, LDA_RNG_TEST, d, i) % 100;
+    }
+    corpus *c = test_corpus_from_docs(n, (const uint32_t *const *)docs, lengths, 100);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, piece_length, &err);
+    cr_assert(L, "%s", err.msg);
+    for (size_t d = 0; d < n; d++)
+        free(docs[d]);
+    free(docs);
+    free(lengths);
     if (out)
         *out = c;
     else
@@ -221,10 +251,36 @@ typedef struct {
 
 enum { ROWS_FIRST = 37, ROWS_COUNT = 150, TOPICS = 7 };
 
-/* Three iterations (priors learned in each with learn) on `shards` shards, and everything a
- * backend hands out. */
+/* The split a backend of L on p.shards CPU shards makes by memory (shards.h): its line, which must
+ * differ from the token split's for the test to mean anything. */
+static void memory_split_line(const lda_layout *L, const lda_params *p, char *line, size_t size)
+{
+    lda_shard by_tokens[3], by_memory[3];
+    lda_shard_choice choice;
+    lda_error err = {0};
+    const lda_shard_memory m = {lda_shard_device_bytes, lda_shard_warp_bytes, p, 0};
+    cr_assert_eq(lda_shard_plan(L, p->shards, by_tokens, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_shard_choose(L, p->shards, &m, by_memory, &choice, &err), 0, "%s", err.msg);
+    cr_assert_eq(choice.balance, LDA_SHARDS_BY_MEMORY);
+    int differ = 0;
+    for (uint32_t g = 0; g < p->shards; g++)
+        differ |= by_tokens[g].end_warp != by_memory[g].end_warp;
+    cr_assert(differ, "the split by memory is the token split: the test proves nothing");
+    int spans = 0; /* a cut document with pieces in two shards: their counts joined through the sum */
+    for (size_t c = 0; c < L->num_cut_docs; c++)
+        for (size_t i = L->cut_offsets[c]; i < L->cut_offsets[c + 1]; i++)
+            for (uint32_t g = 0; g < p->shards; g++) {
+                const size_t q0 = L->cut_slots[L->cut_offsets[c]] / LDA_WARP, q = L->cut_slots[i] / LDA_WARP;
+                spans |= (q0 < by_memory[g].end_warp) != (q < by_memory[g].end_warp);
+            }
+    cr_assert(spans, "no cut document has pieces in two shards");
+    lda_shard_describe(by_memory, p->shards, &choice, 0, line, size);
+}
+
+/* Three iterations (priors learned in each with learn) on `shards` shards (split by memory with
+ * by_memory), and everything a backend hands out. */
 static snapshot run_backend(const lda_layout *L, const lda_layout *scored, lda_model_kind model, uint32_t shards,
-                            uint32_t refresh, int learn)
+                            uint32_t refresh, int learn, int by_memory)
 {
     const size_t K = TOPICS;
     lda_params p;
@@ -238,10 +294,18 @@ static snapshot run_backend(const lda_layout *L, const lda_layout *scored, lda_m
     p.optimize_interval = learn ? 1 : 0;
     p.optimize_mode = LDA_OPTIMIZE_EVERY; /* learned at every iteration: the shards' histograms each time */
     p.optimize_burn_in = 0;
+    p.shards_by_memory = by_memory;
     lda_params_set_model(&p, model);
     lda_error err = {0};
     lda_backend *b = lda_backend_create(L, &p, &err);
     cr_assert(b, "%s", err.msg);
+    if (by_memory && shards > 1) { /* the backend split as lda_shard_choose splits by memory */
+        char expect[1024], line[1024];
+        lda_params shard = p; /* the CPU's shards sized as the sharded backend sizes them */
+        shard.device = LDA_DEVICE_CPU;
+        memory_split_line(L, &shard, expect, sizeof expect);
+        cr_assert_str_eq(lda_backend_describe_shards(b, line, sizeof line), expect);
+    }
     cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
     for (uint32_t it = 1; it <= 3; it++)
         cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
@@ -271,17 +335,19 @@ static void snapshot_free(snapshot *s)
     free(s->n_k);
 }
 
-static void shards_equal_one_backend(lda_model_kind model, uint32_t refresh, int learn)
+static void shards_equal_one_backend_split(lda_model_kind model, uint32_t refresh, int learn, int by_memory)
 {
     corpus *c;
-    lda_layout *L = cut_layout(300, 300, 40, &c);
+    /* by memory: long documents cut into pieces of 40 and many of 2 tokens, whose slots weigh more
+       than their tokens, so that the split moves */
+    lda_layout *L = by_memory ? mixed_layout(40, 270, 600, 2, 40, &c) : cut_layout(300, 300, 40, &c);
     lda_error err = {0};
     lda_layout *scored = lda_layout_build_like(c, L, &err);
     cr_assert(scored, "%s", err.msg);
     const size_t K = TOPICS;
-    snapshot one = run_backend(L, scored, model, 1, refresh, learn);
+    snapshot one = run_backend(L, scored, model, 1, refresh, learn, 0);
     for (uint32_t n = 2; n <= 3; n++) {
-        snapshot s = run_backend(L, scored, model, n, refresh, learn);
+        snapshot s = run_backend(L, scored, model, n, refresh, learn, by_memory);
         cr_assert_eq(memcmp(one.z, s.z, L->num_positions * 4), 0, "z differs on %u shards", n);
         cr_assert_eq(memcmp(one.theta, s.theta, L->num_slots * K * 4), 0, "θ differs on %u shards", n);
         cr_assert_eq(memcmp(one.phi, s.phi, L->vocab_size * K * 4), 0, "φ differs on %u shards", n);
@@ -303,6 +369,11 @@ static void shards_equal_one_backend(lda_model_kind model, uint32_t refresh, int
     corpus_free(c);
 }
 
+static void shards_equal_one_backend(lda_model_kind model, uint32_t refresh, int learn)
+{
+    shards_equal_one_backend_split(model, refresh, learn, 0);
+}
+
 Test(shards, backend_equals_one_backend_uncollapsed) { shards_equal_one_backend(LDA_MODEL_UNCOLLAPSED, 2, 1); }
 Test(shards, backend_equals_one_backend_mean_for_mode) { shards_equal_one_backend(LDA_MODEL_MEAN_FOR_MODE, 2, 1); }
 Test(shards, backend_equals_one_backend_theta_collapsed)
@@ -312,6 +383,16 @@ Test(shards, backend_equals_one_backend_theta_collapsed)
 Test(shards, backend_equals_one_backend_collapsed) { shards_equal_one_backend(LDA_MODEL_COLLAPSED, 3, 1); }
 Test(shards, backend_equals_one_backend_phi_mean) { shards_equal_one_backend(LDA_MODEL_PHI_MEAN, 2, 1); }
 Test(shards, backend_equals_one_backend_without_refresh) { shards_equal_one_backend(LDA_MODEL_THETA_COLLAPSED, 1, 0); }
+/* Split by memory (the sizing of the dense draw's rows on the CPU: shards.h), not by tokens: the
+ * same model, byte for byte. */
+Test(shards, backend_split_by_memory_equals_one_backend_uncollapsed)
+{
+    shards_equal_one_backend_split(LDA_MODEL_UNCOLLAPSED, 2, 1, 1);
+}
+Test(shards, backend_split_by_memory_equals_one_backend_collapsed)
+{
+    shards_equal_one_backend_split(LDA_MODEL_COLLAPSED, 3, 1, 1);
+}
 
 /* ---- the real binary: LDAGPU_SHARDS, the test switch ---- */
 
@@ -322,7 +403,8 @@ static char *corpus_path(void)
     return p;
 }
 
-static void train_on(uint32_t shards, const char *args)
+/* ldagpu ARGS on `shards` shards; a split run says so, and `says` where given. */
+static void train_on_saying(uint32_t shards, const char *args, const char *says)
 {
     char n[16], *out = NULL;
     snprintf(n, sizeof n, "%u", shards);
@@ -330,12 +412,19 @@ static void train_on(uint32_t shards, const char *args)
     int rc = test_run_ldagpu(args, &out);
     cr_assert_eq(rc, 0, "LDAGPU_SHARDS=%u ldagpu %s: exit %d: %s", shards, args, rc, out);
     if (shards > 1)
-        cr_assert(strstr(out, " shards ("), "the run did not say it was split: %s", out);
+        cr_assert(strstr(out, " shards (") && (!says || strstr(out, says)), "the run did not say it was split%s%s: %s",
+                  says ? " " : "", says ? says : "", out);
     free(out);
     unsetenv("LDAGPU_SHARDS");
 }
 
-static void cli_shards_equal_one(const char *model)
+static void train_on(uint32_t shards, const char *args)
+{
+    train_on_saying(shards, args, NULL);
+}
+
+/* 1, 2 and 3 shards train the same model files; a split run's log says `says` where given. */
+static void cli_shards_equal_one_saying(const char *model, const char *says)
 {
     char *dir = test_tmpdir(), *c = corpus_path(), args[8192];
     for (uint32_t n = 1; n <= 3; n++) {
@@ -343,12 +432,17 @@ static void cli_shards_equal_one(const char *model)
                  "train '%s' -K 10 -n 3 -e 1 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                  "--optimize-burn-in 1 --holdout 0.05 -j 2 --device cpu -o '%s/m%u'",
                  c, model, dir, n);
-        train_on(n, args);
+        train_on_saying(n, args, says);
     }
     test_assert_runs_same_model(dir, "m", 1, 3);
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+static void cli_shards_equal_one(const char *model)
+{
+    cli_shards_equal_one_saying(model, NULL);
 }
 
 Test(shards_cli, same_model_files_uncollapsed) { cli_shards_equal_one("--model uncollapsed"); }
@@ -364,6 +458,21 @@ Test(shards_cli, same_model_files_sparse_sampler) { cli_shards_equal_one("--mode
  * beside its document's; a shard sizes its word lists by the whole corpus, so the same tokens
  * take it on any shard count (layout.h, corpus_word_tokens) */
 Test(shards_cli, same_model_files_collapsed_sparse_sampler) { cli_shards_equal_one("--model collapsed --sampler sparse"); }
+
+/* LDAGPU_SHARD_SPLIT=memory: 2 and 3 shards split by memory (the log says so, with each shard's
+ * tokens and bytes), the same model files as one. */
+static void cli_split_by_memory_equals_one(const char *model)
+{
+    cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "memory", 1), 0);
+    cli_shards_equal_one_saying(model, "ldagpu: shards split by memory (by tokens the largest shard would need ");
+    unsetenv("LDAGPU_SHARD_SPLIT");
+}
+
+Test(shards_cli, same_model_files_split_by_memory_uncollapsed) { cli_split_by_memory_equals_one("--model uncollapsed"); }
+Test(shards_cli, same_model_files_split_by_memory_collapsed_sparse)
+{
+    cli_split_by_memory_equals_one("--model collapsed --sampler sparse");
+}
 
 /* 6 iterations in one run == 3 iterations split `part_count` ways, resumed for 3 by `resume`
  * (count ways: shards or processes). */
@@ -413,14 +522,42 @@ Test(shards_cli, gpus_refused_on_the_cpu_and_out_of_range)
     snprintf(args, sizeof args, "train '%s' --device cpu -o '%s/m'", c, dir);
     test_expect_failure(args, 2, "LDAGPU_SHARDS");
     unsetenv("LDAGPU_SHARDS");
+    cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "bytes", 1), 0);
+    test_expect_failure(args, 2, "LDAGPU_SHARD_SPLIT");
+    unsetenv("LDAGPU_SHARD_SPLIT");
     test_rmdir(dir);
     free(dir);
     free(c);
 }
 
-static uint64_t shard_state_bytes(const lda_layout *S, const lda_params *p)
+/* ---- split by memory (shards.h): a shard's device bytes, by the CUDA backend's sizing ---- */
+
+static const lda_gpu_limits h100 = {227 * 1024, 132};
+
+/* A shard's device bytes as the CUDA backend sizes them (device_bytes.c), on an H100's limits. */
+static uint64_t h100_bytes(const lda_layout *S, const lda_params *p)
 {
-    return lda_run_cpu_state_bytes(S, p, 1);
+    lda_zplan plan;
+    lda_error err = {0};
+    if (lda_zplan_make(p, S, &h100, &plan, &err))
+        return UINT64_MAX;
+    lda_device_bytes b;
+    lda_device_bytes_plan(S, p, &plan, &b);
+    return b.total;
+}
+
+static uint64_t h100_warp_bytes(const lda_layout *L, const lda_params *p, uint64_t *per_warp)
+{
+    lda_zplan plan;
+    lda_error err = {0};
+    if (lda_zplan_make(p, L, &h100, &plan, &err))
+        return UINT64_MAX;
+    return lda_device_bytes_warps(L, p, &plan, per_warp);
+}
+
+static lda_shard_memory h100_memory(const lda_params *p, uint64_t per_device)
+{
+    return (lda_shard_memory){h100_bytes, h100_warp_bytes, p, per_device};
 }
 
 /* The devices a run needs: the fewest shards whose largest fits; fewer do not; none when not
@@ -428,22 +565,211 @@ static uint64_t shard_state_bytes(const lda_layout *S, const lda_params *p)
 Test(shards, devices_needed_is_the_fewest_that_fit)
 {
     lda_layout *L = cut_layout(2000, 300, 64, NULL);
-    lda_params p;
-    lda_params_default(&p);
-    p.num_topics = 4;
+    lda_params p = test_params(LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 4);
+    p.shards = 2;
     lda_error err = {0};
-    const uint64_t whole = shard_state_bytes(L, &p);
+    const uint64_t whole = h100_bytes(L, &p);
     uint32_t needed;
-    cr_assert_eq(lda_shards_needed(L, &p, 1, whole, shard_state_bytes, &needed, NULL, &err), 0, "%s", err.msg);
+    lda_shard_memory m = h100_memory(&p, whole);
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(needed, 1);
-    cr_assert_eq(lda_shards_needed(L, &p, 1, whole / 3, shard_state_bytes, &needed, NULL, &err), 0, "%s", err.msg);
-    cr_assert_geq(needed, 3, "a third of the bytes (V × K counts in every shard) needs more than 3: %u", needed);
+    m.per_device = whole / 3;
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0, "%s", err.msg);
+    cr_assert_geq(needed, 3, "a third of the bytes (V × K arrays in every shard) needs more than 3: %u", needed);
     cr_assert_lt(needed, LDA_MAX_SHARDS);
     uint32_t again;
-    cr_assert_eq(lda_shards_needed(L, &p, needed - 1, whole / 3, shard_state_bytes, &again, NULL, &err), 0);
+    cr_assert_eq(lda_shards_needed(L, needed - 1, &m, &again, NULL, &err), 0);
     cr_assert_eq(again, needed, "%u devices do not fit, %u do", needed - 1, needed);
-    cr_assert_eq(lda_shards_needed(L, &p, 1, 1000, shard_state_bytes, &needed, NULL, &err), 0);
+    m.per_device = 1000;
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, NULL, &err), 0);
     cr_assert_eq(needed, 0, "1000 bytes a device: no count of devices holds it");
+    lda_layout_free(L);
+}
+
+/* The log's line: which split, each shard's tokens and, where sized, bytes. */
+Test(shards, describe_says_the_split_and_each_shard)
+{
+    lda_shard s[2] = {{0, 3, 1200, 3ull << 30}, {3, 9, 800, 1536ull << 20}};
+    const lda_shard_choice by_memory = {LDA_SHARDS_BY_MEMORY, 5ull << 30}, by_tokens = {LDA_SHARDS_BY_TOKENS, 0};
+    char line[256];
+    lda_shard_describe(s, 2, &by_memory, 4ull << 30, line, sizeof line);
+    cr_assert_str_eq(line, "by memory (by tokens the largest shard would need 5.0 GiB, 4.0 GiB fit a GPU): "
+                           "0: 1200 tokens, 3.0 GiB; 1: 800 tokens, 1.5 GiB");
+    lda_shard_describe(s, 2, &by_memory, 0, line, sizeof line); /* forced: no device figure */
+    cr_assert_str_eq(line, "by memory (by tokens the largest shard would need 5.0 GiB): "
+                           "0: 1200 tokens, 3.0 GiB; 1: 800 tokens, 1.5 GiB");
+    s[0].bytes = s[1].bytes = 0;
+    lda_shard_describe(s, 2, &by_tokens, 0, line, sizeof line);
+    cr_assert_str_eq(line, "by tokens: 0: 1200 tokens; 1: 800 tokens");
+}
+
+/* The least largest shard any split of warps 0 .. W - 1 into at most n contiguous ranges can
+ * have (rest + the range's parts), by dynamic programming over every split. */
+static uint64_t least_largest(const uint64_t *per_warp, uint64_t rest, size_t W, uint32_t n)
+{
+    uint64_t *best = malloc((W + 1) * sizeof *best), *next = malloc((W + 1) * sizeof *next);
+    best[0] = rest; /* best[e]: warps 0 .. e - 1 in the shards so far */
+    for (size_t e = 1; e <= W; e++)
+        best[e] = best[e - 1] + per_warp[e - 1];
+    for (uint32_t k = 2; k <= n; k++) {
+        for (size_t e = 0; e <= W; e++) {
+            next[e] = best[e];
+            uint64_t range = rest;
+            for (size_t f = e; f > 0; f--) { /* the last shard warps f - 1 .. e - 1 */
+                range += per_warp[f - 1];
+                const uint64_t worst = best[f - 1] > range ? best[f - 1] : range;
+                next[e] = worst < next[e] ? worst : next[e];
+            }
+        }
+        memcpy(best, next, (W + 1) * sizeof *best);
+    }
+    const uint64_t least = best[W];
+    free(best);
+    free(next);
+    return least;
+}
+
+/* The split by bytes: contiguous, in order, every warp once, each shard a warp where there are as
+ * many, tokens as counted; and its largest shard the least of any contiguous split (random
+ * parts, spread 1 to 1000, and the rest 0 or large). */
+Test(shards, plan_by_bytes_has_the_least_largest_shard)
+{
+    lda_layout *L = cut_layout(400, 300, 40, NULL);
+    const size_t W = L->num_warps;
+    uint64_t *per_warp = malloc(W * sizeof *per_warp);
+    lda_error err = {0};
+    for (uint32_t trial = 0; trial < 12; trial++) {
+        for (size_t q = 0; q < W; q++)
+            per_warp[q] = 1 + lda_rng_once(trial, LDA_RNG_TEST, 1, q) % (trial % 3 == 0 ? 1000 : 10);
+        const uint64_t rest = trial % 2 ? 5000 : 0;
+        for (uint32_t n = 1; n <= 6; n++) {
+            lda_shard s[6];
+            cr_assert_eq(lda_shard_plan_bytes(L, per_warp, rest, n, s, &err), 0, "%s", err.msg);
+            cr_assert_eq(s[0].first_warp, 0);
+            cr_assert_eq(s[n - 1].end_warp, W);
+            uint64_t largest = 0, tokens = 0;
+            for (uint32_t g = 0; g < n; g++) {
+                if (g)
+                    cr_assert_eq(s[g].first_warp, s[g - 1].end_warp);
+                cr_assert_lt(s[g].first_warp, s[g].end_warp, "trial %u, %u shards: shard %u is empty", trial, n, g);
+                uint64_t bytes = rest, t = 0;
+                for (size_t q = s[g].first_warp; q < s[g].end_warp; q++) {
+                    bytes += per_warp[q];
+                    t += warp_tokens(L, q);
+                }
+                cr_assert_eq(s[g].tokens, t);
+                tokens += t;
+                largest = bytes > largest ? bytes : largest;
+            }
+            cr_assert_eq(tokens, L->num_tokens);
+            const uint64_t least = least_largest(per_warp, rest, W, n);
+            cr_assert_eq(largest, least, "trial %u, %u shards: the largest shard %llu, the least any split has %llu",
+                         trial, n, (unsigned long long)largest, (unsigned long long)least);
+        }
+    }
+    lda_shard s[4]; /* more shards than warps: one warp each, then empty ones */
+    lda_layout *tiny = cut_layout(64, 10, 0, NULL);
+    cr_assert_eq(tiny->num_warps, 2);
+    cr_assert_eq(lda_shard_plan_bytes(tiny, per_warp, 0, 4, s, &err), 0, "%s", err.msg);
+    cr_assert(s[0].end_warp == 1 && s[1].end_warp == 2 && s[2].first_warp == 2 && s[3].end_warp == 2);
+    lda_layout_free(tiny);
+    free(per_warp);
+    lda_layout_free(L);
+}
+
+/* Where memory does not bind (no sizing given, or every shard of the token split fits), the split
+ * is the token split, warp for warp, each shard sized where a sizing is given; where it binds, the
+ * split by memory is taken only where its largest shard is smaller, so the largest is never more
+ * than by tokens, and on documents of mixed lengths with dense θ far less. */
+Test(shards, split_by_tokens_unless_memory_binds_and_never_larger)
+{
+    lda_layout *layouts[] = {cut_layout(700, 400, 64, NULL), cut_layout(500, 3000, 200, NULL),
+                             mixed_layout(32, 1000, 3200, 10, 0, NULL), mixed_layout(64, 600, 2000, 3, 128, NULL)};
+    static const struct {
+        lda_model_kind model;
+        lda_sampler sampler;
+        uint32_t K;
+    } runs[] = {{LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 256}, {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1024}};
+    lda_error err = {0};
+    for (size_t l = 0; l < 4; l++)
+        for (size_t r = 0; r < 2; r++)
+            for (uint32_t n = 2; n <= 5; n++) {
+                const lda_layout *L = layouts[l];
+                lda_params p = test_params(runs[r].model, runs[r].sampler, runs[r].K);
+                p.shards = n;
+                lda_shard by_tokens[5], s[5];
+                lda_shard_choice choice;
+                cr_assert_eq(lda_shard_plan(L, n, by_tokens, &err), 0, "%s", err.msg);
+                cr_assert_eq(lda_shard_choose(L, n, NULL, s, &choice, &err), 0, "%s", err.msg);
+                cr_assert_eq(choice.balance, LDA_SHARDS_BY_TOKENS);
+                for (uint32_t g = 0; g < n; g++)
+                    cr_assert(s[g].first_warp == by_tokens[g].first_warp && s[g].end_warp == by_tokens[g].end_warp &&
+                              s[g].tokens == by_tokens[g].tokens && s[g].bytes == 0);
+                lda_shard_memory m = h100_memory(&p, UINT64_MAX - 1);
+                cr_assert_eq(lda_shard_choose(L, n, &m, s, &choice, &err), 0, "%s", err.msg);
+                cr_assert_eq(choice.balance, LDA_SHARDS_BY_TOKENS);
+                uint64_t token_largest = 0;
+                for (uint32_t g = 0; g < n; g++) {
+                    cr_assert(s[g].first_warp == by_tokens[g].first_warp && s[g].end_warp == by_tokens[g].end_warp);
+                    lda_layout *S = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err);
+                    cr_assert_eq(s[g].bytes, h100_bytes(S, &p));
+                    token_largest = s[g].bytes > token_largest ? s[g].bytes : token_largest;
+                    lda_layout_free(S);
+                }
+                cr_assert_eq(choice.token_largest, token_largest);
+                m.per_device = 0; /* memory binds */
+                cr_assert_eq(lda_shard_choose(L, n, &m, s, &choice, &err), 0, "%s", err.msg);
+                uint64_t largest = 0;
+                for (uint32_t g = 0; g < n; g++)
+                    largest = s[g].bytes > largest ? s[g].bytes : largest;
+                cr_assert_leq(largest, token_largest);
+                cr_assert_eq(choice.balance == LDA_SHARDS_BY_MEMORY, largest < token_largest);
+                if (l == 2 && r == 0)
+                    cr_assert_lt(largest, token_largest / 10 * 7, "%u shards: by memory %llu, by tokens %llu", n,
+                                 (unsigned long long)largest, (unsigned long long)token_largest);
+            }
+    for (size_t l = 0; l < 4; l++)
+        lda_layout_free(layouts[l]);
+}
+
+/* θ dense at K = 256: a short document's slot holds 2 KiB of θ and n[m,k], a long one's tokens
+ * 12 bytes each. Half the tokens in 32 long documents, half in 3200 short ones: by tokens two
+ * shards are the long warp and the 100 short ones, so the second holds nearly all the bytes. With
+ * a device of 60% of that shard, two GPUs hold the run split by memory, and the plan says 2. */
+Test(shards, devices_needed_by_memory_within_one)
+{
+    lda_layout *L = mixed_layout(32, 1000, 3200, 10, 0, NULL);
+    lda_params p = test_params(LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 256);
+    p.shards = 2;
+    lda_shard s[2];
+    lda_error err = {0};
+    cr_assert_eq(lda_shard_plan(L, 2, s, &err), 0, "%s", err.msg);
+    uint64_t by_tokens = 0;
+    for (int g = 0; g < 2; g++) {
+        lda_layout *S = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err);
+        cr_assert(S, "%s", err.msg);
+        by_tokens = h100_bytes(S, &p) > by_tokens ? h100_bytes(S, &p) : by_tokens;
+        lda_layout_free(S);
+    }
+    const uint64_t per_device = by_tokens / 10 * 6;
+    uint32_t needed = 0;
+    uint64_t largest = 0;
+    const lda_shard_memory m = h100_memory(&p, per_device);
+    cr_assert_eq(lda_shards_needed(L, 1, &m, &needed, &largest, &err), 0, "%s", err.msg);
+    cr_assert_eq(needed, 2, "%u GPUs of %llu bytes named; split by memory 2 hold it", needed,
+                 (unsigned long long)per_device);
+    cr_assert_leq(largest, per_device);
+    /* and the split a run of 2 makes holds it: every shard within the device, by the sizing */
+    lda_shard_choice choice;
+    cr_assert_eq(lda_shard_choose(L, 2, &m, s, &choice, &err), 0, "%s", err.msg);
+    cr_assert_eq(choice.balance, LDA_SHARDS_BY_MEMORY);
+    cr_assert_eq(choice.token_largest, by_tokens);
+    for (int g = 0; g < 2; g++) {
+        lda_layout *S = lda_layout_warps(L, s[g].first_warp, s[g].end_warp, &err);
+        cr_assert_eq(s[g].bytes, h100_bytes(S, &p));
+        cr_assert_leq(s[g].bytes, per_device, "shard %d: %llu bytes", g, (unsigned long long)s[g].bytes);
+        lda_layout_free(S);
+    }
     lda_layout_free(L);
 }
 

@@ -125,6 +125,12 @@ void lda_backend_destroy(lda_backend *b);
 /* The bytes of device memory the CUDA backend plans for layout L (on params.cuda_device's kind
  * of GPU; a shard's own counts included where params.shards > 1); UINT64_MAX without CUDA. */
 uint64_t lda_cuda_state_bytes(const lda_layout *L, const lda_params *p);
+/* The same sizing for a shard's split (backend/shards.h): a layout's bytes, and the part of them
+ * each of its warps brings, the rest returned (lda_device_bytes_warps); on the CUDA device by its
+ * plan, on the CPU (whose shards are a test) by the CPU's plan (the dense draw's arrays, no
+ * scratch); UINT64_MAX where it cannot be known (no GPU). */
+uint64_t lda_shard_device_bytes(const lda_layout *L, const lda_params *p);
+uint64_t lda_shard_warp_bytes(const lda_layout *L, const lda_params *p, uint64_t *per_warp);
 /* The free memory of CUDA device `device` (-1: the current one). */
 int lda_cuda_free_bytes(int device, uint64_t *out, lda_error *err);
 /* The end of a "not enough GPU memory" message for a run of the whole layout `whole`: the fewest
@@ -133,6 +139,9 @@ int lda_cuda_free_bytes(int device, uint64_t *out, lda_error *err);
  * arrays (θ and n[m,k]) are what runs out. */
 void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_t per_device, uint32_t from,
                            char *out, size_t size);
+/* A sharded backend's split (backend/shards.h: by tokens or by memory, and each shard's tokens and
+ * device bytes) into buf, which it returns; NULL where b is not split. */
+const char *lda_backend_describe_shards(const lda_backend *b, char *buf, size_t size);
 /* --gpus N: refuses (bad input, one line) where this machine has fewer than N CUDA devices. */
 int lda_backend_check_gpus(uint32_t gpus, lda_error *err);
 /* --device cuda: refuses (bad input, saying what is missing) where there is no usable GPU, so a

@@ -13,6 +13,7 @@
 #include "backend/shards.h"
 #include "backend/updates_cpu.h"
 #include "core/rng.h"
+#include "core/z_start.h"
 
 typedef struct {
     lda_pool *pool;
@@ -71,12 +72,12 @@ static int cpu_set_z(lda_backend *b, const uint32_t *z, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_layout *L = b->layout;
-    const uint32_t K = b->params.num_topics;
+    const uint32_t K = b->params.num_topics, start_topics = lda_params_start_topics(&b->params);
     for (size_t s = 0; s < L->num_slots; s++)
         for (uint32_t i = 0; i < L->slot_len[s]; i++) {
             size_t pos = lda_layout_pos(L, s, i);
-            uint32_t bits = lda_rng_once(b->params.seed, LDA_RNG_Z_INIT, 0, L->slot_token_base[s] + i);
-            st->z[pos] = z ? z[pos] : (uint32_t)(((uint64_t)bits * K) >> 32);
+            st->z[pos] = z ? z[pos]
+                           : lda_start_topic(b->params.seed, L->slot_doc[s], L->slot_token_base[s] + i, K, start_topics);
         }
     return recount(b, err);
 }

@@ -10,14 +10,58 @@
 #include "backend/sharded_internal.h"
 #include "util/ranks.h"
 
-/* The shards with warps (at least one: the whole, empty layout when none has any). */
-static int plan(const lda_layout *L, uint32_t asked, sharded *sh, lda_error *err)
+/* Room a device keeps beside its shard's state (the CUDA backend's own check keeps the same). */
+static const uint64_t device_slack = 64u << 20;
+
+/* What the split weighs (shards.h): where each shard has a GPU of its own (--gpus, mpirun), the
+ * CUDA backend's sizing against the least free memory among them; with the test switch
+ * (params.shards_by_memory, rank 0's) the sizing of its device against none, so that memory binds.
+ * Else nothing (*weighed 0): shards of one device, or the CPU's, by tokens. Every process of an MPI
+ * run takes the same figures, so all of them make the same split. */
+static int shard_memory(const lda_params *one, uint32_t asked, lda_shard_memory *m, int *weighed, lda_error *err)
 {
+    int forced = one->shards_by_memory;
+    if (one->over_ranks && lda_ranks_bcast(&forced, sizeof forced, err))
+        return -1;
+    *m = (lda_shard_memory){lda_shard_device_bytes, lda_shard_warp_bytes, one, 0};
+    *weighed = forced || (one->device == LDA_DEVICE_CUDA && (one->shard_devices || one->over_ranks));
+    if (!*weighed || forced)
+        return 0;
+    uint64_t least = UINT64_MAX, free_bytes = 0;
+    if (one->over_ranks) {
+        uint64_t *each = lda_malloc_array(asked, sizeof *each, "shards", err);
+        if (!each || lda_cuda_free_bytes(one->cuda_device, &free_bytes, err) ||
+            lda_ranks_gather_u64(free_bytes, each, err)) {
+            free(each);
+            return -1;
+        }
+        for (uint32_t r = 0; r < asked; r++)
+            least = each[r] < least ? each[r] : least;
+        free(each);
+    } else {
+        for (uint32_t g = 0; g < asked; g++) {
+            if (lda_cuda_free_bytes((int)g, &free_bytes, err))
+                return -1;
+            least = free_bytes < least ? free_bytes : least;
+        }
+    }
+    m->per_device = least > device_slack ? least - device_slack : 0;
+    return 0;
+}
+
+/* The shards with warps (at least one: the whole, empty layout when none has any), split as
+ * lda_shard_choose decides. */
+static int plan(const lda_layout *L, uint32_t asked, const lda_params *one, sharded *sh, lda_error *err)
+{
+    lda_shard_memory m;
+    int weighed = 0;
     lda_shard *all = lda_malloc_array(asked, sizeof *all, "shards", err);
-    if (!all || lda_shard_plan(L, asked, all, err)) {
+    if (!all || shard_memory(one, asked, &m, &weighed, err) ||
+        lda_shard_choose(L, asked, weighed ? &m : NULL, all, &sh->choice, err)) {
         free(all);
         return -1;
     }
+    sh->per_device = weighed ? m.per_device : 0;
     for (uint32_t g = 0; g < asked; g++)
         if (all[g].end_warp > all[g].first_warp || (sh->count == 0 && g + 1 == asked))
             all[sh->count++] = all[g];
@@ -28,6 +72,15 @@ static int plan(const lda_layout *L, uint32_t asked, sharded *sh, lda_error *err
         return -1;
     }
     return 0;
+}
+
+const char *lda_backend_describe_shards(const lda_backend *b, char *buf, size_t size)
+{
+    if (b->ops != &lda_sharded_ops)
+        return NULL;
+    const sharded *sh = b->impl;
+    lda_shard_describe(sh->shards, sh->count, &sh->choice, sh->per_device, buf, size);
+    return buf;
 }
 
 /* The shards' layouts (this process's kept), their shared documents numbered 0 .. doc_rows - 1
@@ -118,7 +171,7 @@ static int shards_fit(lda_backend *b, const lda_params *one, lda_error *err)
         if (at.shard_devices)
             at.cuda_device = (int)g;
         uint64_t free_bytes = 0;
-        const uint64_t need = lda_cuda_state_bytes(sh->layouts[g], &at), slack = 64u << 20;
+        const uint64_t need = lda_cuda_state_bytes(sh->layouts[g], &at), slack = device_slack;
         if (lda_cuda_free_bytes(at.cuda_device, &free_bytes, err))
             return -1;
         if (need != UINT64_MAX && need + slack > free_bytes) {
@@ -134,12 +187,12 @@ static int shards_fit(lda_backend *b, const lda_params *one, lda_error *err)
     return 0;
 }
 
-static int create_parts(lda_backend *b, const lda_params *params, lda_error *err)
+/* The shards' layouts and backends, with `one` the params of every shard (shard_device and
+ * whole_layout_plan made). */
+static int create_parts(lda_backend *b, const lda_params *params, lda_params one, lda_error *err)
 {
     sharded *sh = b->impl;
-    lda_params one = *params; /* shards > 1 stays: the CUDA backend plans a shard's memory */
-    if (shard_layouts(b, err) || shard_device(&one, sh->count, err) ||
-        whole_layout_plan(b->layout, &one, &b->zplan, err) || shards_fit(b, &one, err))
+    if (shard_layouts(b, err) || shards_fit(b, &one, err))
         return -1;
     for (uint32_t g = sh->lo; g < sh->hi; g++) {
         if (one.shard_devices)
@@ -189,7 +242,9 @@ lda_backend *lda_sharded_backend_create(const lda_layout *L, const lda_params *p
         lda_sharded_destroy(b);
         return NULL;
     }
-    if (plan(L, params->shards, sh, err) ||
+    lda_params one = *params; /* shards > 1 stays: the CUDA backend plans a shard's memory */
+    if (shard_device(&one, params->shards, err) || whole_layout_plan(L, &one, &b->zplan, err) ||
+        plan(L, params->shards, &one, sh, err) ||
         !(sh->layouts = lda_calloc(sh->count, sizeof *sh->layouts, "shards", err)) ||
         !(sh->parts = lda_calloc(sh->count, sizeof *sh->parts, "shards", err)) ||
         !(sh->counts = lda_calloc(sh->count, sizeof *sh->counts, "shards", err)) ||
@@ -201,7 +256,7 @@ lda_backend *lda_sharded_backend_create(const lda_layout *L, const lda_params *p
     sh->lo = sh->over_ranks ? (uint32_t)lda_ranks_rank() : 0;
     sh->hi = sh->over_ranks ? sh->lo + 1 : sh->count;
     b->following = sh->over_ranks && sh->lo != 0;
-    if (create_parts(b, params, err)) {
+    if (create_parts(b, params, one, err)) {
         lda_sharded_destroy(b);
         return NULL;
     }

@@ -40,6 +40,13 @@ typedef struct {
 /* The device memory a run of layout L with params p and the z plan needs, array by array. */
 void lda_device_bytes_plan(const lda_layout *L, const lda_params *p, const lda_zplan *plan, lda_device_bytes *out);
 
+/* The part of that plan each warp of L brings: per_warp[q] (num_warps entries) the bytes that grow
+ * with warp q's slots, positions and pieces (θ and n[m,k] rows, words and z, lists; a cut
+ * document's own arrays in its first piece's warp); returns the rest (the V × K arrays, windows,
+ * rounding), so that the rest and the warps' parts add up to the plan's total exactly. A range
+ * of warps then needs about the rest plus its warps' parts (shards.h splits by that). */
+uint64_t lda_device_bytes_warps(const lda_layout *L, const lda_params *p, const lda_zplan *plan, uint64_t *per_warp);
+
 /* "52.56 GiB, 56.4 B a token: lists of cut documents' pieces 20.10 GiB (21.6 B); ...": the
  * total, then at most `most` rows, largest first, each with its bytes a token; the others, and
  * rows under 0.5% of the total, are summed as "the rest". */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
+#include "backend/device_bytes.h"
 #include "backend/shards.h"
 
 int lda_backend_check_gpus(uint32_t gpus, lda_error *err)
@@ -29,6 +30,34 @@ int lda_backend_check_device(lda_device device, lda_error *err)
     return -1;
 }
 
+/* The z plan a shard's bytes are sized by: its GPU's, or on the CPU the CPU's. */
+static int sizing_plan(const lda_layout *L, const lda_params *p, lda_zplan *plan)
+{
+    lda_error ignored = {0};
+    lda_gpu_limits limits;
+    if (p->device != LDA_DEVICE_CUDA)
+        return lda_zplan_cpu(p, 1, plan, &ignored);
+    return lda_cuda_gpu_limits(p->cuda_device, &limits, &ignored) || lda_zplan_make(p, L, &limits, plan, &ignored);
+}
+
+uint64_t lda_shard_device_bytes(const lda_layout *L, const lda_params *p)
+{
+    lda_zplan plan;
+    lda_device_bytes b;
+    if (p->device == LDA_DEVICE_CUDA) /* the CUDA backend's own figure */
+        return lda_cuda_state_bytes(L, p);
+    if (sizing_plan(L, p, &plan))
+        return UINT64_MAX;
+    lda_device_bytes_plan(L, p, &plan, &b);
+    return b.total;
+}
+
+uint64_t lda_shard_warp_bytes(const lda_layout *L, const lda_params *p, uint64_t *per_warp)
+{
+    lda_zplan plan;
+    return sizing_plan(L, p, &plan) ? UINT64_MAX : lda_device_bytes_warps(L, p, &plan, per_warp);
+}
+
 void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_t per_device, uint32_t from,
                            char *out, size_t size)
 {
@@ -40,8 +69,8 @@ void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_
     uint64_t largest = 0;
     lda_error ignored = {0};
     int used;
-    if (lda_shards_needed(whole, &split, from < 2 ? 2 : from, per_device, lda_cuda_state_bytes, &needed, &largest,
-                          &ignored))
+    const lda_shard_memory m = {lda_shard_device_bytes, lda_shard_warp_bytes, &split, per_device};
+    if (lda_shards_needed(whole, from < 2 ? 2 : from, &m, &needed, &largest, &ignored))
         used = snprintf(out, size, "%s", "");
     else if (needed)
         used = snprintf(out, size, "; split over %u GPUs like this one it would need at most %.2f GiB each (--gpus %u, "

@@ -16,6 +16,8 @@ typedef struct {
     uint32_t lo, hi;       /* the shards this process drives: all, or (over ranks) its rank's */
     int over_ranks;        /* shard g is MPI rank g's (params.over_ranks) */
     lda_shard *shards;     /* count: their warps */
+    lda_shard_choice choice; /* how they were split (shards.h) */
+    uint64_t per_device;   /* the memory a device had for its shard, where the split weighed it */
     lda_layout **layouts;  /* count: this process's shards' layouts (others NULL) */
     lda_backend **parts;   /* count: this process's shards' backends (others NULL) */
     lda_shard_counts *counts;

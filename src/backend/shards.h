@@ -18,9 +18,21 @@
  * pieces' rows (mod 2^32, as lda_layout_join_cut_counts), the sums are summed over the shards,
  * and every piece takes the total (the shard's layout lists them: shared_*).
  *
- * Balance: the boundaries are the warp boundaries nearest to the token targets T·g/N (ties: the
- * earlier), so each shard holds T/N tokens within ± B + 1, B being the tokens of the largest
- * warp. N larger than the warps leaves shards empty (no warps). */
+ * Balance, by tokens: the boundaries are the warp boundaries nearest to the token targets T·g/N
+ * (ties: the earlier), so each shard holds T/N tokens within ± B + 1, B being the tokens of the
+ * largest warp. N larger than the warps leaves shards empty (no warps). The work of a shard
+ * follows its tokens, so this is the split wherever the shards fit their devices.
+ *
+ * Balance, by memory: the documents are sorted longest first, so the token split gives the first
+ * shards few long documents and the last many short ones; where the device holds a row a
+ * document (dense θ, dense n[m,k]) the last shard needs far more memory than the first (measured:
+ * 103.7 GB against 52.6 GB). Where that makes a shard too large for its device, the boundaries are
+ * chosen instead so that the largest shard's device bytes (device_bytes.c's sizing) are as small
+ * as they can be: the sizing's part of each warp (lda_device_bytes_warps) and the rest every
+ * shard holds, the smallest bound on a shard's bytes a greedy cut meets with N shards (a binary
+ * search), then the same greedy cut, each shard as long as the bound allows but leaving a warp
+ * for each shard after it. Either way the shards are contiguous ranges of whole warps, so the
+ * model is the one-device model, byte for byte. lda_shard_choose decides which. */
 #ifndef LDA_SHARDS_H
 #define LDA_SHARDS_H
 
@@ -38,11 +50,48 @@ extern "C" {
 typedef struct {
     size_t first_warp, end_warp; /* warps first_warp .. end_warp - 1 of the whole layout */
     uint64_t tokens;             /* real tokens in them */
+    uint64_t bytes;              /* the device bytes of its backend (lda_shard_choose's sizing); 0: not sized */
 } lda_shard;
 
-/* Splits L's warps into `count` contiguous shards (above), in order: out[0] starts at warp 0,
- * out[count - 1] ends at L->num_warps. */
+/* Splits L's warps into `count` contiguous shards by tokens (above), in order: out[0] starts at
+ * warp 0, out[count - 1] ends at L->num_warps. */
 int lda_shard_plan(const lda_layout *L, uint32_t count, lda_shard *out, lda_error *err);
+
+/* The same split by memory (above): a shard of warps f .. e - 1 weighs rest + per_warp[f] + ...
+ * + per_warp[e - 1] (lda_device_bytes_warps), and the largest shard weighs as little as any
+ * contiguous split of `count` can. Every shard has a warp where there are as many warps. */
+int lda_shard_plan_bytes(const lda_layout *L, const uint64_t *per_warp, uint64_t rest, uint32_t count,
+                         lda_shard *out, lda_error *err);
+
+/* The device memory of the shards' backends: a shard's bytes by its layout (the CUDA backend's
+ * plan, lda_cuda_state_bytes), and the part of them each warp of a layout brings with the rest
+ * returned (lda_device_bytes_warps' contract); either UINT64_MAX where it cannot be known. */
+typedef uint64_t (*lda_device_bytes_fn)(const lda_layout *shard, const lda_params *p);
+typedef uint64_t (*lda_warp_bytes_fn)(const lda_layout *L, const lda_params *p, uint64_t *per_warp);
+typedef struct {
+    lda_device_bytes_fn bytes;
+    lda_warp_bytes_fn warp_bytes;
+    const lda_params *params; /* a shard's (shards > 1: its own counts apart) */
+    uint64_t per_device;      /* what a device has for its shard; 0: memory binds, whatever the split */
+} lda_shard_memory;
+
+typedef enum { LDA_SHARDS_BY_TOKENS, LDA_SHARDS_BY_MEMORY } lda_shard_balance;
+
+typedef struct {
+    lda_shard_balance balance;
+    uint64_t token_largest; /* the token split's largest shard, in bytes (0: not sized) */
+} lda_shard_choice;
+
+/* The split a run uses, decided here only: by tokens, where no memory is given (m NULL: the CPU,
+ * whose shards are a test) or every shard of the token split fits m->per_device; else by memory,
+ * where that makes the largest shard smaller. out[g].bytes is shard g's bytes by m (0 without). */
+int lda_shard_choose(const lda_layout *L, uint32_t count, const lda_shard_memory *m, lda_shard *out,
+                     lda_shard_choice *choice, lda_error *err);
+
+/* "by memory (by tokens the largest shard would need 98.1 GiB, 79.0 GiB fit a GPU): 0: 1200 tokens,
+ * 51.0 GiB; 1: ...": the split chosen, and each shard's tokens and (where sized) bytes. */
+void lda_shard_describe(const lda_shard *shards, uint32_t count, const lda_shard_choice *choice, uint64_t per_device,
+                        char *buf, size_t size);
 
 /* The layout of warps first .. end - 1 of L, a layout of its own (lda_layout_free): its slots,
  * positions and cut documents numbered from 0, every slot's document id, token base and
@@ -59,13 +108,12 @@ void lda_shard_doc_sums(const lda_layout *S, uint32_t K, const uint32_t *n, size
 void lda_shard_doc_spread(const lda_layout *S, uint32_t K, uint32_t *n, const uint32_t *totals);
 
 /* Per device: with the documents split over N devices, each holds one shard's backend. The
- * fewest shards, from `from` up to LDA_MAX_SHARDS, whose every shard needs at most per_device
- * bytes by bytes_of (one device's backend for a shard's layout: the CUDA backend's plan), and
- * the largest shard's bytes then (largest_bytes may be NULL); *needed 0 when not even
- * LDA_MAX_SHARDS do. So a run too large for N devices is refused naming how many would hold it. */
-typedef uint64_t (*lda_device_bytes_fn)(const lda_layout *shard, const lda_params *p);
-int lda_shards_needed(const lda_layout *L, const lda_params *p, uint32_t from, uint64_t per_device,
-                      lda_device_bytes_fn bytes_of, uint32_t *needed, uint64_t *largest_bytes, lda_error *err);
+ * fewest shards, from `from` up to LDA_MAX_SHARDS, whose every shard needs at most m->per_device
+ * bytes, split as lda_shard_choose splits them (so by memory where memory binds), and the largest
+ * shard's bytes then (largest_bytes may be NULL); *needed 0 when not even LDA_MAX_SHARDS do. So a
+ * run too large for N devices is refused naming how many would hold it. */
+int lda_shards_needed(const lda_layout *L, uint32_t from, const lda_shard_memory *m, uint32_t *needed,
+                      uint64_t *largest_bytes, lda_error *err);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
-#include "cli/corpus_option_rows.h"
+#include "cli/model_run_options.h"
 #include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
@@ -22,7 +22,7 @@
 #include "util/text.h"
 
 enum {
-    OPT_PHI, OPT_PHI_VOCAB, OPT_ALPHA, OPT_DOCS, OPT_DOC_NAMES, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_FORCE_TEXT,
+    OPT_PHI, OPT_PHI_VOCAB, OPT_ALPHA, OPT_DOCS, OPT_DOC_NAMES, OPT_ITERATIONS, OPT_SEED, LDA_MODEL_RUN_OPTION_IDS,
     OPT_HELP
 };
 
@@ -39,11 +39,7 @@ static const lda_option_spec eval_options[] = {
                         "the model's holdout_iterations (20)", .mallet = "num-iterations"},
     [OPT_SEED] = {"seed", 's', "S", "random seed (the evaluation's own is derived from it and the model's "
                   "iteration count)", "the model's seed", .mallet = "random-seed"},
-    [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
-    [OPT_FORMAT] = LDA_ROW_FORMAT,
-    [OPT_VOCAB] = LDA_ROW_VOCAB,
-    [OPT_FORCE_TEXT] = LDA_ROW_FORCE_TEXT,
+    LDA_MODEL_RUN_OPTION_ROWS,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -69,11 +65,7 @@ typedef struct {
     int iterations_given;
     uint64_t seed;
     int seed_given;
-    lda_device device;
-    int threads;
-    corpus_format format;
-    const char *vocab;
-    int force_text; /* --force-text, besides the model's own setting */
+    lda_model_run_options run;
 } eval_ctx;
 
 static int apply_eval_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
@@ -101,16 +93,11 @@ static int apply_eval_option(void *vctx, int index, const char *v, const char *w
         c->seed_given = 1;
         return lda_parse_u64(where, v, 0, UINT64_MAX, &c->seed, err);
     case OPT_DEVICE:
-        return lda_parse_device(where, v, &c->device, err);
     case OPT_THREADS:
-        return lda_parse_threads(where, v, &c->threads, err);
     case OPT_FORMAT:
-        return lda_parse_corpus_format(where, v, &c->format, err);
     case OPT_VOCAB:
-        c->vocab = v;
-        return 0;
     case OPT_FORCE_TEXT:
-        return lda_parse_flag_value(where, v, &c->force_text, err);
+        return lda_apply_model_run_option(&c->run, index - OPT_DEVICE, v, where, err);
     default:
         lda_error_fail(err, "internal error: option %d has no handler", index);
         return -1;
@@ -221,7 +208,7 @@ out:
 
 int lda_cmd_eval(int argc, char **argv)
 {
-    eval_ctx ctx = {NULL, NULL, 0, NULL, NULL, 20, 0, 1, 0, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL, 0};
+    eval_ctx ctx = {NULL, NULL, 0, NULL, NULL, 20, 0, 1, 0, LDA_MODEL_RUN_OPTIONS_DEFAULT};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -251,12 +238,12 @@ int lda_cmd_eval(int argc, char **argv)
     corpus *c = NULL, *docs = NULL;
     unsigned char *listed = NULL, *keep = NULL;
     int rc = -1;
-    if (lda_backend_check_device(ctx.device, &err) ||
+    if (lda_backend_check_device(ctx.run.device, &err) ||
         (with_phi ? lda_model_from_phi(&m, ctx.phi, ctx.phi_vocab, ctx.alpha, &err)
                   : lda_model_read_finished(&m, positional[0], 0, 0, &err)))
         return lda_report(argv[0], &err);
-    m.settings.corpus.force_text |= ctx.force_text;
-    if (!(c = lda_model_read_corpus(&m, corpus_path, ctx.format, ctx.vocab, &err)) ||
+    m.settings.corpus.force_text |= ctx.run.force_text;
+    if (!(c = lda_model_read_corpus(&m, corpus_path, ctx.run.format, ctx.run.vocab, &err)) ||
         !(keep = lda_calloc(c->num_docs, 1, "document flags", &err)))
         goto out;
     size_t unknown = c->num_unknown_tokens;
@@ -291,8 +278,8 @@ int lda_cmd_eval(int argc, char **argv)
     if (!(docs = lda_corpus_subset(c, keep, 0, &err)))
         goto out;
     lda_params p = m.settings.params;
-    p.device = ctx.device;
-    p.threads = ctx.threads;
+    p.device = ctx.run.device;
+    p.threads = ctx.run.threads;
     uint32_t iterations = ctx.iterations_given ? ctx.iterations : m.settings.holdout_iterations;
     uint64_t seed = lda_heldout_seed(ctx.seed_given ? ctx.seed : m.settings.params.seed, m.iterations);
     lda_completion_result r;

@@ -12,7 +12,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_parse.h"
 #include "cli/commands.h"
-#include "cli/corpus_option_rows.h"
+#include "cli/model_run_options.h"
 #include "model/checkpoint.h"
 #include "model/model.h"
 #include "model/model_corpus.h"
@@ -22,7 +22,7 @@
 #include "util/clock.h"
 
 enum {
-    OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, OPT_DEVICE, OPT_THREADS, OPT_FORMAT, OPT_VOCAB, OPT_FORCE_TEXT,
+    OPT_OUTPUT, OPT_DOC_TOPICS, OPT_ITERATIONS, OPT_SEED, LDA_MODEL_RUN_OPTION_IDS,
     OPT_HELP
 };
 
@@ -39,11 +39,7 @@ static const lda_option_spec infer_options[] = {
     [OPT_ITERATIONS] = {"iterations", 'n', "N", "sampling sweeps over the documents", "50", .mallet = "num-iterations"},
     [OPT_SEED] = {"seed", 's', "S", "random seed; the same seed, model, corpus and device give the same θ", "1",
                   .mallet = "random-seed"},
-    [OPT_DEVICE] = {"device", 0, "auto|cpu|cuda", "where to run; auto uses a GPU when present", "auto"},
-    [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
-    [OPT_FORMAT] = LDA_ROW_FORMAT,
-    [OPT_VOCAB] = LDA_ROW_VOCAB,
-    [OPT_FORCE_TEXT] = LDA_ROW_FORCE_TEXT,
+    LDA_MODEL_RUN_OPTION_ROWS,
     [OPT_HELP] = {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -62,11 +58,7 @@ typedef struct {
     lda_doc_topics doc_topics; /* dense or top:N */
     uint32_t iterations;
     uint64_t seed;
-    lda_device device;
-    int threads;
-    corpus_format format;
-    const char *vocab;
-    int force_text; /* --force-text, besides the model's own setting */
+    lda_model_run_options run;
 } infer_ctx;
 
 static int apply_infer_option(void *vctx, int index, const char *v, const char *where, lda_error *err)
@@ -89,16 +81,11 @@ static int apply_infer_option(void *vctx, int index, const char *v, const char *
     case OPT_SEED:
         return lda_parse_u64(where, v, 0, UINT64_MAX, &c->seed, err);
     case OPT_DEVICE:
-        return lda_parse_device(where, v, &c->device, err);
     case OPT_THREADS:
-        return lda_parse_threads(where, v, &c->threads, err);
     case OPT_FORMAT:
-        return lda_parse_corpus_format(where, v, &c->format, err);
     case OPT_VOCAB:
-        c->vocab = v;
-        return 0;
     case OPT_FORCE_TEXT:
-        return lda_parse_flag_value(where, v, &c->force_text, err);
+        return lda_apply_model_run_option(&c->run, index - OPT_DEVICE, v, where, err);
     default:
         lda_error_fail(err, "internal error: option %d has no handler", index);
         return -1;
@@ -159,7 +146,7 @@ static int write_theta(FILE *f, const corpus *c, const lda_layout *L, const floa
 
 int lda_cmd_infer(int argc, char **argv)
 {
-    infer_ctx ctx = {"-", {LDA_DOC_TOPICS_DENSE, 0, 0.0}, 50, 1, LDA_DEVICE_AUTO, 0, CORPUS_FORMAT_AUTO, NULL, 0};
+    infer_ctx ctx = {"-", {LDA_DOC_TOPICS_DENSE, 0, 0.0}, 50, 1, LDA_MODEL_RUN_OPTIONS_DEFAULT};
     lda_error err = {0};
     const char *positional[2];
     int npos, help;
@@ -179,14 +166,14 @@ int lda_cmd_infer(int argc, char **argv)
     float *theta = NULL;
     int to_stdout = strcmp(ctx.output, "-") == 0, rc = -1;
     lda_atomic_file af = {0};
-    if (lda_backend_check_device(ctx.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
+    if (lda_backend_check_device(ctx.run.device, &err) || lda_model_read_finished(&m, positional[0], 0, 0, &err))
         return lda_report(argv[0], &err);
     /* The output first: a path that cannot be written (or is the corpus) fails before the work. */
     if (!to_stdout && (lda_atomic_protect(positional[1], "the corpus", &err) || lda_atomic_open(&af, ctx.output, &err)))
         goto out;
     double t0 = lda_now_seconds();
-    m.settings.corpus.force_text |= ctx.force_text;
-    if (!(c = lda_model_read_corpus(&m, positional[1], ctx.format, ctx.vocab, &err)))
+    m.settings.corpus.force_text |= ctx.run.force_text;
+    if (!(c = lda_model_read_corpus(&m, positional[1], ctx.run.format, ctx.run.vocab, &err)))
         goto out;
     fprintf(stderr, "ldagpu infer: %s: %zu documents, %zu tokens; %zu tokens of words the model does not know "
                     "skipped\n",
@@ -195,8 +182,8 @@ int lda_cmd_infer(int argc, char **argv)
         fprintf(stderr, "ldagpu infer: %zu document%s without a known word get%s the uniform row\n",
                 c->num_empty_docs, c->num_empty_docs == 1 ? "" : "s", c->num_empty_docs == 1 ? "s" : "");
     lda_params p = m.settings.params;
-    p.device = ctx.device;
-    p.threads = ctx.threads;
+    p.device = ctx.run.device;
+    p.threads = ctx.run.threads;
     p.seed = ctx.seed;
     if (lda_model_infer(&m, c, &p, ctx.iterations, &L, &theta, &err))
         goto out;

@@ -121,10 +121,20 @@ void lda_params_default(lda_params *p)
     p->eval_every = 10;
     p->refresh = 1;
     p->piece_length = LDA_PIECE_LENGTH_AUTO;
+    p->start_topics = LDA_START_TOPICS_AUTO;
     p->optimize_interval = 0;
     p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
     p->optimize_mode = LDA_OPTIMIZE_ONCE;
     p->sparse_long_lists = -1;
+}
+
+uint32_t lda_params_start_topics(const lda_params *p)
+{
+    if (p->freeze_phi)
+        return 0;
+    if (p->start_topics != LDA_START_TOPICS_AUTO)
+        return p->start_topics;
+    return p->theta_collapsed ? LDA_START_TOPICS_COLLAPSED : 0;
 }
 
 uint32_t lda_params_piece_length(const lda_params *p)

@@ -86,6 +86,8 @@ typedef struct {
     uint32_t refresh;      /* parts an iteration's z draw is made in, φ brought up to date after each */
     uint32_t piece_length; /* documents longer than this are drawn as pieces (backend/layout.h); 0: never;
                               LDA_PIECE_LENGTH_AUTO: lda_params_piece_length's choice */
+    uint32_t start_topics; /* each document's tokens start in this many topics it draws (core/z_start.h); 0: each
+                              token's uniform over K; LDA_START_TOPICS_AUTO: lda_params_start_topics's choice */
     uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
     uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
     int optimize_mode;          /* lda_optimize_mode: learned once, or at every interval as Mallet does */
@@ -96,6 +98,8 @@ typedef struct {
                               (LDAGPU_SHARDS, the test switch) */
     int cuda_device;       /* the CUDA device a backend runs on; -1: the current one */
     int over_ranks;        /* shard g is MPI process g's (mpirun; util/ranks.h), shards the processes */
+    int shards_by_memory;  /* 1: the shards are split by memory even where it does not bind (backend/shards.h;
+                              LDAGPU_SHARD_SPLIT=memory, a test switch) */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
     int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's
@@ -138,6 +142,14 @@ void lda_params_default(lda_params *p);
  *    whatever its length, and a piece would see its document's other pieces as they were when
  *    the pass began, which the sampler's exact draw is there to avoid. */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
+
+/* --start-topics auto: the sparse start (core/z_start.h) of this many topics a document for the
+ * models whose θ is collapsed, the uniform start for the rest; a frozen φ (inference, the
+ * held-out evaluation) always starts uniform, so the evaluator is the same for every model.
+ * Measured: docs/samplers.md, "The start". */
+#define LDA_START_TOPICS_AUTO UINT32_MAX
+#define LDA_START_TOPICS_COLLAPSED 16u
+uint32_t lda_params_start_topics(const lda_params *p);
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
  * for runs of 1,000 and more; runs here are often 100). */
 #define LDA_OPTIMIZE_BURN_IN_DEFAULT 50

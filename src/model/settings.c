@@ -26,6 +26,7 @@ const lda_setting lda_settings_table[] = {
     {"sampler", "sampler", LDA_SET_CHOICE, AT(params.sampler), 1, NO_LIMIT, lda_sampler_choices, NULL},
     {"refresh", "refresh", LDA_SET_U32, AT(params.refresh), 0, 1, 256, 0, 0, NULL, NULL},
     {"piece_length", "piece-length", LDA_SET_U32_AUTO, AT(params.piece_length), 0, 0, UINT32_MAX - 1, 0, 0, NULL, NULL},
+    {"start_topics", "start-topics", LDA_SET_U32_AUTO, AT(params.start_topics), 0, 0, 1u << 20, 0, 0, NULL, NULL},
     {"optimize_interval", "optimize-interval", LDA_SET_U32, AT(params.optimize_interval), 0, 0, 1000000, 0, 0, NULL,
      NULL},
     {"optimize_mode", "optimize-mode", LDA_SET_CHOICE, AT(params.optimize_mode), 0, NO_LIMIT,

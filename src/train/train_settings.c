@@ -153,7 +153,24 @@ static int resolve_shards(lda_train_options *o, const lda_train_given *g, lda_er
     return env && *env ? lda_parse_u32("LDAGPU_SHARDS", env, 1, LDA_MAX_SHARDS, &p->shards, err) : 0;
 }
 
+/* LDAGPU_SHARD_SPLIT=memory (a test switch, not an option: DEVELOPERS.md) splits the shards by
+ * memory where it would not bind (backend/shards.h), so that a run can prove the memory split
+ * trains the same model; auto (or unset) leaves the choice to the split. */
+static int resolve_shard_split(lda_params *p, lda_error *err)
+{
+    static const lda_choice splits[] = {
+        {"auto", 0, "by tokens, by memory where it binds"},
+        {"memory", 1, "by memory"},
+        {NULL, 0, NULL},
+    };
+    const char *env = getenv("LDAGPU_SHARD_SPLIT");
+    return env && *env ? lda_parse_choice("LDAGPU_SHARD_SPLIT", env, splits, &p->shards_by_memory, err) : 0;
+}
+
 int lda_train_settings_finish(lda_train_options *o, const lda_train_given *g, lda_error *err)
 {
-    return check_model_update(o, g, err) || resolve_shards(o, g, err) ? -1 : 0;
+    return check_model_update(o, g, err) || resolve_shards(o, g, err) ||
+                   resolve_shard_split(&o->settings.params, err)
+               ? -1
+               : 0;
 }

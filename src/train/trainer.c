@@ -625,6 +625,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
     char shape[256];
     say(o, "ldagpu: layout: %s\nldagpu: z draw: %s\n", lda_layout_describe(r.L, shape, sizeof shape),
             r.b->zplan.why);
+    char split[4096];
+    if (lda_backend_describe_shards(r.b, split, sizeof split))
+        say(o, "ldagpu: shards split %s\n", split);
     if (r.b->params.device == LDA_DEVICE_CUDA && r.b->params.shards <= 1) { /* a shard's are its own */
         lda_device_bytes bytes;
         char shares[1024];
