@@ -14,6 +14,7 @@
 #include "backend/zplan.h"
 #include "core/rng.h"
 #include "core/search.h"
+#include "collapsed_draws.h"
 #include "helpers.h"
 #include "planted.h"
 
@@ -48,21 +49,6 @@ static uint32_t reference_draw(const uint32_t *nm, const uint8_t *listed, const 
         cum[e++] = sum += (double)alpha[k] * beta * scale[k];
     }
     return topic_of[lda_linear_search_double(cum, (int)e, lda_scaled_target_double(sum, lda_uniform_double(bits)))];
-}
-
-static void count_all(const lda_layout *L, uint32_t K, const uint32_t *z, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
-{
-    memset(n_mk, 0, L->num_slots * K * sizeof *n_mk);
-    memset(n_wk, 0, (size_t)L->vocab_size * K * sizeof *n_wk);
-    memset(n_k, 0, K * sizeof *n_k);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
-            const size_t pos = lda_layout_pos(L, s, i);
-            n_mk[s * K + z[pos]]++;
-            n_wk[(size_t)L->words[pos] * K + z[pos]]++;
-            n_k[z[pos]]++;
-        }
-    lda_layout_join_cut_counts(L, K, n_mk, NULL);
 }
 
 /* 150 documents of 1 to 120 tokens over 37 words (some cut into pieces of piece_length), a
@@ -105,7 +91,7 @@ static void exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_
     lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 21, .sparselda = &sin};
     size_t changed = 0;
     for (uint32_t it = 1; it <= PASSES; it++) {
-        count_all(L, K, z, n, n_wk, n_k);
+        collapsed_count_all(L, K, z, n, n_wk, n_k);
         memcpy(en, n, L->num_slots * K * sizeof *n);
         in.iteration = it;
         cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
@@ -182,18 +168,6 @@ Test(sampler_sparselda, exact_on_integer_weights_with_pieces)
     exact_on_integer_weights(1024, 4, 7);
 }
 
-/* The collapsed conditional of a token, its own topic off the counts: p[k] ∝ (α_k + nm[k])
- * (β + nw[k]) / (nk[k] + Vβ). */
-static void conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *nk, const float *alpha, double beta,
-                        uint32_t V, uint32_t K, double *p)
-{
-    double sum = 0;
-    for (uint32_t k = 0; k < K; k++)
-        sum += p[k] = ((double)alpha[k] + nm[k]) * (beta + nw[k]) / (nk[k] + V * beta);
-    for (uint32_t k = 0; k < K; k++)
-        p[k] /= sum;
-}
-
 /* 32 documents of two tokens; the first drawn is slot 0 (part 0's first warp), tokens of word
  * 1 at topics (a, b); the others' words and topics fixed at random, so n[w,k] and n[k] are
  * uneven. The pair's joint distribution is P(x | state) P(y | x moved into the document's, the
@@ -202,73 +176,37 @@ static void conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *
  * that many samples: a chi-squared test over K² cells, significance 0.001. */
 Test(sampler_sparselda, chi_squared_of_pairs)
 {
-    enum { K = 10, V = 3, DOCS = 32, SAMPLES = 200000 };
-    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][2];
-    for (uint32_t d = 0; d < DOCS; d++) {
-        lengths[d] = 2;
-        docs[d] = words[d];
-        words[d][0] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 0, d) % V;
-        words[d][1] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 1, d) % V;
-    }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
-    lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, 0, &err);
-    cr_assert(L && L->num_warps == 1, "%s", err.msg);
-    const size_t p0 = lda_layout_pos(L, 0, 0), p1 = lda_layout_pos(L, 0, 1);
-    cr_assert(L->words[p0] == 1 && L->words[p1] == 1, "slot 0 is the document of word 1");
-    float alpha[K];
-    for (uint32_t k = 0; k < K; k++)
-        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
-    const double beta = 0.2;
-    uint32_t *z0 = malloc(L->num_positions * sizeof *z0), *z = malloc(L->num_positions * sizeof *z);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            z0[lda_layout_pos(L, s, i)] = s == 0 ? (i ? 6 : 3) : lda_rng_once(7, LDA_RNG_TEST, 2, s * 2 + i) % K;
-    uint32_t *n0 = malloc(L->num_slots * K * sizeof *n0), *n = malloc(L->num_slots * K * sizeof *n);
-    uint32_t n_wk[V * K], n_k[K];
-    count_all(L, K, z0, n0, n_wk, n_k);
+    enum { K = PAIR_K, V = PAIR_V, SAMPLES = 200000 };
+    pair_state ps;
+    pair_state_make(&ps);
     /* the pair's distribution, the counts moved as the draw moves them */
     double prob[K * K], px[K], py[K];
     uint32_t nm[K], nw[K], nk[K];
-    memcpy(nm, n0, sizeof nm);
-    memcpy(nw, n_wk + K, sizeof nw);
-    memcpy(nk, n_k, sizeof nk);
+    memcpy(nm, ps.n0, sizeof nm);
+    memcpy(nw, ps.n_wk + K, sizeof nw);
+    memcpy(nk, ps.n_k, sizeof nk);
     nm[3]--, nw[3]--, nk[3]--;
-    conditional(nm, nw, nk, alpha, beta, V, K, px);
+    collapsed_conditional(nm, nw, nk, ps.alpha, ps.beta, V, K, px);
     for (uint32_t x = 0; x < K; x++) {
         nm[x]++, nw[x]++, nk[x]++;
         nm[6]--, nw[6]--, nk[6]--;
-        conditional(nm, nw, nk, alpha, beta, V, K, py);
+        collapsed_conditional(nm, nw, nk, ps.alpha, ps.beta, V, K, py);
         for (uint32_t y = 0; y < K; y++)
             prob[x * K + y] = px[x] * py[y];
         nm[6]++, nw[6]++, nk[6]++;
         nm[x]--, nw[x]--, nk[x]--;
     }
+    lda_error err = {0};
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     lda_sparselda st;
-    cr_assert_eq(lda_sparselda_create(L, K, 1, 2, &st, &err), 0, "%s", err.msg);
-    const lda_sparselda_in sin = {&st, n_wk, n_k, beta, NULL};
-    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 3, .sparselda = &sin};
-    uint64_t counts[K * K] = {0};
-    for (uint32_t it = 1; it <= SAMPLES; it++) {
-        memcpy(z, z0, L->num_positions * sizeof *z);
-        memcpy(n, n0, L->num_slots * K * sizeof *n);
-        in.iteration = it;
-        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
-        counts[z[p0] * K + z[p1]]++;
-    }
-    double dof, stat = test_chi2_stat(counts, prob, K * K, SAMPLES, &dof);
-    double p = test_chi2_sf(stat, dof);
-    cr_assert(p > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, p);
+    cr_assert_eq(lda_sparselda_create(ps.L, K, 1, 2, &st, &err), 0, "%s", err.msg);
+    const lda_sparselda_in sin = {&st, ps.n_wk, ps.n_k, ps.beta, NULL};
+    lda_zdraw in = {.alpha = ps.alpha, .K = K, .seed = 3, .sparselda = &sin};
+    pair_chi_squared(&ps, pool, &in, prob, SAMPLES);
     lda_sparselda_free(&st);
     lda_pool_destroy(pool);
-    free(z0);
-    free(z);
-    free(n0);
-    free(n);
-    lda_layout_free(L);
-    corpus_free(c);
+    pair_state_free(&ps);
 }
 
 Test(sampler_sparselda, planted_topics_recovered)
@@ -284,42 +222,7 @@ Test(sampler_sparselda, same_model_for_any_thread_count)
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, 64, &err);
     cr_assert(L && L->num_cut_docs > 0 && L->num_warps >= LDA_ZPLAN_SPARSELDA_PARTS, "%s", err.msg);
-    const uint32_t K = 7;
-    float *theta[3], *phi[3];
-    uint32_t *z[3];
-    for (uint32_t refresh = 1; refresh <= 2; refresh++) {
-        for (int run = 0; run < 3; run++) {
-            lda_params p;
-            lda_params_default(&p);
-            lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-            p.sampler = LDA_SAMPLER_SPARSELDA;
-            p.num_topics = K;
-            p.device = LDA_DEVICE_CPU;
-            p.threads = run + 1;
-            p.refresh = refresh;
-            lda_backend *b = lda_backend_create(L, &p, &err);
-            cr_assert(b, "%s", err.msg);
-            cr_assert(strstr(b->zplan.why, "sparselda"), "%s", b->zplan.why);
-            cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
-            for (uint32_t it = 1; it <= 5; it++)
-                cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
-            theta[run] = malloc(L->num_slots * K * 4);
-            phi[run] = malloc(L->vocab_size * K * 4);
-            z[run] = malloc(L->num_positions * 4);
-            cr_assert_eq(b->ops->fetch(b, theta[run], phi[run], z[run], &err), 0, "%s", err.msg);
-            lda_backend_destroy(b);
-        }
-        for (int run = 1; run < 3; run++) {
-            cr_assert_eq(memcmp(theta[0], theta[run], L->num_slots * K * 4), 0, "θ differs with %d threads", run + 1);
-            cr_assert_eq(memcmp(phi[0], phi[run], L->vocab_size * K * 4), 0, "φ differs with %d threads", run + 1);
-            cr_assert_eq(memcmp(z[0], z[run], L->num_positions * 4), 0, "z differs with %d threads", run + 1);
-        }
-        for (int run = 0; run < 3; run++) {
-            free(theta[run]);
-            free(phi[run]);
-            free(z[run]);
-        }
-    }
+    same_model_for_any_thread_count(L, 7, LDA_SAMPLER_SPARSELDA, "sparselda");
     lda_layout_free(L);
     corpus_free(c);
 }
@@ -376,43 +279,6 @@ Test(sampler_sparselda, collapsed_on_the_cpu_only)
     expect_recorded_sampler("--sampler sparselda --model collapsed --holdout 0.3", "sparselda");
 }
 
-/* --sampler auto takes sparselda for the collapsed model on the CPU below
- * LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K topics, where it was the faster; sparse from there on, on the
- * GPU, and for the θ-collapsed model; a named sampler is kept. */
-Test(sampler_sparselda, auto_takes_it_on_the_cpu_where_it_is_faster)
-{
-    const struct {
-        lda_model_kind model;
-        lda_device device;
-        uint32_t K;
-        lda_sampler want;
-    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSELDA},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K - 1, LDA_SAMPLER_SPARSELDA},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K, LDA_SAMPLER_SPARSE},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 100, LDA_SAMPLER_SPARSE},
-                 {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
-                 {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        lda_params p;
-        lda_params_default(&p);
-        lda_params_set_model(&p, cases[i].model);
-        p.device = cases[i].device;
-        p.num_topics = cases[i].K;
-        p.sampler = LDA_SAMPLER_AUTO;
-        lda_zplan_resolve_sampler(&p);
-        cr_assert_eq(p.sampler, cases[i].want, "case %zu: %s", i, lda_choice_name(lda_sampler_choices, p.sampler));
-    }
-    lda_params p;
-    lda_params_default(&p);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-    p.device = LDA_DEVICE_CPU;
-    p.num_topics = 100;
-    p.sampler = LDA_SAMPLER_SPARSE;
-    lda_zplan_resolve_sampler(&p);
-    cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSE, "a named sampler is kept");
-    expect_recorded_sampler("--model collapsed", "sparselda");
-}
-
 /* A model trained with sparselda records it; --resume under --device auto on a machine with a GPU
  * must still find a device that runs it (it failed there: "runs on the CPU only"). */
 Test(sampler_sparselda, auto_device_is_the_cpu_for_it)
@@ -426,7 +292,7 @@ Test(sampler_sparselda, auto_device_is_the_cpu_for_it)
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSELDA);
     cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
-    p.sampler = LDA_SAMPLER_AUTO;
+    p.sampler = LDA_SAMPLER_SPARSE;
     p.device = LDA_DEVICE_AUTO;
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.device, LDA_DEVICE_AUTO, "other samplers leave auto to the backend");

@@ -6,6 +6,7 @@
 
 #include "backend/backend.h"
 #include "backend/eval_cpu.h"
+#include "backend/sampler_alias.h"
 #include "backend/sampler_cpu.h"
 #include "backend/sampler_sparse.h"
 #include "backend/sampler_sparselda.h"
@@ -26,6 +27,7 @@ typedef struct {
     void *word_prior; /* --sampler sparse: each word's prefix sums of α_k φ[w,k] (sampler_sparse.h) */
     lda_cpu_word_side word_side; /* ... with φ the mean of the counts: the word side (zplan.h); else empty */
     lda_sparselda sparselda;     /* --sampler sparselda: its lists (sampler_sparselda.h); else empty */
+    lda_alias_sampler alias;     /* --sampler alias: its tables and order (sampler_alias.h); else empty */
 } cpu_state;
 
 /* The counts from z (a cut document's in every piece). */
@@ -106,6 +108,9 @@ static int cpu_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_
     const lda_sparselda_in sparselda = {&st->sparselda, st->n_wk, st->n_k, b->priors.beta, NULL};
     if (st->sparselda.offset)
         in.sparselda = &sparselda;
+    const lda_alias_in alias = {&st->alias, st->n_wk, st->n_k, b->priors.beta, NULL};
+    if (st->alias.offset)
+        in.alias = &alias;
     return lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err) || recount(b, err) ? -1 : 0;
 }
 
@@ -236,6 +241,7 @@ static void cpu_destroy(lda_backend *b)
         free(st->word_prior);
         lda_cpu_word_side_free(&st->word_side);
         lda_sparselda_free(&st->sparselda);
+        lda_alias_free(&st->alias);
         free(st);
     }
     free(b);
@@ -292,7 +298,9 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
         (b->zplan.word_side_quarters &&
          lda_cpu_word_side_create(L, params->num_topics, b->zplan.word_side_quarters, &st->word_side, err)) ||
         (b->zplan.sparselda_parts && lda_sparselda_create(L, params->num_topics, b->zplan.sparselda_parts,
-                                                          lda_pool_threads(st->pool), &st->sparselda, err))) {
+                                                          lda_pool_threads(st->pool), &st->sparselda, err)) ||
+        (b->zplan.alias_block_warps &&
+         lda_alias_create(L, params->num_topics, params->refresh, lda_pool_threads(st->pool), &st->alias, err))) {
         cpu_destroy(b);
         return NULL;
     }

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "backend/sampler_alias.h"
 #include "backend/sampler_sparse.h"
 #include "backend/sampler_sparselda.h"
 #include "core/rng.h"
@@ -35,6 +36,8 @@ int lda_cpu_sample_z(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, u
 {
     if (in->sparselda)
         return lda_cpu_sample_z_sparselda(pool, L, in, z, err);
+    if (in->alias)
+        return lda_cpu_sample_z_alias(pool, L, in, z, err);
     if (in->word_prior)
         return lda_cpu_sample_z_sparse(pool, L, in, z, err);
     const int dbl = in->precision == LDA_PRECISION_DOUBLE;

@@ -22,6 +22,7 @@ extern "C" {
 
 struct lda_sparse_word_side;
 struct lda_sparselda_in;
+struct lda_alias_in;
 
 typedef struct {
     const float *theta; /* θ given: num_slots × K in slot order */
@@ -37,6 +38,9 @@ typedef struct {
     /* --sampler sparselda (the collapsed model): its counts and state (sampler_sparselda.h);
      * NULL: another draw. */
     const struct lda_sparselda_in *sparselda;
+    /* --sampler alias (the collapsed model): its counts and state (sampler_alias.h); NULL: another
+     * draw. */
+    const struct lda_alias_in *alias;
     uint32_t K;
     lda_precision precision;
     uint64_t seed;

@@ -178,7 +178,7 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->fill = launch_fill(L, p->refresh, gpu);
     if (lda_zplan_check(p, err))
         return -1;
-    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+    if (p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS)
         return refuse(err, "runs on the CPU only (--device cpu)", p);
     if (p->sampler == LDA_SAMPLER_SPARSE) {
         plan_sparse(p, L, z);
@@ -241,23 +241,24 @@ int lda_zplan_check(const lda_params *p, lda_error *err)
     }
     if (p->sampler == LDA_SAMPLER_SPARSE && !p->theta_collapsed)
         return refuse(err, "draws the θ-collapsed models only (--model theta-collapsed or collapsed)", p);
-    if (p->sampler == LDA_SAMPLER_SPARSELDA && (!p->theta_collapsed || !phi_is_the_counts_mean(p)))
+    if ((p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS) &&
+        (!p->theta_collapsed || !phi_is_the_counts_mean(p)))
         return refuse(err, "draws the collapsed model only (--model collapsed)", p);
     return 0;
 }
 
 void lda_zplan_resolve_sampler(lda_params *p)
 {
-    if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p) &&
-        p->num_topics < LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K) {
+    if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p)) {
         char why[256];
         if (p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0))
-            p->sampler = LDA_SAMPLER_SPARSELDA;
+            p->sampler = LDA_SAMPLER_ALIAS;
     }
     lda_params_resolve_sampler(p);
-    /* auto picks a device that runs the sampler: sparselda runs on the CPU only, so a model trained
-     * with it resumes under --device auto on a machine with a GPU (on the CPU, where it was made). */
-    if (p->sampler == LDA_SAMPLER_SPARSELDA && p->device == LDA_DEVICE_AUTO)
+    /* auto picks a device that runs the sampler: sparselda and alias run on the CPU only, so a model
+     * trained with one resumes under --device auto on a machine with a GPU (on the CPU, where it was
+     * made). */
+    if ((p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS) && p->device == LDA_DEVICE_AUTO)
         p->device = LDA_DEVICE_CPU;
 }
 
@@ -274,7 +275,12 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->word_side_quarters =
         p->sampler == LDA_SAMPLER_SPARSE && phi_is_the_counts_mean(p) ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS : 0;
     z->sparselda_parts = p->sampler == LDA_SAMPLER_SPARSELDA ? LDA_ZPLAN_SPARSELDA_PARTS : 0;
-    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+    z->alias_block_warps = p->sampler == LDA_SAMPLER_ALIAS ? LDA_ZPLAN_ALIAS_BLOCK_WARPS : 0;
+    if (p->sampler == LDA_SAMPLER_ALIAS)
+        snprintf(z->why, sizeof z->why, "CPU alias: blocks of %u documents drawn word by word, the document's topics "
+                 "summed, the word's and the smoothing from alias tables; %d thread%s",
+                 z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");
+    else if (p->sampler == LDA_SAMPLER_SPARSELDA)
         snprintf(z->why, sizeof z->why, "CPU sparselda: the word's topics by count, the document's, then every "
                  "topic's smoothing; counts moving token by token in %u parts, %d thread%s", z->sparselda_parts,
                  threads, threads == 1 ? "" : "s");

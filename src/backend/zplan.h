@@ -88,6 +88,7 @@ typedef struct {
     uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
                                     list is at most this / 4 times the document's; 0: none */
     uint32_t sparselda_parts;  /* CPU, --sampler sparselda: the parts of a pass (LDA_ZPLAN_SPARSELDA_PARTS) */
+    uint32_t alias_block_warps; /* CPU, --sampler alias: the warps of a block (LDA_ZPLAN_ALIAS_BLOCK_WARPS) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
@@ -161,17 +162,18 @@ typedef struct {
 #define LDA_ZPLAN_SPARSELDA_PARTS 8u
 #endif
 
-/* --sampler auto takes sparselda for the collapsed model on the CPU below this K, sparse from
- * it on. wiki43k, 2 threads, a loaded machine (docs/samplers.md, results/sparselda/): below
- * K = 512 sparselda was the faster in every run (ms an iteration after 30, sparse against
- * sparselda: K = 100 183 / 147, 328 / 279; K = 256 595 / 248, 409 / 204) and held out as well
- * (after 100 iterations within 0.001 at K = 100, 0.009 behind at 256, ahead before); at 1024 it
- * was faster only in the lighter-loaded runs (304 / 276 against 305 / 497) and held out worse from
- * 50-75 iterations on (0.028 and 0.048 behind at 100): its word part is a pass over the word's
- * topics, most of them for a frequent word at large K. */
-#ifndef LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K
-#define LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K 512u
+/* --sampler alias draws the documents in blocks of this many warps of the layout, each block's
+ * tokens word by word (backend/sampler_alias.h). */
+#ifndef LDA_ZPLAN_ALIAS_BLOCK_WARPS
+#define LDA_ZPLAN_ALIAS_BLOCK_WARPS 32u
 #endif
+
+/* --sampler auto takes alias for the collapsed model on the CPU at every K: on wiki43k it took
+ * about half the CPU time of sparse and sparselda at K = 1024 and two thirds at K = 100
+ * (docs/samplers.md, results/cpu-peers/alias-wiki43k.md). It draws the collapsed model as sparse
+ * does (the word–topic counts of the pass's start), whose held-out figures at K = 1024 were
+ * ahead of sparselda's from 50 iterations on; at K = 100 sparselda's counts moving token by token
+ * had gained at most 0.01 a token at 25-75 iterations, less than alias's speed gains. */
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
@@ -185,8 +187,7 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
 int lda_zplan_check(const lda_params *p, lda_error *err);
 
 /* --sampler auto resolved (lda_params_resolve_sampler), but for the collapsed model on the CPU
- * (--device cpu, or auto where no GPU is found) below LDA_ZPLAN_SPARSELDA_AUTO_BELOW_K topics:
- * sparselda. Every run resolves its sampler here. */
+ * (--device cpu, or auto where no GPU is found): alias. Every run resolves its sampler here. */
 void lda_zplan_resolve_sampler(lda_params *p);
 
 /* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print; -1 with

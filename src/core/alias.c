@@ -42,3 +42,35 @@ void lda_alias_build(const double *w, uint32_t n, lda_alias_entry *table, double
         table[i] = (lda_alias_entry){UINT32_MAX, i};
     }
 }
+
+void lda_alias_cells_build(const double *w, const uint32_t *ids, uint32_t n, double total, lda_alias_cell *cells,
+                           double *q, uint32_t *work)
+{
+    /* as lda_alias_build, in units of the total: a cell is full at W, not at 1 */
+    uint32_t small = 0, large = n;
+    for (uint32_t i = 0; i < n; i++) {
+        q[i] = w[i] * (double)n;
+        if (q[i] < total)
+            work[small++] = i;
+        else
+            work[--large] = i;
+    }
+    while (small > 0 && large < n) {
+        const uint32_t s = work[--small], l = work[large++];
+        cells[s] = (lda_alias_cell){q[s], ids[s], ids[l]};
+        q[l] = (q[l] + q[s]) - total;
+        if (q[l] < total)
+            work[small++] = l;
+        else
+            work[--large] = l;
+    }
+    /* what is left is full up to rounding (exactly, on integer weights): it keeps itself */
+    while (small > 0) {
+        const uint32_t i = work[--small];
+        cells[i] = (lda_alias_cell){total, ids[i], ids[i]};
+    }
+    while (large < n) {
+        const uint32_t i = work[large++];
+        cells[i] = (lda_alias_cell){total, ids[i], ids[i]};
+    }
+}

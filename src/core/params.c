@@ -25,8 +25,7 @@ const lda_choice lda_device_choices[] = {
 
 const lda_choice lda_sampler_choices[] = {
     {"auto", LDA_SAMPLER_AUTO,
-     "sparselda for the collapsed model on the CPU below K = 512, else sparse where θ is collapsed, butterfly where "
-     "θ is given"},
+     "alias for the collapsed model on the CPU, else sparse where θ is collapsed, butterfly where θ is given"},
     {"butterfly", LDA_SAMPLER_BUTTERFLY,
      "Algorithm 7; each block's butterfly table rebuilt in registers, token rows split over warps"},
     {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
@@ -37,6 +36,8 @@ const lda_choice lda_sampler_choices[] = {
      "document's topics, not K (CPU too)"},
     {"sparselda", LDA_SAMPLER_SPARSELDA,
      "collapsed model, CPU only: SparseLDA's exact draw, word-topic counts updated as each token moves"},
+    {"alias", LDA_SAMPLER_ALIAS,
+     "collapsed model, CPU only: tokens drawn word by word, the word's part from alias tables made once a pass"},
     {NULL, 0, NULL},
 };
 
@@ -142,7 +143,7 @@ uint32_t lda_params_piece_length(const lda_params *p)
         return p->piece_length;
     if (!p->theta_collapsed)
         return LDA_PIECE_LENGTH_THETA_GIVEN;
-    if (p->sampler == LDA_SAMPLER_SPARSELDA)
+    if (p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS)
         return 0;
     const uint32_t longer_from = lda_phi_update(p) == LDA_UPDATE_MEAN ? LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K
                                                                        : LDA_PIECE_LENGTH_SPARSE_LARGE_K;

@@ -32,6 +32,7 @@ typedef enum {
     LDA_SAMPLER_SPARSE = 4,           /* θ collapsed: document-sparse part + the word's dense part (sparse_draw.h) */
     LDA_SAMPLER_AUTO = 5,             /* train's and bench's default: lda_params_resolve_sampler's choice */
     LDA_SAMPLER_SPARSELDA = 6,        /* the collapsed model on the CPU: SparseLDA, counts moving token by token */
+    LDA_SAMPLER_ALIAS = 7,            /* the collapsed model on the CPU: word by word, alias tables (sampler_alias.h) */
 } lda_sampler;
 /* --optimize-mode: when the priors are learned (backend/optimize_priors.h says why once is the
  * default). Values are stored in model.conf by name. */
@@ -137,7 +138,7 @@ void lda_params_default(lda_params *p);
  *    longest chain), so 256 stays there; so it does for θ-collapsed at 1024 (φ drawn), which 512
  *    made slower on wiki43k (2.08 against 1.95 ms) with its held-out figure not measured
  *    (results/sparse/ab-session12-h100.txt).
- *  - --sampler sparselda (the CPU's): 0, documents never cut. A CPU thread draws a document
+ *  - --sampler sparselda and alias (the CPU's): 0, documents never cut. A CPU thread draws a document
  *    whatever its length, and a piece would see its document's other pieces as they were when
  *    the pass began, which the sampler's exact draw is there to avoid. */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX

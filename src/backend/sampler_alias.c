@@ -1,0 +1,523 @@
+/* sampler_alias.c — --sampler alias on the CPU; see sampler_alias.h. A run orders each block's
+ * tokens by word once; a pass builds the alias tables from n[w,k] and n[k], then draws the blocks
+ * of its --refresh part, one task a block, each block's documents' lists (topic, count) made
+ * from their rows at its start and written back at its end. */
+#include "backend/sampler_alias.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/sampler_sparse.h"
+#include "core/rng.h"
+#include "core/search.h"
+
+/* Words a task of the tables' build: enough work to amortize claiming it. */
+#define TABLE_WORDS_A_TASK 64
+
+typedef struct {
+    uint32_t topic, count;
+} doc_entry;
+
+struct lda_alias_worker {
+    doc_entry *entries; /* list_room: the block's documents' lists */
+    uint64_t *list_at;  /* a block's slots + 1 */
+    uint32_t *list_len; /* a block's slots */
+    double *cum;        /* K: the document part's running sums over the list */
+    double *word_row;   /* K: (n[w,k] + β) / (n[k] + Vβ) of the run's word: β / (n[k] + Vβ) but at its topics */
+    uint32_t row_pass;  /* the pass word_row's β part is of (lda_alias_sampler.pass) */
+    uint32_t *mark;     /* K: listed in the slot of this epoch */
+    uint32_t *at;       /* K: ... at this entry */
+    uint32_t epoch;
+    int broken;         /* a token's topic missing from its document's list */
+};
+
+/* A document's list: its topics with a count (at most min(K, its tokens)), and for a moment
+ * one more, the drawn topic added before the old one leaves. */
+static uint32_t list_room(uint32_t K, uint32_t doc_len)
+{
+    return doc_len < K ? doc_len + 1 : K;
+}
+
+/* The slot of a block's l-th slot; SIZE_MAX where the block has no such warp. */
+static size_t block_slot(const lda_alias_sampler *s, size_t j0, size_t part_warps, uint32_t part, uint32_t l)
+{
+    const size_t j = j0 + l / LDA_WARP;
+    return j < part_warps ? (j * s->parts + part) * LDA_WARP + l % LDA_WARP : SIZE_MAX;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A block's tokens sorted by word (stable: then by slot and position), and its runs of one word.
+ * `start` (V, zero) and `words` (the block's tokens) are scratch; start is zero again on return. */
+static void order_block(const lda_layout *L, lda_alias_sampler *s, size_t b, uint32_t part, size_t part_warps,
+                        uint64_t *start, uint32_t *words, uint64_t *runs)
+{
+    const size_t j0 = s->block_j0[b];
+    const uint32_t slots = s->block_warps * LDA_WARP;
+    uint32_t distinct = 0;
+    for (uint32_t l = 0; l < slots; l++) {
+        const size_t sl = block_slot(s, j0, part_warps, part, l);
+        if (sl == SIZE_MAX)
+            break;
+        for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
+            const uint32_t w = L->words[lda_layout_pos(L, sl, i)];
+            if (start[w]++ == 0)
+                words[distinct++] = w;
+        }
+    }
+    qsort(words, distinct, sizeof *words, cmp_u32);
+    uint64_t at = s->block_token[b];
+    for (uint32_t r = 0; r < distinct; r++) { /* counts to the runs, then to where each run begins */
+        const uint32_t w = words[r];
+        s->run_word[*runs + r] = w;
+        s->run_len[*runs + r] = (uint32_t)start[w];
+        const uint64_t n = start[w];
+        start[w] = at;
+        at += n;
+    }
+    for (uint32_t l = 0; l < slots; l++) {
+        const size_t sl = block_slot(s, j0, part_warps, part, l);
+        if (sl == SIZE_MAX)
+            break;
+        for (uint32_t i = 0; i < L->slot_len[sl]; i++)
+            s->tokens[start[L->words[lda_layout_pos(L, sl, i)]]++] = (lda_alias_token){l, i};
+    }
+    for (uint32_t r = 0; r < distinct; r++)
+        start[words[r]] = 0;
+    *runs += distinct;
+}
+
+void lda_alias_free(lda_alias_sampler *s)
+{
+    for (int i = 0; s->worker && i < s->workers; i++) {
+        lda_alias_worker *w = &s->worker[i];
+        free(w->entries);
+        free(w->list_at);
+        free(w->list_len);
+        free(w->cum);
+        free(w->word_row);
+        free(w->mark);
+        free(w->at);
+    }
+    free(s->worker);
+    free(s->offset);
+    free(s->len);
+    free(s->word_total);
+    free(s->cells);
+    free(s->word_topic);
+    free(s->word_factor);
+    free(s->base);
+    free(s->smooth);
+    free(s->inv);
+    free(s->weights);
+    free(s->ids);
+    free(s->work);
+    free(s->part_block);
+    free(s->block_j0);
+    free(s->block_token);
+    free(s->block_run);
+    free(s->tokens);
+    free(s->run_word);
+    free(s->run_len);
+    memset(s, 0, sizeof *s);
+}
+
+static size_t part_blocks(const lda_layout *L, uint32_t parts, uint32_t part, uint32_t block_warps)
+{
+    return (lda_part_warps(L->num_warps, part, parts) + block_warps - 1) / block_warps;
+}
+
+/* The most list entries one block's documents need: min(K, its document's tokens) a slot. */
+static uint64_t block_list_room(const lda_layout *L, const lda_alias_sampler *s, size_t b, uint32_t part,
+                                size_t part_warps)
+{
+    uint64_t room = 0;
+    for (uint32_t l = 0; l < s->block_warps * LDA_WARP; l++) {
+        const size_t sl = block_slot(s, s->block_j0[b], part_warps, part, l);
+        if (sl == SIZE_MAX)
+            break;
+        room += list_room(s->K, L->slot_doc_len[sl]);
+    }
+    return room;
+}
+
+uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
+{
+    const uint64_t V = L->vocab_size, N = L->num_tokens, B = LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP;
+    const uint64_t cells = N < V * K ? N : V * K; /* Σ min(K, a word's tokens) ≤ */
+    const uint64_t most_list = B * K + B; /* a block's lists at most (the plan needs no exact figure) */
+    const uint64_t workers = threads > 0 ? (uint64_t)threads : 1;
+    return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) + cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t)) +
+           (uint64_t)K * (sizeof(lda_alias_cell) + sizeof(double)) + N * (sizeof(lda_alias_token) + 2 * sizeof(uint32_t)) +
+           workers * ((uint64_t)K * (4 * sizeof(double) + 3 * sizeof(uint32_t)) +
+                      (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) + B * (sizeof(uint64_t) + sizeof(uint32_t)));
+}
+
+int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, lda_alias_sampler *s,
+                     lda_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->V = (uint32_t)L->vocab_size;
+    s->K = K;
+    s->parts = parts ? parts : 1;
+    s->block_warps = LDA_ZPLAN_ALIAS_BLOCK_WARPS;
+    const int workers = threads > 0 ? threads : 1;
+    const char *what = "the alias draw's tables";
+    uint64_t *start = NULL;
+    uint32_t *words = NULL;
+    if (!(s->offset = lda_malloc_array((size_t)s->V + 1, sizeof *s->offset, what, err)))
+        return -1;
+    lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, K, s->offset);
+    for (uint32_t c = 0; c < s->parts; c++)
+        s->num_blocks += part_blocks(L, s->parts, c, s->block_warps);
+    if (!(s->len = lda_calloc((size_t)s->V + 1, sizeof *s->len, what, err)) ||
+        !(s->word_total = lda_calloc((size_t)s->V + 1, sizeof *s->word_total, what, err)) ||
+        !(s->cells = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->cells, what, err)) ||
+        !(s->word_topic = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_topic, what, err)) ||
+        !(s->word_factor = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_factor, what, err)) ||
+        !(s->base = lda_malloc_array(K, sizeof *s->base, what, err)) ||
+        !(s->smooth = lda_malloc_array(K, sizeof *s->smooth, what, err)) ||
+        !(s->inv = lda_malloc_array(K, sizeof *s->inv, what, err)) ||
+        !(s->weights = lda_malloc_array((size_t)workers * 2 * K, sizeof *s->weights, what, err)) ||
+        !(s->ids = lda_malloc_array((size_t)workers * K, sizeof *s->ids, what, err)) ||
+        !(s->work = lda_malloc_array((size_t)workers * K, sizeof *s->work, what, err)) ||
+        !(s->part_block = lda_calloc(s->parts + 1, sizeof *s->part_block, what, err)) ||
+        !(s->block_j0 = lda_calloc(s->num_blocks + 1, sizeof *s->block_j0, what, err)) ||
+        !(s->block_token = lda_calloc(s->num_blocks + 1, sizeof *s->block_token, what, err)) ||
+        !(s->block_run = lda_calloc(s->num_blocks + 1, sizeof *s->block_run, what, err)) ||
+        !(s->tokens = lda_malloc_array(L->num_tokens + 1, sizeof *s->tokens, what, err)) ||
+        !(s->run_word = lda_malloc_array(L->num_tokens + 1, sizeof *s->run_word, what, err)) ||
+        !(s->run_len = lda_malloc_array(L->num_tokens + 1, sizeof *s->run_len, what, err)) ||
+        !(start = lda_calloc((size_t)s->V + 1, sizeof *start, what, err)) ||
+        !(words = lda_malloc_array(L->num_tokens + 1, sizeof *words, what, err)) ||
+        !(s->worker = lda_calloc((size_t)workers, sizeof *s->worker, what, err)))
+        goto fail;
+    s->workers = workers;
+    size_t b = 0;
+    uint64_t runs = 0;
+    for (uint32_t c = 0; c < s->parts; c++) {
+        const size_t part_warps = lda_part_warps(L->num_warps, c, s->parts);
+        s->part_block[c] = b;
+        for (size_t j0 = 0; j0 < part_warps; j0 += s->block_warps, b++) {
+            s->block_j0[b] = j0;
+            s->block_run[b] = runs;
+            uint64_t tokens = 0;
+            for (uint32_t l = 0; l < s->block_warps * LDA_WARP; l++) {
+                const size_t sl = block_slot(s, j0, part_warps, c, l);
+                if (sl == SIZE_MAX)
+                    break;
+                tokens += L->slot_len[sl];
+            }
+            s->block_token[b + 1] = s->block_token[b] + tokens;
+            order_block(L, s, b, c, part_warps, start, words, &runs);
+            const uint64_t room = block_list_room(L, s, b, c, part_warps);
+            s->list_room = room > s->list_room ? room : s->list_room;
+        }
+    }
+    s->part_block[s->parts] = b;
+    s->block_run[b] = runs;
+    for (int i = 0; i < workers; i++) {
+        lda_alias_worker *w = &s->worker[i];
+        if (!(w->entries = lda_malloc_array(s->list_room + 1, sizeof *w->entries, what, err)) ||
+            !(w->list_at = lda_malloc_array((size_t)s->block_warps * LDA_WARP + 1, sizeof *w->list_at, what, err)) ||
+            !(w->list_len = lda_malloc_array((size_t)s->block_warps * LDA_WARP, sizeof *w->list_len, what, err)) ||
+            !(w->cum = lda_malloc_array(K, sizeof *w->cum, what, err)) ||
+            !(w->word_row = lda_malloc_array(K, sizeof *w->word_row, what, err)) ||
+            !(w->mark = lda_calloc(K, sizeof *w->mark, what, err)) ||
+            !(w->at = lda_malloc_array(K, sizeof *w->at, what, err)))
+            goto fail;
+    }
+    free(start);
+    free(words);
+    return 0;
+fail:
+    free(start);
+    free(words);
+    lda_alias_free(s);
+    return -1;
+}
+
+/* ---- the pass's tables ---- */
+
+/* A topic's factor (n[w,k] + β) / (n[k] + Vβ) of the document part's weight n[m,k] × it. */
+static double word_factor(uint32_t n_wk, double beta, double inv)
+{
+    return ((double)n_wk + beta) * inv;
+}
+
+typedef struct {
+    const lda_zdraw *in;
+    int overflow; /* a word with more topics than its room: n[w,k] is not its corpus's tally */
+} tables_ctx;
+
+static void table_words(void *vctx, size_t task, int worker)
+{
+    tables_ctx *c = vctx;
+    const lda_alias_in *ain = c->in->alias;
+    lda_alias_sampler *s = ain->state;
+    const uint32_t K = s->K;
+    const float *alpha = c->in->alpha;
+    double *weights = s->weights + (size_t)worker * 2 * K, *q = weights + K;
+    uint32_t *work = s->work + (size_t)worker * K;
+    const size_t w_end = (task + 1) * TABLE_WORDS_A_TASK < s->V ? (task + 1) * TABLE_WORDS_A_TASK : s->V;
+    for (size_t w = task * TABLE_WORDS_A_TASK; w < w_end; w++) {
+        const uint32_t *n = ain->n_wk + w * K;
+        const uint64_t room = s->offset[w + 1] - s->offset[w];
+        uint32_t m = 0, *topic = s->word_topic + s->offset[w];
+        double *factor = s->word_factor + s->offset[w];
+        double total = 0;
+        for (uint32_t k = 0; k < K; k++)
+            if (n[k]) {
+                if (m == room) {
+                    __atomic_store_n(&c->overflow, 1, __ATOMIC_RELAXED);
+                    break;
+                }
+                topic[m] = k;
+                factor[m] = word_factor(n[k], ain->beta, s->inv[k]);
+                total += weights[m] = (double)alpha[k] * (double)n[k] * s->inv[k];
+                m++;
+            }
+        if (m)
+            lda_alias_cells_build(weights, topic, m, total, s->cells + s->offset[w], q, work);
+        s->len[w] = m;
+        s->word_total[w] = total;
+    }
+}
+
+int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err)
+{
+    const lda_alias_in *ain = in->alias;
+    lda_alias_sampler *s = ain->state;
+    const uint32_t K = s->K;
+    const double vbeta = (double)s->V * ain->beta;
+    double total = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        s->inv[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)ain->n_k[k] + vbeta);
+        s->ids[k] = k;
+        total += s->weights[k] = (double)in->alpha[k] * ain->beta * s->inv[k];
+        s->base[k] = word_factor(0, ain->beta, s->inv[k]);
+    }
+    lda_alias_cells_build(s->weights, s->ids, K, total, s->smooth, s->weights + K, s->work);
+    s->smooth_total = total;
+    s->pass++;
+    tables_ctx c = {in, 0};
+    lda_pool_run(pool, (s->V + TABLE_WORDS_A_TASK - 1) / TABLE_WORDS_A_TASK, table_words, &c);
+    if (c.overflow) {
+        lda_error_fail(err, "internal error: a word has more topics with a count than its tokens");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- a block's draw ---- */
+
+typedef struct {
+    const lda_layout *layout;
+    const lda_zdraw *in;
+    uint32_t *z;
+    uint32_t part;     /* the --refresh part, local to the layout */
+    size_t part_warps; /* its warps */
+} draw_ctx;
+
+static int by_topic(const void *a, const void *b)
+{
+    const uint32_t x = ((const doc_entry *)a)->topic, y = ((const doc_entry *)b)->topic;
+    return x < y ? -1 : x > y;
+}
+
+/* The block's documents' lists: each slot's topics with a count, increasing, from its row (a
+ * piece, whose row holds its whole document's counts, or a slot of K tokens or more) or counted
+ * from its tokens' topics. */
+static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t j0)
+{
+    const lda_layout *L = c->layout;
+    const lda_alias_sampler *s = c->in->alias->state;
+    const uint32_t K = s->K;
+    uint64_t at = 0;
+    uint32_t l = 0;
+    for (; l < s->block_warps * LDA_WARP; l++) {
+        const size_t sl = block_slot(s, j0, c->part_warps, c->part, l);
+        if (sl == SIZE_MAX)
+            break;
+        const uint32_t *n = c->in->n_mk + sl * K, len = L->slot_len[sl];
+        doc_entry *e = wk->entries + at;
+        uint32_t m = 0;
+        if (len < L->slot_doc_len[sl] || len >= K) {
+            for (uint32_t k = 0; k < K; k++)
+                if (n[k])
+                    e[m++] = (doc_entry){k, n[k]};
+        } else {
+            if (++wk->epoch == 0) { /* the marks wrapped: none is this slot's */
+                memset(wk->mark, 0, K * sizeof *wk->mark);
+                wk->epoch = 1;
+            }
+            for (uint32_t i = 0; i < len; i++) { /* counted from z: the row's lines are not read */
+                const uint32_t k = c->z[lda_layout_pos(L, sl, i)];
+                if (wk->mark[k] != wk->epoch) {
+                    wk->mark[k] = wk->epoch;
+                    wk->at[k] = m;
+                    e[m++] = (doc_entry){k, 0};
+                }
+                e[wk->at[k]].count++;
+            }
+            if (m > 1)
+                qsort(e, m, sizeof *e, by_topic);
+        }
+        wk->list_at[l] = at;
+        wk->list_len[l] = m;
+        at += list_room(K, L->slot_doc_len[sl]);
+    }
+}
+
+/* The lists' counts into the rows (a topic whose count fell to zero was zeroed when it left). */
+static void lists_store(const draw_ctx *c, const lda_alias_worker *wk, size_t j0)
+{
+    const lda_alias_sampler *s = c->in->alias->state;
+    for (uint32_t l = 0; l < s->block_warps * LDA_WARP; l++) {
+        const size_t sl = block_slot(s, j0, c->part_warps, c->part, l);
+        if (sl == SIZE_MAX)
+            break;
+        uint32_t *n = c->in->n_mk + sl * s->K;
+        const doc_entry *e = wk->entries + wk->list_at[l];
+        for (uint32_t j = 0; j < wk->list_len[l]; j++)
+            n[e[j].topic] = e[j].count;
+    }
+}
+
+/* The word of a run: its table and total, and its factors (n[w,k] + β) / (n[k] + Vβ) for every
+ * topic, in the worker's row while its run is drawn. */
+typedef struct {
+    uint32_t len;
+    const lda_alias_cell *cells;
+    double total;
+    const double *row;
+} run_word;
+
+/* One token's topic: its document's list e (m topics, increasing; its own topic, at *jo, taken
+ * off) and its word. Returns the topic; *jn its entry (m where it is not listed). */
+static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, const doc_entry *e, uint32_t m,
+                           uint32_t old, const run_word *rw, lda_u32x4 bits, uint32_t *jo, uint32_t *jn)
+{
+    /* the word's cell a draw from its table would read, asked for while the document's part is summed */
+    __builtin_prefetch(&rw->cells[((uint64_t)bits.v[1] * rw->len) >> 32]);
+    double D = 0;
+    uint32_t at = m;
+    for (uint32_t j = 0; j < m; j++) { /* the word's factors from L1 */
+        const uint32_t k = e[j].topic, own = k == old;
+        at = own ? j : at;
+        D += (double)(e[j].count - own) * rw->row[k];
+        wk->cum[j] = D;
+    }
+    *jo = at;
+    const double t = lda_scaled_target_double(D + rw->total + s->smooth_total, lda_uniform_double(bits.v[0]));
+    if (t < D) { /* the running sums end at D: the search stops within the list */
+        uint32_t j = 0;
+        while (!(t < wk->cum[j]))
+            j++;
+        *jn = j;
+        return e[j].topic;
+    }
+    const uint32_t topic = t - D < rw->total
+                               ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
+                               : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
+    uint32_t j = 0;
+    while (j < m && e[j].topic < topic)
+        j++;
+    *jn = j;
+    return topic;
+}
+
+/* A run's word into the worker's row, which holds β / (n[k] + Vβ) elsewhere; or put back. */
+static void word_row_set(const lda_alias_sampler *s, lda_alias_worker *wk, uint32_t w, int restore)
+{
+    const uint32_t *topic = s->word_topic + s->offset[w];
+    const double *from = restore ? NULL : s->word_factor + s->offset[w];
+    for (uint32_t p = 0; p < s->len[w]; p++)
+        wk->word_row[topic[p]] = from ? from[p] : s->base[topic[p]];
+}
+
+static void draw_block(void *vctx, size_t task, int worker)
+{
+    const draw_ctx *c = vctx;
+    const lda_layout *L = c->layout;
+    const lda_zdraw *in = c->in;
+    const lda_alias_sampler *s = in->alias->state;
+    lda_alias_worker *wk = &s->worker[worker];
+    const size_t b = s->part_block[c->part] + task, j0 = s->block_j0[b];
+    const uint32_t K = s->K;
+    if (wk->row_pass != s->pass) { /* the pass's β part */
+        memcpy(wk->word_row, s->base, K * sizeof *wk->word_row);
+        wk->row_pass = s->pass;
+    }
+    lists_build(c, wk, j0);
+    const lda_alias_token *tok = s->tokens + s->block_token[b];
+    for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1] && !wk->broken; r++) {
+        const uint32_t w = s->run_word[r];
+        const run_word rw = {s->len[w], s->cells + s->offset[w], s->word_total[w], wk->word_row};
+        word_row_set(s, wk, w, 0);
+        for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++) {
+            { /* the next token's topic and document list, asked for while this one is drawn */
+                const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
+                __builtin_prefetch(&c->z[lda_layout_pos(L, block_slot(s, j0, c->part_warps, c->part, nx->slot), nx->i)]);
+                __builtin_prefetch(wk->entries + wk->list_at[nx->slot]);
+            }
+            const size_t sl = block_slot(s, j0, c->part_warps, c->part, tok->slot),
+                         pos = lda_layout_pos(L, sl, tok->i);
+            doc_entry *e = wk->entries + wk->list_at[tok->slot];
+            uint32_t m = wk->list_len[tok->slot], jo, jn;
+            const uint32_t old = c->z[pos];
+            const lda_u32x4 bits =
+                lda_philox(lda_rng_counter(LDA_RNG_Z, in->iteration, L->slot_token_base[sl] + tok->i, 0), in->seed);
+            const uint32_t topic = draw_token(s, wk, e, m, old, &rw, bits, &jo, &jn);
+            if (jo == m) {
+                wk->broken = 1;
+                break;
+            }
+            if (jn == m || e[jn].topic != topic) { /* inserted in order */
+                memmove(e + jn + 1, e + jn, (m - jn) * sizeof *e);
+                e[jn] = (doc_entry){topic, 0};
+                m++;
+                jo += jo >= jn;
+            }
+            e[jn].count++;
+            if (--e[jo].count == 0) { /* old ≠ topic: it leaves the list, and its row */
+                in->n_mk[sl * K + old] = 0;
+                memmove(e + jo, e + jo + 1, (m - jo - 1) * sizeof *e);
+                m--;
+            }
+            wk->list_len[tok->slot] = m;
+            c->z[pos] = topic;
+        }
+        word_row_set(s, wk, w, 1);
+    }
+    lists_store(c, wk, j0);
+}
+
+int lda_cpu_sample_z_alias(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)
+{
+    const lda_alias_in *ain = in->alias;
+    lda_alias_sampler *s = ain->state;
+    const uint32_t parts = in->part_count ? in->part_count : 1;
+    if (!in->n_mk || !ain->n_wk || !ain->n_k || s->K != in->K || s->V != L->vocab_size || s->parts != parts ||
+        s->workers < lda_pool_threads(pool)) {
+        lda_error_fail(err, "internal error: the alias draw needs the collapsed model's counts and its state");
+        return -1;
+    }
+    draw_ctx c = {L, in, z, in->part, lda_part_warps(L->num_warps, in->part, parts)};
+    if (c.part_warps == 0)
+        return 0;
+    if (lda_alias_tables(pool, in, err))
+        return -1;
+    lda_pool_run(pool, s->part_block[in->part + 1] - s->part_block[in->part], draw_block, &c);
+    for (int i = 0; i < s->workers; i++)
+        if (s->worker[i].broken) {
+            s->worker[i].broken = 0;
+            lda_error_fail(err, "internal error: a token's topic is missing from its document's counts");
+            return -1;
+        }
+    return 0;
+}

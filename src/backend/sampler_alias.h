@@ -1,0 +1,109 @@
+/* sampler_alias.h — --sampler alias: the collapsed model's draw on the CPU, word by word, with
+ * the word side in alias tables.
+ *
+ * In the collapsed model the word–topic counts n[w,k] and n[k] are those of the pass's start,
+ * fixed for the whole pass (docs/samplers.md); only a document's own counts move token by
+ * token. A token of word w in document m, its own topic taken off n[m,k] only, has the weights
+ *   (n[m,k] + α_k) (n[w,k] + β) / (n[k] + Vβ)  =  d_k + a_k + s_k,
+ *   d_k = n[m,k] (n[w,k] + β) / (n[k] + Vβ)   (document: its topics, summed a token)
+ *   a_k = α_k n[w,k] / (n[k] + Vβ)            (word: an alias table over the word's topics)
+ *   s_k = α_k β / (n[k] + Vβ)                 (smoothing: one alias table over every topic)
+ * The two tables are built once a pass (core/alias.h's lda_alias_cells, exact on integer
+ * weights), so a token costs a pass over its document's topics and O(1) for the rest. The
+ * token's uniform u (the one every CPU draw uses) picks the bucket, and a topic of d by the
+ * running sums of the document's list; two more words of the same Philox block pick a cell and
+ * its coin. Sums in double, whatever --precision.
+ *
+ * Since nothing but its own counts changes within a pass, a document's draw depends on no other
+ * document's: the documents are drawn in blocks of LDA_ZPLAN_ALIAS_BLOCK_WARPS warps of the
+ * layout (of a --refresh part), each block's tokens word by word (sorted by word, then by slot
+ * and position: the order is made once a run). While a word's tokens of the block are drawn, its
+ * factors (n[w,k] + β) / (n[k] + Vβ) are in a K-long row of the worker's (in L1; β / (n[k] + Vβ)
+ * at the topics it has no count of, so a run writes and puts back only its own), which the
+ * document pass reads instead of gathering n[w,k] from the V × K counts; the block's documents'
+ * lists (topic and count) stay in L2. Within a document the tokens are drawn in that fixed order, each
+ * seeing every earlier move of its document: exact collapsed Gibbs for the document side, the
+ * same model for any number of threads. */
+#ifndef LDA_SAMPLER_ALIAS_H
+#define LDA_SAMPLER_ALIAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/sampler_cpu.h"
+#include "backend/zplan.h"
+#include "core/alias.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A token of a block, in the block's order: its slot within the block and its index there. */
+typedef struct {
+    uint32_t slot, i;
+} lda_alias_token;
+
+typedef struct lda_alias_worker lda_alias_worker;
+
+/* What the draw keeps for a run: the pass's tables, and the blocks' orders (made once). */
+typedef struct lda_alias_sampler {
+    uint32_t V, K, parts, block_warps; /* parts: --refresh */
+    /* the pass's tables */
+    uint64_t *offset;      /* V + 1: word w's cells at [offset[w], offset[w] + len[w]), room min(K, its tokens) */
+    uint32_t *len;         /* V */
+    double *word_total;    /* V: Σ a_k */
+    lda_alias_cell *cells; /* the words' tables */
+    uint32_t *word_topic;  /* beside them: each word's topics with a count, increasing, */
+    double *word_factor;   /* ... and their (n[w,k] + β) / (n[k] + Vβ) */
+    double *base;          /* K: β / (n[k] + Vβ), the factor of a topic without a count */
+    lda_alias_cell *smooth; /* K */
+    double smooth_total;
+    uint32_t pass;         /* tables built so far (wraps): which a worker's row of β / (n[k] + Vβ) is of */
+    double *inv;           /* K: 1 / (n[k] + Vβ), or the fixed scale */
+    double *weights;       /* K a worker: the tables' build */
+    uint32_t *ids, *work;  /* K a worker (ids: the smoothing's topics) */
+    /* the blocks: block b covers warps (j0 .. j0 + block_warps) × parts + part of its part */
+    size_t num_blocks;
+    size_t *part_block;    /* parts + 1: part c's blocks are [part_block[c], part_block[c + 1]) */
+    size_t *block_j0;      /* num_blocks */
+    uint64_t *block_token; /* num_blocks + 1: a block's tokens in `tokens` */
+    uint64_t *block_run;   /* num_blocks + 1: its runs of one word in run_word / run_len */
+    lda_alias_token *tokens;
+    uint32_t *run_word, *run_len;
+    uint64_t list_room;    /* the most list entries a block's documents need */
+    int workers;
+    lda_alias_worker *worker;
+} lda_alias_sampler;
+
+/* What a pass reads beside lda_zdraw (sampler_cpu.h). */
+typedef struct lda_alias_in {
+    lda_alias_sampler *state;
+    const uint32_t *n_wk; /* V × K at the pass's start (every token's: a shard's totals) */
+    const uint32_t *n_k;  /* K */
+    double beta;
+    /* NULL: 1 / (n[k] + Vβ). Else K fixed reals in its place: the tests' integer weights. */
+    const double *fixed_scale;
+} lda_alias_in;
+
+/* The state for L at K, its blocks made for `parts` --refresh parts, one worker's scratch for each
+ * of `threads`; -1 with err when out of memory. */
+int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, lda_alias_sampler *s,
+                     lda_error *err);
+void lda_alias_free(lda_alias_sampler *s);
+
+/* Bytes lda_alias_create allocates (the run's memory plan). */
+uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads);
+
+/* The pass's tables from in's counts (lda_cpu_sample_z_alias builds them first; the tests read
+ * them). -1 with err where a word has more topics than its room (counts not its corpus's). */
+int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err);
+
+/* The z draw of lda_cpu_sample_z with in->alias set (the collapsed model): z and the rows
+ * n[m,k] updated in place; n[w,k] and n[k] are read, not written (the caller counts again). */
+int lda_cpu_sample_z_alias(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

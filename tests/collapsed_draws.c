@@ -1,0 +1,136 @@
+/* collapsed_draws.c — see collapsed_draws.h. */
+#include "collapsed_draws.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/rng.h"
+#include "helpers.h"
+
+void collapsed_count_all(const lda_layout *L, uint32_t K, const uint32_t *z, uint32_t *n_mk, uint32_t *n_wk,
+                         uint32_t *n_k)
+{
+    memset(n_mk, 0, L->num_slots * K * sizeof *n_mk);
+    memset(n_wk, 0, (size_t)L->vocab_size * K * sizeof *n_wk);
+    memset(n_k, 0, K * sizeof *n_k);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            const size_t pos = lda_layout_pos(L, s, i);
+            n_mk[s * K + z[pos]]++;
+            n_wk[(size_t)L->words[pos] * K + z[pos]]++;
+            n_k[z[pos]]++;
+        }
+    lda_layout_join_cut_counts(L, K, n_mk, NULL);
+}
+
+void collapsed_conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *nk, const float *alpha, double beta,
+                           uint32_t V, uint32_t K, double *p)
+{
+    double sum = 0;
+    for (uint32_t k = 0; k < K; k++)
+        sum += p[k] = ((double)alpha[k] + nm[k]) * (beta + nw[k]) / (nk[k] + V * beta);
+    for (uint32_t k = 0; k < K; k++)
+        p[k] /= sum;
+}
+
+void pair_state_make(pair_state *ps)
+{
+    enum { DOCS = 32 };
+    const uint32_t K = PAIR_K, V = PAIR_V;
+    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][2];
+    for (uint32_t d = 0; d < DOCS; d++) {
+        lengths[d] = 2;
+        docs[d] = words[d];
+        words[d][0] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 0, d) % V;
+        words[d][1] = d == 0 ? 1 : lda_rng_once(7, LDA_RNG_TEST, 1, d) % V;
+    }
+    ps->c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    lda_error err = {0};
+    ps->L = lda_layout_build(ps->c, 0, &err);
+    const lda_layout *L = ps->L;
+    cr_assert(L && L->num_warps == 1, "%s", err.msg);
+    ps->p0 = lda_layout_pos(L, 0, 0);
+    ps->p1 = lda_layout_pos(L, 0, 1);
+    cr_assert(L->words[ps->p0] == 1 && L->words[ps->p1] == 1, "slot 0 is the document of word 1");
+    for (uint32_t k = 0; k < K; k++)
+        ps->alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
+    ps->beta = 0.2;
+    ps->z0 = malloc(L->num_positions * sizeof *ps->z0);
+    ps->n0 = malloc(L->num_slots * K * sizeof *ps->n0);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            ps->z0[lda_layout_pos(L, s, i)] = s == 0 ? (i ? 6 : 3) : lda_rng_once(7, LDA_RNG_TEST, 2, s * 2 + i) % K;
+    collapsed_count_all(L, K, ps->z0, ps->n0, ps->n_wk, ps->n_k);
+}
+
+void pair_state_free(pair_state *ps)
+{
+    free(ps->z0);
+    free(ps->n0);
+    lda_layout_free(ps->L);
+    corpus_free(ps->c);
+}
+
+void pair_chi_squared(const pair_state *ps, lda_pool *pool, lda_zdraw *in, const double *prob, uint32_t samples)
+{
+    const lda_layout *L = ps->L;
+    const uint32_t K = PAIR_K;
+    uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
+    uint64_t counts[PAIR_K * PAIR_K] = {0};
+    lda_error err = {0};
+    in->n_mk = n;
+    for (uint32_t it = 1; it <= samples; it++) {
+        memcpy(z, ps->z0, L->num_positions * sizeof *z);
+        memcpy(n, ps->n0, L->num_slots * K * sizeof *n);
+        in->iteration = it;
+        cr_assert_eq(lda_cpu_sample_z(pool, L, in, z, &err), 0, "%s", err.msg);
+        counts[z[ps->p0] * K + z[ps->p1]]++;
+    }
+    double dof, stat = test_chi2_stat(counts, prob, K * K, samples, &dof);
+    double p = test_chi2_sf(stat, dof);
+    cr_assert(p > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, p);
+    free(z);
+    free(n);
+}
+
+void same_model_for_any_thread_count(const lda_layout *L, uint32_t K, lda_sampler sampler, const char *plan)
+{
+    lda_error err = {0};
+    float *theta[3], *phi[3];
+    uint32_t *z[3];
+    for (uint32_t refresh = 1; refresh <= 2; refresh++) {
+        for (int run = 0; run < 3; run++) {
+            lda_params p;
+            lda_params_default(&p);
+            lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+            p.sampler = sampler;
+            p.num_topics = K;
+            p.device = LDA_DEVICE_CPU;
+            p.threads = run + 1;
+            p.refresh = refresh;
+            lda_backend *b = lda_backend_create(L, &p, &err);
+            cr_assert(b, "%s", err.msg);
+            cr_assert(strstr(b->zplan.why, plan), "%s", b->zplan.why);
+            cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+            for (uint32_t it = 1; it <= 5; it++)
+                cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "%s", err.msg);
+            theta[run] = malloc(L->num_slots * K * 4);
+            phi[run] = malloc(L->vocab_size * K * 4);
+            z[run] = malloc(L->num_positions * 4);
+            cr_assert_eq(b->ops->fetch(b, theta[run], phi[run], z[run], &err), 0, "%s", err.msg);
+            lda_backend_destroy(b);
+        }
+        for (int run = 1; run < 3; run++) {
+            cr_assert_eq(memcmp(theta[0], theta[run], L->num_slots * K * 4), 0, "θ differs with %d threads", run + 1);
+            cr_assert_eq(memcmp(phi[0], phi[run], L->vocab_size * K * 4), 0, "φ differs with %d threads", run + 1);
+            cr_assert_eq(memcmp(z[0], z[run], L->num_positions * 4), 0, "z differs with %d threads", run + 1);
+        }
+        for (int run = 0; run < 3; run++) {
+            free(theta[run]);
+            free(phi[run]);
+            free(z[run]);
+        }
+    }
+}

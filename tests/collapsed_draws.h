@@ -1,0 +1,49 @@
+/* collapsed_draws.h — what the tests of the collapsed model's CPU draws share
+ * (test_sampler_sparselda.c, test_sampler_alias.c). */
+#ifndef LDA_TEST_COLLAPSED_DRAWS_H
+#define LDA_TEST_COLLAPSED_DRAWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/layout.h"
+#include "backend/sampler_cpu.h"
+#include "corpus/corpus.h"
+
+/* n[m,k] (a cut document's joined), n[w,k] and n[k] from z. */
+void collapsed_count_all(const lda_layout *L, uint32_t K, const uint32_t *z, uint32_t *n_mk, uint32_t *n_wk,
+                         uint32_t *n_k);
+
+/* The collapsed conditional of a token, its own topic off the counts: p[k] ∝ (α_k + nm[k])
+ * (β + nw[k]) / (nk[k] + Vβ), normalised. */
+void collapsed_conditional(const uint32_t *nm, const uint32_t *nw, const uint32_t *nk, const float *alpha, double beta,
+                           uint32_t V, uint32_t K, double *p);
+
+/* The chi-squared tests' state: 32 documents of two tokens over 3 words; slot 0's are both of
+ * word 1, at topics (3, 6), at positions p0 and p1; the others' words and topics fixed at random,
+ * so n[w,k] and n[k] are uneven. Real α_k = 0.05 + 0.3 (k mod 4) and β = 0.2. */
+#define PAIR_K 10u
+#define PAIR_V 3u
+typedef struct {
+    corpus *c;
+    lda_layout *L;
+    float alpha[PAIR_K];
+    double beta;
+    uint32_t *z0, *n0; /* the state's z and n[m,k] */
+    uint32_t n_wk[PAIR_V * PAIR_K], n_k[PAIR_K];
+    size_t p0, p1;
+} pair_state;
+
+void pair_state_make(pair_state *ps);
+void pair_state_free(pair_state *ps);
+
+/* `samples` passes from the state, each with its own iteration's uniforms, drawn by
+ * lda_cpu_sample_z with `in` (its n_mk is set here); asserts a chi-squared test of the pair's
+ * topics against prob (PAIR_K² cells, x × PAIR_K + y) at significance 0.001. */
+void pair_chi_squared(const pair_state *ps, lda_pool *pool, lda_zdraw *in, const double *prob, uint32_t samples);
+
+/* Same seed, 1, 2 and 3 threads: identical θ, φ and z after 5 iterations of the collapsed model
+ * drawn by `sampler` on L at K, with --refresh 1 and 2; the plan's line must hold `plan`. */
+void same_model_for_any_thread_count(const lda_layout *L, uint32_t K, lda_sampler sampler, const char *plan);
+
+#endif

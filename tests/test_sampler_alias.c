@@ -1,0 +1,382 @@
+/* test_sampler_alias.c — --sampler alias (backend/sampler_alias.h): its tables' probabilities
+ * exactly the collapsed weights on integer weights; its passes exactly a plain restatement of the
+ * draw (the document's part searched over every topic, the word's and the smoothing drawn from
+ * those tables); a chi-squared test of a pair of tokens on real weights; planted topics recovered
+ * end to end; the same model for 1, 2 and 3 threads; the refusals. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "backend/sampler_alias.h"
+#include "backend/zplan.h"
+#include "core/rng.h"
+#include "core/search.h"
+#include "collapsed_draws.h"
+#include "helpers.h"
+#include "planted.h"
+
+/* n × the share each outcome gets of a table of n cells (core/alias.h): its cells' cuts plus
+ * what the cells aliasing it leave, in units of the total. Exact on integer weights. */
+static void table_masses(const lda_alias_cell *cells, uint32_t n, double total, uint32_t K, double *mass)
+{
+    memset(mass, 0, K * sizeof *mass);
+    for (uint32_t j = 0; j < n; j++) {
+        mass[cells[j].own] += cells[j].cut;
+        mass[cells[j].alias] += total - cells[j].cut;
+    }
+}
+
+/* A small integer-weight state: 150 documents of 1 to 120 tokens over 37 words (a third of the
+ * tokens repeating the word before them), integer α_k in 1..3, β = 2 and fixed integer scales in
+ * 1..3 in place of 1 / (n[k] + Vβ), so every weight and sum is an exact integer; random z. */
+typedef struct {
+    corpus *c;
+    lda_layout *L;
+    uint32_t K;
+    float *alpha;
+    double *scale;
+    uint32_t *z, *n, *n_wk, *n_k;
+} int_state;
+
+static const double int_beta = 2.0;
+
+static void int_state_make(int_state *st, uint32_t K, uint32_t piece_length)
+{
+    enum { DOCS = 150, V = 37 };
+    lda_error err = {0};
+    st->K = K;
+    st->c = test_word_runs_corpus(DOCS, V, 120);
+    st->L = lda_layout_build(st->c, piece_length, &err);
+    cr_assert(st->L, "%s", err.msg);
+    cr_assert(!piece_length || st->L->num_cut_docs > 10, "the test must cut documents");
+    st->alpha = malloc(K * sizeof *st->alpha);
+    st->scale = malloc(K * sizeof *st->scale);
+    for (uint32_t k = 0; k < K; k++) {
+        st->alpha[k] = (float)(1 + k % 3);
+        st->scale[k] = (double)(1 + (k * 7) % 3);
+    }
+    const lda_layout *L = st->L;
+    st->z = malloc(L->num_positions * sizeof *st->z);
+    st->n = malloc(L->num_slots * K * sizeof *st->n);
+    st->n_wk = malloc((size_t)V * K * sizeof *st->n_wk);
+    st->n_k = malloc(K * sizeof *st->n_k);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            st->z[lda_layout_pos(L, s, i)] = lda_rng_once(9, LDA_RNG_TEST, 4, L->slot_token_base[s] + i) % K;
+    collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
+}
+
+static void int_state_free(int_state *st)
+{
+    free(st->alpha);
+    free(st->scale);
+    free(st->z);
+    free(st->n);
+    free(st->n_wk);
+    free(st->n_k);
+    lda_layout_free(st->L);
+    corpus_free(st->c);
+}
+
+static const uint32_t exact_K[] = {1, 2, 31, 32, 33, 100, 1024, 4096};
+
+/* For every word, n × its table's share of each topic is n α_k n[w,k] scale_k, the word part of
+ * the collapsed weight, and its total their sum; K × the smoothing table's share is K α_k β
+ * scale_k. So for every token of every document, with its own topic off n[m,k], the document
+ * part n[m,k] (n[w,k] + β) scale_k plus the two tables' shares is (n[m,k] + α_k) (n[w,k] + β)
+ * scale_k, the plain weight, exactly. */
+Test(sampler_alias, tables_exact_on_integer_weights)
+{
+    for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++) {
+        const uint32_t K = exact_K[t];
+        int_state st;
+        int_state_make(&st, K, 0);
+        const lda_layout *L = st.L;
+        lda_error err = {0};
+        lda_pool *pool = lda_pool_create(2, &err);
+        cr_assert(pool, "%s", err.msg);
+        lda_alias_sampler s;
+        cr_assert_eq(lda_alias_create(L, K, 1, 2, &s, &err), 0, "%s", err.msg);
+        const lda_alias_in ain = {&s, st.n_wk, st.n_k, int_beta, st.scale};
+        const lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain};
+        cr_assert_eq(lda_alias_tables(pool, &in, &err), 0, "%s", err.msg);
+        double *word_mass = malloc(L->vocab_size * K * sizeof *word_mass), *smooth = malloc(K * sizeof *smooth);
+        double smooth_sum = 0;
+        table_masses(s.smooth, K, s.smooth_total, K, smooth);
+        for (uint32_t k = 0; k < K; k++) {
+            const double w = (double)st.alpha[k] * int_beta * st.scale[k];
+            smooth_sum += w;
+            cr_assert_eq(smooth[k], K * w, "K=%u smoothing, topic %u: %.17g against %.17g", K, k, smooth[k], K * w);
+        }
+        cr_assert_eq(s.smooth_total, smooth_sum, "K=%u: the smoothing's total", K);
+        for (uint32_t w = 0; w < L->vocab_size; w++) {
+            const uint32_t *nw = st.n_wk + (size_t)w * K;
+            double *mass = word_mass + (size_t)w * K, sum = 0;
+            if (s.len[w])
+                table_masses(s.cells + s.offset[w], s.len[w], s.word_total[w], K, mass);
+            else
+                memset(mass, 0, K * sizeof *mass);
+            uint32_t listed = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                const double a = (double)st.alpha[k] * nw[k] * st.scale[k];
+                sum += a;
+                listed += nw[k] != 0;
+                cr_assert_eq(mass[k], s.len[w] * a, "K=%u word %u topic %u: %.17g against %.17g", K, w, k, mass[k],
+                             s.len[w] * a);
+            }
+            cr_assert_eq(s.len[w], listed, "K=%u word %u: its table lists its topics with a count", K, w);
+            cr_assert_eq(s.word_total[w], sum, "K=%u word %u: the table's total", K, w);
+        }
+        size_t tokens = 0;
+        for (size_t sl = 0; sl < L->num_slots; sl++)
+            for (uint32_t i = 0; i < L->slot_len[sl]; i++, tokens++) {
+                const size_t pos = lda_layout_pos(L, sl, i);
+                const uint32_t w = L->words[pos], old = st.z[pos], *nm = st.n + sl * K, *nw = st.n_wk + (size_t)w * K;
+                const uint32_t len = s.len[w];
+                for (uint32_t k = 0; k < K; k++) {
+                    const double nmk = (double)nm[k] - (k == old), b = nw[k] + int_beta;
+                    const double implied = (double)len * K * nmk * b * st.scale[k] +
+                                           (double)K * word_mass[(size_t)w * K + k] + (double)len * smooth[k];
+                    const double plain = (double)len * K * ((nmk + st.alpha[k]) * b * st.scale[k]);
+                    cr_assert_eq(implied, plain, "K=%u slot %zu token %u topic %u: %.17g against %.17g", K, sl, i, k,
+                                 implied, plain);
+                }
+            }
+        cr_assert_gt(tokens, 1000);
+        free(word_mass);
+        free(smooth);
+        lda_alias_free(&s);
+        lda_pool_destroy(pool);
+        int_state_free(&st);
+    }
+}
+
+/* Three passes on integer weights, with `parts` --refresh parts, must give exactly the topics and
+ * counts of the draw restated plainly: the state's blocks in its order, each token's document
+ * part n[m,k] (n[w,k] + β) scale_k searched over every topic (those without a count add exactly
+ * nothing), and where the target passes it, the word's table or the smoothing's (checked above)
+ * drawn with the token's other two random words. */
+static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length)
+{
+    enum { PASSES = 3 };
+    int_state st;
+    int_state_make(&st, K, piece_length);
+    const lda_layout *L = st.L;
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_alias_sampler s;
+    cr_assert_eq(lda_alias_create(L, K, parts, 2, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, st.n_wk, st.n_k, int_beta, st.scale};
+    lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
+    uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
+    double *cum = malloc(K * sizeof *cum);
+    memcpy(ez, st.z, L->num_positions * sizeof *ez);
+    size_t changed = 0;
+    for (uint32_t it = 1; it <= PASSES; it++)
+        for (uint32_t part = 0; part < parts; part++) {
+            collapsed_count_all(L, K, st.z, st.n, st.n_wk, st.n_k);
+            memcpy(en, st.n, L->num_slots * K * sizeof *en);
+            in.iteration = it;
+            in.part = part;
+            cr_assert_eq(lda_cpu_sample_z(pool, L, &in, st.z, &err), 0, "%s", err.msg);
+            const size_t part_warps = lda_part_warps(L->num_warps, part, parts);
+            for (size_t b = s.part_block[part]; b < s.part_block[part + 1]; b++) {
+                const lda_alias_token *tok = s.tokens + s.block_token[b];
+                for (uint64_t r = s.block_run[b]; r < s.block_run[b + 1]; r++) {
+                    const uint32_t w = s.run_word[r], *nw = st.n_wk + (size_t)w * K;
+                    for (uint32_t t = 0; t < s.run_len[r]; t++, tok++) {
+                        const size_t j = s.block_j0[b] + tok->slot / LDA_WARP;
+                        cr_assert_lt(j, part_warps);
+                        const size_t sl = (j * parts + part) * LDA_WARP + tok->slot % LDA_WARP;
+                        const size_t pos = lda_layout_pos(L, sl, tok->i);
+                        cr_assert_eq(L->words[pos], w, "the run's word");
+                        uint32_t *row = en + sl * K;
+                        const uint32_t old = ez[pos];
+                        row[old]--;
+                        double D = 0;
+                        for (uint32_t k = 0; k < K; k++)
+                            cum[k] = D += (double)row[k] * (nw[k] + int_beta) * st.scale[k];
+                        const lda_u32x4 bits =
+                            lda_philox(lda_rng_counter(LDA_RNG_Z, it, L->slot_token_base[sl] + tok->i, 0), 21);
+                        const double target = lda_scaled_target_double(D + s.word_total[w] + s.smooth_total,
+                                                                       lda_uniform_double(bits.v[0]));
+                        uint32_t k;
+                        if (target < D)
+                            k = (uint32_t)lda_linear_search_double(cum, (int)K, target);
+                        else if (target - D < s.word_total[w])
+                            k = lda_alias_cells_draw(s.cells + s.offset[w], s.len[w], s.word_total[w], bits.v[1],
+                                                     bits.v[2]);
+                        else
+                            k = lda_alias_cells_draw(s.smooth, K, s.smooth_total, bits.v[1], bits.v[2]);
+                        row[k]++;
+                        changed += k != old;
+                        ez[pos] = k;
+                    }
+                }
+            }
+            for (size_t sl = 0; sl < L->num_slots; sl++)
+                for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
+                    const size_t pos = lda_layout_pos(L, sl, i);
+                    cr_assert_eq(st.z[pos], ez[pos], "K=%u parts %u pass %u slot %zu token %u: %u, reference %u", K,
+                                 parts, it, sl, i, st.z[pos], ez[pos]);
+                }
+            cr_assert_eq(memcmp(st.n, en, L->num_slots * K * sizeof *en), 0, "K=%u pass %u: counts differ", K, it);
+        }
+    if (K > 1)
+        cr_assert_gt(changed, st.c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+    lda_alias_free(&s);
+    lda_pool_destroy(pool);
+    free(ez);
+    free(en);
+    free(cum);
+    int_state_free(&st);
+}
+
+Test(sampler_alias, passes_exact_on_integer_weights)
+{
+    for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
+        passes_exact_on_integer_weights(exact_K[t], 1, 0);
+}
+
+Test(sampler_alias, passes_exact_with_refresh_parts_and_pieces)
+{
+    passes_exact_on_integer_weights(33, 3, 0);
+    passes_exact_on_integer_weights(100, 2, 16);
+}
+
+/* 32 documents of two tokens; slot 0's are both of word 1 at topics (3, 6), drawn in that order
+ * (the block's tokens of word 1 by slot, then position); the others' words and topics fixed at
+ * random, so n[w,k] and n[k] are uneven. The pair's joint distribution is P(x | state)
+ * P(y | x moved into the document's counts), the word–topic counts those of the pass's start
+ * (real α and β); 200,000 passes from the same state, each with its own uniforms, give that many
+ * samples: a chi-squared test over K² cells, significance 0.001. */
+Test(sampler_alias, chi_squared_of_pairs)
+{
+    enum { K = PAIR_K, V = PAIR_V, SAMPLES = 200000 };
+    pair_state ps;
+    pair_state_make(&ps);
+    double prob[K * K], px[K], py[K];
+    uint32_t nm[K];
+    const uint32_t *nw = ps.n_wk + K; /* word 1's, fixed for the pass */
+    memcpy(nm, ps.n0, sizeof nm);
+    nm[3]--;
+    collapsed_conditional(nm, nw, ps.n_k, ps.alpha, ps.beta, V, K, px);
+    for (uint32_t x = 0; x < K; x++) {
+        nm[x]++, nm[6]--;
+        collapsed_conditional(nm, nw, ps.n_k, ps.alpha, ps.beta, V, K, py);
+        for (uint32_t y = 0; y < K; y++)
+            prob[x * K + y] = px[x] * py[y];
+        nm[6]++, nm[x]--;
+    }
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_alias_sampler st;
+    cr_assert_eq(lda_alias_create(ps.L, K, 1, 2, &st, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&st, ps.n_wk, ps.n_k, ps.beta, NULL};
+    lda_zdraw in = {.alpha = ps.alpha, .K = K, .seed = 3, .alias = &ain};
+    pair_chi_squared(&ps, pool, &in, prob, SAMPLES);
+    lda_alias_free(&st);
+    lda_pool_destroy(pool);
+    pair_state_free(&ps);
+}
+
+Test(sampler_alias, planted_topics_recovered)
+{
+    planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_ALIAS);
+}
+
+/* Same seed, 1, 2 and 3 threads: identical θ, φ and z after a few iterations, over several
+ * blocks, with documents cut into pieces and with --refresh 2. */
+Test(sampler_alias, same_model_for_any_thread_count)
+{
+    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 24, &err);
+    cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
+    same_model_for_any_thread_count(L, 7, LDA_SAMPLER_ALIAS, "CPU alias");
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* The collapsed model only, on the CPU only, each refused in one line; held-out documents (φ
+ * fixed) are drawn by sparse's split, so --holdout works, and the model records the sampler. */
+Test(sampler_alias, collapsed_on_the_cpu_only)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.sampler = LDA_SAMPLER_ALIAS;
+    lda_zplan z;
+    lda_error err = {0};
+    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
+    cr_assert(strstr(err.msg, "--sampler alias: draws the collapsed model only"), "%s", err.msg);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
+    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
+    p.num_topics = 1024;
+    cr_assert_eq(lda_params_piece_length(&p), 0, "documents drawn whole");
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
+    cr_assert(strstr(err.msg, "--sampler alias: runs on the CPU only"), "%s", err.msg);
+    lda_layout_free(L);
+    corpus_free(c);
+    p.device = LDA_DEVICE_AUTO;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512];
+    snprintf(args, sizeof args, "train '%s' --sampler alias --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
+             corpus_path, dir);
+    test_expect_failure(args, 2, "--sampler alias: draws the collapsed model only");
+    snprintf(args, sizeof args, "train '%s' --sampler alias --model collapsed --holdout 0.3 --device cpu -K 3 -n 2 -j 2 "
+             "-q -o '%s/m'", corpus_path, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
+    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
+    char *text = test_read_file(conf);
+    cr_assert(text && strstr(text, "\nsampler = alias\n"), "%s", text);
+    free(text);
+    free(corpus_path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+/* --sampler auto takes alias for the collapsed model on the CPU at every K (where it was the
+ * fastest); sparse on the GPU and for the θ-collapsed model; a named sampler is kept. */
+Test(sampler_alias, auto_takes_it_for_the_collapsed_model_on_the_cpu)
+{
+    const struct {
+        lda_model_kind model;
+        lda_device device;
+        uint32_t K;
+        lda_sampler want;
+    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 1024, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 1024, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
+                 {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lda_params p;
+        lda_params_default(&p);
+        lda_params_set_model(&p, cases[i].model);
+        p.device = cases[i].device;
+        p.num_topics = cases[i].K;
+        p.sampler = LDA_SAMPLER_AUTO;
+        lda_zplan_resolve_sampler(&p);
+        cr_assert_eq(p.sampler, cases[i].want, "case %zu: %s", i, lda_choice_name(lda_sampler_choices, p.sampler));
+    }
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.device = LDA_DEVICE_CPU;
+    p.sampler = LDA_SAMPLER_SPARSELDA;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.sampler, LDA_SAMPLER_SPARSELDA, "a named sampler is kept");
+}
