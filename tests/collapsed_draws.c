@@ -35,6 +35,44 @@ void collapsed_conditional(const uint32_t *nm, const uint32_t *nw, const uint32_
         p[k] /= sum;
 }
 
+void int_state_make(int_state *st, uint32_t K, uint32_t piece_length)
+{
+    enum { DOCS = 150, V = 37 };
+    lda_error err = {0};
+    st->K = K;
+    st->c = test_word_runs_corpus(DOCS, V, 120);
+    st->L = lda_layout_build(st->c, piece_length, &err);
+    cr_assert(st->L, "%s", err.msg);
+    cr_assert(!piece_length || st->L->num_cut_docs > 10, "the test must cut documents");
+    st->alpha = malloc(K * sizeof *st->alpha);
+    st->scale = malloc(K * sizeof *st->scale);
+    for (uint32_t k = 0; k < K; k++) {
+        st->alpha[k] = (float)(1 + k % 3);
+        st->scale[k] = (double)(1 + (k * 7) % 3);
+    }
+    const lda_layout *L = st->L;
+    st->z = malloc(L->num_positions * sizeof *st->z);
+    st->n = malloc(L->num_slots * K * sizeof *st->n);
+    st->n_wk = malloc((size_t)V * K * sizeof *st->n_wk);
+    st->n_k = malloc(K * sizeof *st->n_k);
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++)
+            st->z[lda_layout_pos(L, s, i)] = lda_rng_once(9, LDA_RNG_TEST, 4, L->slot_token_base[s] + i) % K;
+    collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
+}
+
+void int_state_free(int_state *st)
+{
+    free(st->alpha);
+    free(st->scale);
+    free(st->z);
+    free(st->n);
+    free(st->n_wk);
+    free(st->n_k);
+    lda_layout_free(st->L);
+    corpus_free(st->c);
+}
+
 void pair_state_make(pair_state *ps)
 {
     enum { DOCS = 32 };

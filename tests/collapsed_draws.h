@@ -1,5 +1,5 @@
 /* collapsed_draws.h — what the tests of the collapsed model's CPU draws share
- * (test_sampler_sparselda.c, test_sampler_alias.c). */
+ * (test_sampler_sparselda.c, test_sampler_alias.c, test_sampler_mh.c). */
 #ifndef LDA_TEST_COLLAPSED_DRAWS_H
 #define LDA_TEST_COLLAPSED_DRAWS_H
 
@@ -41,6 +41,26 @@ void pair_state_free(pair_state *ps);
  * lda_cpu_sample_z with `in` (its n_mk is set here); asserts a chi-squared test of the pair's
  * topics against prob (PAIR_K² cells, x × PAIR_K + y) at significance 0.001. */
 void pair_chi_squared(const pair_state *ps, lda_pool *pool, lda_zdraw *in, const double *prob, uint32_t samples);
+
+/* A small integer-weight state: 150 documents of 1 to 120 tokens over 37 words (a third of the
+ * tokens repeating the word before them), integer α_k in 1..3, β = INT_BETA and fixed integer
+ * scales in 1..3 in place of 1 / (n[k] + Vβ), so every weight and sum is an exact integer;
+ * random z, and its counts. */
+#define INT_BETA 2.0
+typedef struct {
+    corpus *c;
+    lda_layout *L;
+    uint32_t K;
+    float *alpha;
+    double *scale;
+    uint32_t *z, *n, *n_wk, *n_k;
+} int_state;
+
+void int_state_make(int_state *st, uint32_t K, uint32_t piece_length);
+void int_state_free(int_state *st);
+
+/* The K the exact tests run at: one, two, either side of a warp, and large. */
+#define EXACT_KS {1, 2, 31, 32, 33, 100, 1024, 4096}
 
 /* Same seed, 1, 2 and 3 threads: identical θ, φ and z after 5 iterations of the collapsed model
  * drawn by `sampler` on L at K, with --refresh 1 and 2; the plan's line must hold `plan`. */

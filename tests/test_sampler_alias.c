@@ -29,60 +29,6 @@ static void table_masses(const lda_alias_cell *cells, uint32_t n, double total, 
     }
 }
 
-/* A small integer-weight state: 150 documents of 1 to 120 tokens over 37 words (a third of the
- * tokens repeating the word before them), integer α_k in 1..3, β = 2 and fixed integer scales in
- * 1..3 in place of 1 / (n[k] + Vβ), so every weight and sum is an exact integer; random z. */
-typedef struct {
-    corpus *c;
-    lda_layout *L;
-    uint32_t K;
-    float *alpha;
-    double *scale;
-    uint32_t *z, *n, *n_wk, *n_k;
-} int_state;
-
-static const double int_beta = 2.0;
-
-static void int_state_make(int_state *st, uint32_t K, uint32_t piece_length)
-{
-    enum { DOCS = 150, V = 37 };
-    lda_error err = {0};
-    st->K = K;
-    st->c = test_word_runs_corpus(DOCS, V, 120);
-    st->L = lda_layout_build(st->c, piece_length, &err);
-    cr_assert(st->L, "%s", err.msg);
-    cr_assert(!piece_length || st->L->num_cut_docs > 10, "the test must cut documents");
-    st->alpha = malloc(K * sizeof *st->alpha);
-    st->scale = malloc(K * sizeof *st->scale);
-    for (uint32_t k = 0; k < K; k++) {
-        st->alpha[k] = (float)(1 + k % 3);
-        st->scale[k] = (double)(1 + (k * 7) % 3);
-    }
-    const lda_layout *L = st->L;
-    st->z = malloc(L->num_positions * sizeof *st->z);
-    st->n = malloc(L->num_slots * K * sizeof *st->n);
-    st->n_wk = malloc((size_t)V * K * sizeof *st->n_wk);
-    st->n_k = malloc(K * sizeof *st->n_k);
-    for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++)
-            st->z[lda_layout_pos(L, s, i)] = lda_rng_once(9, LDA_RNG_TEST, 4, L->slot_token_base[s] + i) % K;
-    collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
-}
-
-static void int_state_free(int_state *st)
-{
-    free(st->alpha);
-    free(st->scale);
-    free(st->z);
-    free(st->n);
-    free(st->n_wk);
-    free(st->n_k);
-    lda_layout_free(st->L);
-    corpus_free(st->c);
-}
-
-static const uint32_t exact_K[] = {1, 2, 31, 32, 33, 100, 1024, 4096};
-
 /* For every word, n × its table's share of each topic is n α_k n[w,k] scale_k, the word part of
  * the collapsed weight, and its total their sum; K × the smoothing table's share is K α_k β
  * scale_k. So for every token of every document, with its own topic off n[m,k], the document
@@ -90,6 +36,7 @@ static const uint32_t exact_K[] = {1, 2, 31, 32, 33, 100, 1024, 4096};
  * scale_k, the plain weight, exactly. */
 Test(sampler_alias, tables_exact_on_integer_weights)
 {
+    const uint32_t exact_K[] = EXACT_KS;
     for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++) {
         const uint32_t K = exact_K[t];
         int_state st;
@@ -99,15 +46,15 @@ Test(sampler_alias, tables_exact_on_integer_weights)
         lda_pool *pool = lda_pool_create(2, &err);
         cr_assert(pool, "%s", err.msg);
         lda_alias_sampler s;
-        cr_assert_eq(lda_alias_create(L, K, 1, 2, &s, &err), 0, "%s", err.msg);
-        const lda_alias_in ain = {&s, st.n_wk, st.n_k, int_beta, st.scale};
+        cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
+        const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale};
         const lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain};
         cr_assert_eq(lda_alias_tables(pool, &in, &err), 0, "%s", err.msg);
         double *word_mass = malloc(L->vocab_size * K * sizeof *word_mass), *smooth = malloc(K * sizeof *smooth);
         double smooth_sum = 0;
         table_masses(s.smooth, K, s.smooth_total, K, smooth);
         for (uint32_t k = 0; k < K; k++) {
-            const double w = (double)st.alpha[k] * int_beta * st.scale[k];
+            const double w = (double)st.alpha[k] * INT_BETA * st.scale[k];
             smooth_sum += w;
             cr_assert_eq(smooth[k], K * w, "K=%u smoothing, topic %u: %.17g against %.17g", K, k, smooth[k], K * w);
         }
@@ -137,7 +84,7 @@ Test(sampler_alias, tables_exact_on_integer_weights)
                 const uint32_t w = L->words[pos], old = st.z[pos], *nm = st.n + sl * K, *nw = st.n_wk + (size_t)w * K;
                 const uint32_t len = s.len[w];
                 for (uint32_t k = 0; k < K; k++) {
-                    const double nmk = (double)nm[k] - (k == old), b = nw[k] + int_beta;
+                    const double nmk = (double)nm[k] - (k == old), b = nw[k] + INT_BETA;
                     const double implied = (double)len * K * nmk * b * st.scale[k] +
                                            (double)K * word_mass[(size_t)w * K + k] + (double)len * smooth[k];
                     const double plain = (double)len * K * ((nmk + st.alpha[k]) * b * st.scale[k]);
@@ -169,8 +116,8 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler s;
-    cr_assert_eq(lda_alias_create(L, K, parts, 2, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, st.n_wk, st.n_k, int_beta, st.scale};
+    cr_assert_eq(lda_alias_create(L, K, parts, 2, 0, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale};
     lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
     uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
     double *cum = malloc(K * sizeof *cum);
@@ -199,7 +146,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
                         row[old]--;
                         double D = 0;
                         for (uint32_t k = 0; k < K; k++)
-                            cum[k] = D += (double)row[k] * (nw[k] + int_beta) * st.scale[k];
+                            cum[k] = D += (double)row[k] * (nw[k] + INT_BETA) * st.scale[k];
                         const lda_u32x4 bits =
                             lda_philox(lda_rng_counter(LDA_RNG_Z, it, L->slot_token_base[sl] + tok->i, 0), 21);
                         const double target = lda_scaled_target_double(D + s.word_total[w] + s.smooth_total,
@@ -238,6 +185,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
 
 Test(sampler_alias, passes_exact_on_integer_weights)
 {
+    const uint32_t exact_K[] = EXACT_KS;
     for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
         passes_exact_on_integer_weights(exact_K[t], 1, 0);
 }
@@ -276,7 +224,7 @@ Test(sampler_alias, chi_squared_of_pairs)
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler st;
-    cr_assert_eq(lda_alias_create(ps.L, K, 1, 2, &st, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_alias_create(ps.L, K, 1, 2, 0, &st, &err), 0, "%s", err.msg);
     const lda_alias_in ain = {&st, ps.n_wk, ps.n_k, ps.beta, NULL};
     lda_zdraw in = {.alpha = ps.alpha, .K = K, .seed = 3, .alias = &ain};
     pair_chi_squared(&ps, pool, &in, prob, SAMPLES);

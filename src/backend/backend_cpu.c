@@ -300,7 +300,8 @@ lda_backend *lda_cpu_backend_create(const lda_layout *L, const lda_params *param
         (b->zplan.sparselda_parts && lda_sparselda_create(L, params->num_topics, b->zplan.sparselda_parts,
                                                           lda_pool_threads(st->pool), &st->sparselda, err)) ||
         (b->zplan.alias_block_warps &&
-         lda_alias_create(L, params->num_topics, params->refresh, lda_pool_threads(st->pool), &st->alias, err))) {
+         lda_alias_create(L, params->num_topics, params->refresh, lda_pool_threads(st->pool),
+                          params->sampler == LDA_SAMPLER_MH, &st->alias, err))) {
         cpu_destroy(b);
         return NULL;
     }

@@ -28,7 +28,13 @@ struct lda_alias_worker {
     uint32_t *mark;     /* K: listed in the slot of this epoch */
     uint32_t *at;       /* K: ... at this entry */
     uint32_t epoch;
-    int broken;         /* a token's topic missing from its document's list */
+    int broken;         /* a token's topic missing from its document's list, or its word's live counts */
+    /* --sampler mh: the live counts of the block (n[k], 1 / (n[k] + Vβ)) and of the run's word
+     * (its counts at the pass's start and now, and f_k); zero and β / (n[k] + Vβ) off its topics */
+    uint32_t *nk, *nw0, *nw, *touched; /* touched: the run's topics with a count, each once */
+    unsigned char *is_touched;         /* K */
+    double *inv, *live_row;
+    uint32_t num_touched;
 };
 
 /* A document's list: its topics with a count (at most min(K, its tokens)), and for a moment
@@ -102,6 +108,13 @@ void lda_alias_free(lda_alias_sampler *s)
         free(w->word_row);
         free(w->mark);
         free(w->at);
+        free(w->nk);
+        free(w->nw0);
+        free(w->nw);
+        free(w->touched);
+        free(w->is_touched);
+        free(w->inv);
+        free(w->live_row);
     }
     free(s->worker);
     free(s->offset);
@@ -153,14 +166,15 @@ uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
     const uint64_t workers = threads > 0 ? (uint64_t)threads : 1;
     return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) + cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t)) +
            (uint64_t)K * (sizeof(lda_alias_cell) + sizeof(double)) + N * (sizeof(lda_alias_token) + 2 * sizeof(uint32_t)) +
-           workers * ((uint64_t)K * (4 * sizeof(double) + 3 * sizeof(uint32_t)) +
+           workers * ((uint64_t)K * (6 * sizeof(double) + 7 * sizeof(uint32_t)) + /* with mh's rows */
                       (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) + B * (sizeof(uint64_t) + sizeof(uint32_t)));
 }
 
-int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, lda_alias_sampler *s,
+int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, int mh, lda_alias_sampler *s,
                      lda_error *err)
 {
     memset(s, 0, sizeof *s);
+    s->mh = mh;
     s->V = (uint32_t)L->vocab_size;
     s->K = K;
     s->parts = parts ? parts : 1;
@@ -229,6 +243,14 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
             !(w->word_row = lda_malloc_array(K, sizeof *w->word_row, what, err)) ||
             !(w->mark = lda_calloc(K, sizeof *w->mark, what, err)) ||
             !(w->at = lda_malloc_array(K, sizeof *w->at, what, err)))
+            goto fail;
+        if (mh && (!(w->nk = lda_malloc_array(K, sizeof *w->nk, what, err)) ||
+                   !(w->nw0 = lda_calloc(K, sizeof *w->nw0, what, err)) ||
+                   !(w->nw = lda_calloc(K, sizeof *w->nw, what, err)) ||
+                   !(w->touched = lda_malloc_array(K, sizeof *w->touched, what, err)) ||
+                   !(w->is_touched = lda_calloc(K, sizeof *w->is_touched, what, err)) ||
+                   !(w->inv = lda_malloc_array(K, sizeof *w->inv, what, err)) ||
+                   !(w->live_row = lda_malloc_array(K, sizeof *w->live_row, what, err))))
             goto fail;
     }
     free(start);
@@ -431,6 +453,113 @@ static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, con
     return topic;
 }
 
+/* ---- --sampler mh: the live counts and the Metropolis–Hastings step ---- */
+
+/* 1 / (n[k] + Vβ) at a count of topic k, or the fixed scale in its place. */
+static double inv_at(const lda_alias_in *ain, uint32_t V, uint32_t k, uint32_t n_k)
+{
+    return ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)n_k + (double)V * ain->beta);
+}
+
+/* The block's live n[k] and 1 / (n[k] + Vβ) from the pass's start; the live row β / (n[k] + Vβ). */
+static void mh_block_start(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alias_worker *wk)
+{
+    memcpy(wk->nk, ain->n_k, s->K * sizeof *wk->nk);
+    memcpy(wk->inv, s->inv, s->K * sizeof *wk->inv);
+    memcpy(wk->live_row, s->base, s->K * sizeof *wk->live_row);
+}
+
+/* Topic k's live count of the run's word moved by d (±1): n[w,k], n[k] and f_k. */
+static void mh_move(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alias_worker *wk, uint32_t k, int d)
+{
+    if (!wk->is_touched[k]) { /* a topic new to the word in this run */
+        wk->is_touched[k] = 1;
+        wk->touched[wk->num_touched++] = k;
+    }
+    wk->nw[k] += (uint32_t)d;
+    wk->nk[k] += (uint32_t)d;
+    wk->inv[k] = inv_at(ain, s->V, k, wk->nk[k]);
+    wk->live_row[k] = ((double)wk->nw[k] + ain->beta) * wk->inv[k];
+}
+
+/* The run's word: its counts at the pass's start, live from here; or, at its end, its topics'
+ * counts zeroed and their f_k put back to β / (n[k] + Vβ). */
+static void mh_run(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alias_worker *wk, uint32_t w, int end)
+{
+    if (end) {
+        for (uint32_t p = 0; p < wk->num_touched; p++) {
+            const uint32_t k = wk->touched[p];
+            wk->nw0[k] = wk->nw[k] = 0;
+            wk->is_touched[k] = 0;
+            wk->live_row[k] = ain->beta * wk->inv[k];
+        }
+        wk->num_touched = 0;
+        return;
+    }
+    const uint32_t *topic = s->word_topic + s->offset[w], *n = ain->n_wk + (size_t)w * s->K;
+    for (uint32_t p = 0; p < s->len[w]; p++) {
+        const uint32_t k = topic[p];
+        wk->touched[p] = k;
+        wk->is_touched[k] = 1;
+        wk->nw0[k] = wk->nw[k] = n[k];
+        wk->live_row[k] = ((double)n[k] + ain->beta) * wk->inv[k];
+    }
+    wk->num_touched = s->len[w];
+}
+
+/* One token's Metropolis–Hastings step (sampler_alias.h): the document's list e (m topics,
+ * increasing; its own topic s, at *jo, already off the live counts), its word. The proposal
+ * from state x, q_x(k) = n[m,k] f_k + α_k g_x(k) with the α part's tables holding the token at
+ * x (g_s = f⁰; g_t: the token moved from s to t), normalised by Z_x = D + A_x, is drawn as
+ * --sampler alias draws: the document part searched, the word's and the smoothing's tables.
+ * t ≠ s is taken when u · p_s q_s(t) Z_t < p_t q_t(s) Z_s (u the fourth random word): the
+ * chain's stationary distribution is p_k = (n[m,k] + α_k) f_k exactly. Returns the topic; *jn
+ * its entry (m where it is not listed). */
+static uint32_t mh_token(const lda_alias_sampler *s, const lda_alias_in *ain, const float *alpha,
+                         lda_alias_worker *wk, const doc_entry *e, uint32_t m, uint32_t old, const run_word *rw,
+                         lda_u32x4 bits, uint32_t *jo, uint32_t *jn)
+{
+    __builtin_prefetch(&rw->cells[((uint64_t)bits.v[1] * rw->len) >> 32]);
+    const double *f = wk->live_row;
+    double D = 0;
+    uint32_t at = m;
+    for (uint32_t j = 0; j < m; j++) {
+        const uint32_t k = e[j].topic, own = k == old;
+        at = own ? j : at;
+        D += (double)(e[j].count - own) * f[k];
+        wk->cum[j] = D;
+    }
+    *jo = at;
+    const double Zs = D + rw->total + s->smooth_total;
+    const double u = lda_scaled_target_double(Zs, lda_uniform_double(bits.v[0]));
+    uint32_t t, j = 0;
+    if (u < D) {
+        while (!(u < wk->cum[j]))
+            j++;
+        t = e[j].topic;
+    } else {
+        t = u - D < rw->total ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
+                              : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
+        while (j < m && e[j].topic < t)
+            j++;
+    }
+    *jn = j;
+    if (t == old || at == m)
+        return t;
+    const double n_t = j < m && e[j].topic == t ? (double)e[j].count : 0, n_s = (double)e[at].count - 1;
+    const double a_t = alpha[t], a_s = alpha[old], *f0 = wk->word_row; /* the pass's start: g_s */
+    /* g_t: the tables with the token at t, from the word's and the topics' counts of the pass's start */
+    const double gt_s = ((double)wk->nw0[old] - 1 + ain->beta) * inv_at(ain, s->V, old, ain->n_k[old] - 1);
+    const double gt_t = ((double)wk->nw0[t] + 1 + ain->beta) * inv_at(ain, s->V, t, ain->n_k[t] + 1);
+    const double Zt = Zs - a_s * (f0[old] - gt_s) + a_t * (gt_t - f0[t]);
+    const double p_t = (n_t + a_t) * f[t], p_s = (n_s + a_s) * f[old];
+    const double q_st = n_t * f[t] + a_t * f0[t], q_ts = n_s * f[old] + a_s * gt_s;
+    if (lda_uniform_double(bits.v[3]) * (p_s * q_st * Zt) < p_t * q_ts * Zs)
+        return t;
+    *jn = at;
+    return old;
+}
+
 /* A run's word into the worker's row, which holds β / (n[k] + Vβ) elsewhere; or put back. */
 static void word_row_set(const lda_alias_sampler *s, lda_alias_worker *wk, uint32_t w, int restore)
 {
@@ -454,11 +583,15 @@ static void draw_block(void *vctx, size_t task, int worker)
         wk->row_pass = s->pass;
     }
     lists_build(c, wk, j0);
+    if (s->mh)
+        mh_block_start(s, in->alias, wk);
     const lda_alias_token *tok = s->tokens + s->block_token[b];
     for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1] && !wk->broken; r++) {
         const uint32_t w = s->run_word[r];
         const run_word rw = {s->len[w], s->cells + s->offset[w], s->word_total[w], wk->word_row};
         word_row_set(s, wk, w, 0);
+        if (s->mh)
+            mh_run(s, in->alias, wk, w, 0);
         for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++) {
             { /* the next token's topic and document list, asked for while this one is drawn */
                 const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
@@ -472,7 +605,17 @@ static void draw_block(void *vctx, size_t task, int worker)
             const uint32_t old = c->z[pos];
             const lda_u32x4 bits =
                 lda_philox(lda_rng_counter(LDA_RNG_Z, in->iteration, L->slot_token_base[sl] + tok->i, 0), in->seed);
-            const uint32_t topic = draw_token(s, wk, e, m, old, &rw, bits, &jo, &jn);
+            uint32_t topic;
+            if (s->mh) {
+                if (wk->nw[old] == 0 || wk->nk[old] == 0) { /* counts not of this z */
+                    wk->broken = 1;
+                    break;
+                }
+                mh_move(s, in->alias, wk, old, -1);
+                topic = mh_token(s, in->alias, in->alpha, wk, e, m, old, &rw, bits, &jo, &jn);
+                mh_move(s, in->alias, wk, topic, +1);
+            } else
+                topic = draw_token(s, wk, e, m, old, &rw, bits, &jo, &jn);
             if (jo == m) {
                 wk->broken = 1;
                 break;
@@ -493,6 +636,8 @@ static void draw_block(void *vctx, size_t task, int worker)
             c->z[pos] = topic;
         }
         word_row_set(s, wk, w, 1);
+        if (s->mh)
+            mh_run(s, in->alias, wk, w, 1);
     }
     lists_store(c, wk, j0);
 }

@@ -23,7 +23,22 @@
  * document pass reads instead of gathering n[w,k] from the V × K counts; the block's documents'
  * lists (topic and count) stay in L2. Within a document the tokens are drawn in that fixed order, each
  * seeing every earlier move of its document: exact collapsed Gibbs for the document side, the
- * same model for any number of threads. */
+ * same model for any number of threads.
+ *
+ * --sampler mh is the same walk with the word side moving as the tokens do: within a block the
+ * word–topic counts n[w,k] and n[k] are those of the pass's start plus every earlier move of the
+ * block (and without the token's own topic), as Mallet's threads see theirs (AD-LDA with the
+ * blocks as its parts: fixed by the layout, so the same model for any number of threads). The
+ * exact conditional with those live counts,
+ *   p_k = (n[m,k] + α_k) f_k,  f_k = (n[w,k] + β) / (n[k] + Vβ)  (live),
+ * is reached by one Metropolis–Hastings step a token (AliasLDA: Li, Ahmed, Ravi & Smola 2014):
+ * the proposal is the alias draw above with the document part summed with the live factors,
+ *   q_k = n[m,k] f_k + α_k f⁰_k,  f⁰_k = (n⁰[w,k] + β) / (n⁰[k] + Vβ)  (the pass's start),
+ * and a proposed t ≠ s (the token's topic) is taken with probability min(1, p_t q_s / (p_s q_t)),
+ * decided by the token's fourth random word; else the token keeps s. q and p differ only in the
+ * α part, so nearly every proposal is taken. The chain's stationary distribution is p exactly;
+ * one step a token is the approximation. The live counts are the worker's: a K-long row of the
+ * run's word (its counts, and f_k) and the block's n[k] and 1 / (n[k] + Vβ). */
 #ifndef LDA_SAMPLER_ALIAS_H
 #define LDA_SAMPLER_ALIAS_H
 
@@ -48,6 +63,7 @@ typedef struct lda_alias_worker lda_alias_worker;
 /* What the draw keeps for a run: the pass's tables, and the blocks' orders (made once). */
 typedef struct lda_alias_sampler {
     uint32_t V, K, parts, block_warps; /* parts: --refresh */
+    int mh;                            /* --sampler mh: the word side live, one Metropolis–Hastings step */
     /* the pass's tables */
     uint64_t *offset;      /* V + 1: word w's cells at [offset[w], offset[w] + len[w]), room min(K, its tokens) */
     uint32_t *len;         /* V */
@@ -86,8 +102,8 @@ typedef struct lda_alias_in {
 } lda_alias_in;
 
 /* The state for L at K, its blocks made for `parts` --refresh parts, one worker's scratch for each
- * of `threads`; -1 with err when out of memory. */
-int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, lda_alias_sampler *s,
+ * of `threads`, drawing as --sampler mh where `mh`; -1 with err when out of memory. */
+int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, int mh, lda_alias_sampler *s,
                      lda_error *err);
 void lda_alias_free(lda_alias_sampler *s);
 

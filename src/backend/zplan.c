@@ -178,7 +178,7 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->fill = launch_fill(L, p->refresh, gpu);
     if (lda_zplan_check(p, err))
         return -1;
-    if (p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS)
+    if (lda_sampler_cpu_only(p->sampler))
         return refuse(err, "runs on the CPU only (--device cpu)", p);
     if (p->sampler == LDA_SAMPLER_SPARSE) {
         plan_sparse(p, L, z);
@@ -241,8 +241,7 @@ int lda_zplan_check(const lda_params *p, lda_error *err)
     }
     if (p->sampler == LDA_SAMPLER_SPARSE && !p->theta_collapsed)
         return refuse(err, "draws the θ-collapsed models only (--model theta-collapsed or collapsed)", p);
-    if ((p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS) &&
-        (!p->theta_collapsed || !phi_is_the_counts_mean(p)))
+    if (lda_sampler_cpu_only(p->sampler) && (!p->theta_collapsed || !phi_is_the_counts_mean(p)))
         return refuse(err, "draws the collapsed model only (--model collapsed)", p);
     return 0;
 }
@@ -255,10 +254,10 @@ void lda_zplan_resolve_sampler(lda_params *p)
             p->sampler = LDA_SAMPLER_ALIAS;
     }
     lda_params_resolve_sampler(p);
-    /* auto picks a device that runs the sampler: sparselda and alias run on the CPU only, so a model
-     * trained with one resumes under --device auto on a machine with a GPU (on the CPU, where it was
-     * made). */
-    if ((p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS) && p->device == LDA_DEVICE_AUTO)
+    /* auto picks a device that runs the sampler: sparselda, alias and mh run on the CPU only, so a
+     * model trained with one resumes under --device auto on a machine with a GPU (on the CPU, where
+     * it was made). */
+    if (lda_sampler_cpu_only(p->sampler) && p->device == LDA_DEVICE_AUTO)
         p->device = LDA_DEVICE_CPU;
 }
 
@@ -275,8 +274,13 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->word_side_quarters =
         p->sampler == LDA_SAMPLER_SPARSE && phi_is_the_counts_mean(p) ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS : 0;
     z->sparselda_parts = p->sampler == LDA_SAMPLER_SPARSELDA ? LDA_ZPLAN_SPARSELDA_PARTS : 0;
-    z->alias_block_warps = p->sampler == LDA_SAMPLER_ALIAS ? LDA_ZPLAN_ALIAS_BLOCK_WARPS : 0;
-    if (p->sampler == LDA_SAMPLER_ALIAS)
+    z->alias_block_warps =
+        p->sampler == LDA_SAMPLER_ALIAS || p->sampler == LDA_SAMPLER_MH ? LDA_ZPLAN_ALIAS_BLOCK_WARPS : 0;
+    if (p->sampler == LDA_SAMPLER_MH)
+        snprintf(z->why, sizeof z->why, "CPU mh: blocks of %u documents drawn word by word, the word-topic counts "
+                 "moving within a block, alias's draw the proposal of a Metropolis-Hastings step; %d thread%s",
+                 z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");
+    else if (p->sampler == LDA_SAMPLER_ALIAS)
         snprintf(z->why, sizeof z->why, "CPU alias: blocks of %u documents drawn word by word, the document's topics "
                  "summed, the word's and the smoothing from alias tables; %d thread%s",
                  z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");

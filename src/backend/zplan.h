@@ -88,7 +88,7 @@ typedef struct {
     uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
                                     list is at most this / 4 times the document's; 0: none */
     uint32_t sparselda_parts;  /* CPU, --sampler sparselda: the parts of a pass (LDA_ZPLAN_SPARSELDA_PARTS) */
-    uint32_t alias_block_warps; /* CPU, --sampler alias: the warps of a block (LDA_ZPLAN_ALIAS_BLOCK_WARPS) */
+    uint32_t alias_block_warps; /* CPU, --sampler alias and mh: the warps of a block (LDA_ZPLAN_ALIAS_BLOCK_WARPS) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */

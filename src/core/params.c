@@ -38,6 +38,9 @@ const lda_choice lda_sampler_choices[] = {
      "collapsed model, CPU only: SparseLDA's exact draw, word-topic counts updated as each token moves"},
     {"alias", LDA_SAMPLER_ALIAS,
      "collapsed model, CPU only: tokens drawn word by word, the word's part from alias tables made once a pass"},
+    {"mh", LDA_SAMPLER_MH,
+     "collapsed model, CPU only: alias's draw as a Metropolis-Hastings proposal, word-topic counts updated as "
+     "each token moves within a block of documents"},
     {NULL, 0, NULL},
 };
 
@@ -55,6 +58,11 @@ const lda_choice lda_model_choices[] = {
     {"phi-mean", LDA_MODEL_PHI_MEAN, "θ drawn, φ the mean of the counts: does drawing φ cost held-out quality?"},
     {NULL, 0, NULL},
 };
+
+int lda_sampler_cpu_only(lda_sampler s)
+{
+    return s == LDA_SAMPLER_SPARSELDA || s == LDA_SAMPLER_ALIAS || s == LDA_SAMPLER_MH;
+}
 
 void lda_params_set_model(lda_params *p, lda_model_kind model)
 {
@@ -143,7 +151,7 @@ uint32_t lda_params_piece_length(const lda_params *p)
         return p->piece_length;
     if (!p->theta_collapsed)
         return LDA_PIECE_LENGTH_THETA_GIVEN;
-    if (p->sampler == LDA_SAMPLER_SPARSELDA || p->sampler == LDA_SAMPLER_ALIAS)
+    if (lda_sampler_cpu_only(p->sampler))
         return 0;
     const uint32_t longer_from = lda_phi_update(p) == LDA_UPDATE_MEAN ? LDA_PIECE_LENGTH_SPARSE_MEAN_FROM_K
                                                                        : LDA_PIECE_LENGTH_SPARSE_LARGE_K;

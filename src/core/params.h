@@ -33,7 +33,12 @@ typedef enum {
     LDA_SAMPLER_AUTO = 5,             /* train's and bench's default: lda_params_resolve_sampler's choice */
     LDA_SAMPLER_SPARSELDA = 6,        /* the collapsed model on the CPU: SparseLDA, counts moving token by token */
     LDA_SAMPLER_ALIAS = 7,            /* the collapsed model on the CPU: word by word, alias tables (sampler_alias.h) */
+    LDA_SAMPLER_MH = 8,               /* alias's walk, word counts live in a block, a Metropolis–Hastings step (ibid.) */
 } lda_sampler;
+
+/* The collapsed model's draws that run on the CPU only (sparselda, alias, mh): made for φ the
+ * counts' mean, documents drawn whole. */
+int lda_sampler_cpu_only(lda_sampler s);
 /* --optimize-mode: when the priors are learned (backend/optimize_priors.h says why once is the
  * default). Values are stored in model.conf by name. */
 typedef enum {

@@ -14,8 +14,7 @@ int lda_infer(const lda_layout *L, const lda_params *params, const lda_priors *p
     p.freeze_phi = 1;
     p.update = LDA_UPDATE_MEAN;
     p.optimize_interval = 0; /* the priors are the model's */
-    if (p.sampler == LDA_SAMPLER_SPARSELDA || p.sampler == LDA_SAMPLER_ALIAS) /* made for φ the counts' mean: with φ
-                                                                                  fixed, sparse's split */
+    if (lda_sampler_cpu_only(p.sampler)) /* made for φ the counts' mean: with φ fixed, sparse's split */
         p.sampler = LDA_SAMPLER_SPARSE;
     lda_backend *b = lda_backend_create(L, &p, err);
     int rc = -1;

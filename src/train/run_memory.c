@@ -31,7 +31,7 @@ uint64_t lda_run_cpu_state_bytes(const lda_layout *L, const lda_params *p, int s
         b += lda_word_prior_prefix_bytes(L->vocab_size, p->num_topics, p->precision);
     if (p->sampler == LDA_SAMPLER_SPARSELDA)
         b += lda_sparselda_bytes(L, p->num_topics, LDA_ZPLAN_SPARSELDA_PARTS, p->threads);
-    if (p->sampler == LDA_SAMPLER_ALIAS)
+    if (p->sampler == LDA_SAMPLER_ALIAS || p->sampler == LDA_SAMPLER_MH)
         b += lda_alias_bytes(L, p->num_topics, p->threads);
     return b;
 }

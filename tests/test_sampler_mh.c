@@ -1,0 +1,275 @@
+/* test_sampler_mh.c — --sampler mh (backend/sampler_alias.h): its passes exactly a plain
+ * restatement of the Metropolis–Hastings step on integer weights (the live counts, the proposal
+ * and the acceptance); the chain's stationary distribution for one token the exact conditional
+ * with live counts unlike the tables' (chi-squared); planted topics recovered end to end; the
+ * same model for 1, 2 and 3 threads; the refusals. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/layout.h"
+#include "backend/sampler_alias.h"
+#include "backend/zplan.h"
+#include "core/rng.h"
+#include "core/search.h"
+#include "collapsed_draws.h"
+#include "helpers.h"
+#include "planted.h"
+
+/* Three passes on integer weights (fixed scales in place of 1 / (n[k] + Vβ)) must give exactly
+ * the topics and counts of the step restated plainly: the blocks' tokens in their order; within a
+ * run of one word its counts n[w,k] those of the pass's start moved by the run's earlier tokens,
+ * the token's own topic off them and off n[m,k]; the proposal's document part searched over
+ * every topic with those live counts, its word part and smoothing drawn from the pass's tables;
+ * a proposed t ≠ s taken when u · p_s q_s(t) Z_t < p_t q_t(s) Z_s. Every weight is an integer,
+ * so each side of the test is computed exactly the same way; some proposals must be refused. */
+static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts)
+{
+    enum { PASSES = 3 };
+    int_state st;
+    int_state_make(&st, K, 0);
+    const lda_layout *L = st.L;
+    const double beta = INT_BETA;
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_alias_sampler s;
+    cr_assert_eq(lda_alias_create(L, K, parts, 2, 1, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, st.n_wk, st.n_k, beta, st.scale};
+    lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
+    uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
+    uint32_t *live = malloc(K * sizeof *live);
+    double *cum = malloc(K * sizeof *cum), *f = malloc(K * sizeof *f), *f0 = malloc(K * sizeof *f0);
+    memcpy(ez, st.z, L->num_positions * sizeof *ez);
+    size_t moved = 0, refused = 0;
+    for (uint32_t it = 1; it <= PASSES; it++)
+        for (uint32_t part = 0; part < parts; part++) {
+            collapsed_count_all(L, K, st.z, st.n, st.n_wk, st.n_k);
+            memcpy(en, st.n, L->num_slots * K * sizeof *en);
+            in.iteration = it;
+            in.part = part;
+            cr_assert_eq(lda_cpu_sample_z(pool, L, &in, st.z, &err), 0, "%s", err.msg);
+            const size_t part_warps = lda_part_warps(L->num_warps, part, parts);
+            for (size_t b = s.part_block[part]; b < s.part_block[part + 1]; b++) {
+                const lda_alias_token *tok = s.tokens + s.block_token[b];
+                for (uint64_t r = s.block_run[b]; r < s.block_run[b + 1]; r++) {
+                    const uint32_t w = s.run_word[r], *nw = st.n_wk + (size_t)w * K;
+                    memcpy(live, nw, K * sizeof *live);
+                    for (uint32_t k = 0; k < K; k++)
+                        f0[k] = ((double)nw[k] + beta) * st.scale[k];
+                    for (uint32_t t = 0; t < s.run_len[r]; t++, tok++) {
+                        const size_t j = s.block_j0[b] + tok->slot / LDA_WARP;
+                        cr_assert_lt(j, part_warps);
+                        const size_t sl = (j * parts + part) * LDA_WARP + tok->slot % LDA_WARP;
+                        const size_t pos = lda_layout_pos(L, sl, tok->i);
+                        cr_assert_eq(L->words[pos], w, "the run's word");
+                        uint32_t *row = en + sl * K;
+                        const uint32_t old = ez[pos];
+                        row[old]--;
+                        live[old]--;
+                        double D = 0;
+                        for (uint32_t k = 0; k < K; k++) {
+                            f[k] = ((double)live[k] + beta) * st.scale[k];
+                            cum[k] = D += (double)row[k] * f[k];
+                        }
+                        const lda_u32x4 bits =
+                            lda_philox(lda_rng_counter(LDA_RNG_Z, it, L->slot_token_base[sl] + tok->i, 0), 21);
+                        const double Zs = D + s.word_total[w] + s.smooth_total;
+                        const double target = lda_scaled_target_double(Zs, lda_uniform_double(bits.v[0]));
+                        uint32_t k;
+                        if (target < D)
+                            k = (uint32_t)lda_linear_search_double(cum, (int)K, target);
+                        else if (target - D < s.word_total[w])
+                            k = lda_alias_cells_draw(s.cells + s.offset[w], s.len[w], s.word_total[w], bits.v[1],
+                                                     bits.v[2]);
+                        else
+                            k = lda_alias_cells_draw(s.smooth, K, s.smooth_total, bits.v[1], bits.v[2]);
+                        if (k != old) {
+                            const double a_t = st.alpha[k], a_s = st.alpha[old];
+                            const double gt_s = ((double)nw[old] - 1 + beta) * st.scale[old];
+                            const double gt_t = ((double)nw[k] + 1 + beta) * st.scale[k];
+                            const double Zt = Zs - a_s * (f0[old] - gt_s) + a_t * (gt_t - f0[k]);
+                            const double p_t = (row[k] + a_t) * f[k], p_s = (row[old] + a_s) * f[old];
+                            const double q_st = row[k] * f[k] + a_t * f0[k], q_ts = row[old] * f[old] + a_s * gt_s;
+                            if (!(lda_uniform_double(bits.v[3]) * (p_s * q_st * Zt) < p_t * q_ts * Zs)) {
+                                k = old;
+                                refused++;
+                            }
+                        }
+                        row[k]++;
+                        live[k]++;
+                        moved += k != old;
+                        ez[pos] = k;
+                    }
+                }
+            }
+            for (size_t sl = 0; sl < L->num_slots; sl++)
+                for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
+                    const size_t pos = lda_layout_pos(L, sl, i);
+                    cr_assert_eq(st.z[pos], ez[pos], "K=%u parts %u pass %u slot %zu token %u: %u, reference %u", K,
+                                 parts, it, sl, i, st.z[pos], ez[pos]);
+                }
+            cr_assert_eq(memcmp(st.n, en, L->num_slots * K * sizeof *en), 0, "K=%u pass %u: counts differ", K, it);
+        }
+    if (K > 1) {
+        cr_assert_gt(moved, st.c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+        cr_assert_gt(refused, 0, "K=%u: no proposal was refused", K);
+    }
+    lda_alias_free(&s);
+    lda_pool_destroy(pool);
+    free(ez);
+    free(en);
+    free(live);
+    free(cum);
+    free(f);
+    free(f0);
+    int_state_free(&st);
+}
+
+Test(sampler_mh, passes_exact_on_integer_weights)
+{
+    const uint32_t exact_K[] = EXACT_KS;
+    for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
+        passes_exact_on_integer_weights(exact_K[t], 1);
+}
+
+Test(sampler_mh, passes_exact_with_refresh_parts)
+{
+    passes_exact_on_integer_weights(33, 3);
+}
+
+/* One token T (word 0, slot 0, the first of its block's first run, so its live counts are the
+ * tables' less itself) in a document of four tokens; word 0 is rare (three more tokens), so the
+ * tables, which hold T at its topic s, differ much from the live counts without it. If s is drawn
+ * from the exact conditional p (the counts without T; real α and β), one step of the chain must
+ * leave T distributed as p: 200,000 passes, each from its own s and with its own uniforms, a
+ * chi-squared test over K cells at significance 0.001. */
+Test(sampler_mh, stationary_distribution_is_the_exact_conditional)
+{
+    enum { K = 10, V = 3, DOCS = 32, SAMPLES = 200000 };
+    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][4];
+    for (uint32_t d = 0; d < DOCS; d++) {
+        lengths[d] = d == 0 ? 4 : 2;
+        docs[d] = words[d];
+        for (uint32_t i = 0; i < lengths[d]; i++)
+            words[d][i] = d == 0 ? (uint32_t[]){0, 2, 2, 1}[i]
+                                 : (d <= 3 && i == 0 ? 0 : 1 + lda_rng_once(5, LDA_RNG_TEST, i, d) % 2);
+    }
+    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L && L->num_warps == 1, "%s", err.msg);
+    const size_t pT = lda_layout_pos(L, 0, 0);
+    cr_assert_eq(L->words[pT], 0, "slot 0 is the document of T");
+    float alpha[K];
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
+    const double beta = 0.2;
+    uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
+    uint32_t n_wk[V * K], n_k[K];
+    for (size_t sl = 0; sl < L->num_slots; sl++)
+        for (uint32_t i = 0; i < L->slot_len[sl]; i++)
+            z[lda_layout_pos(L, sl, i)] = lda_rng_once(5, LDA_RNG_TEST, 7, sl * 4 + i) % K;
+    z[pT] = 0;
+    collapsed_count_all(L, K, z, n, n_wk, n_k);
+    n[0]--, n_wk[0]--, n_k[0]--; /* the counts without T */
+    double p[K], cdf[K];
+    collapsed_conditional(n, n_wk, n_k, alpha, beta, V, K, p);
+    for (uint32_t k = 0; k < K; k++)
+        cdf[k] = p[k] + (k ? cdf[k - 1] : 0);
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_alias_sampler s;
+    cr_assert_eq(lda_alias_create(L, K, 1, 2, 1, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, n_wk, n_k, beta, NULL};
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 3, .alias = &ain};
+    uint32_t *z0 = malloc(L->num_positions * sizeof *z0);
+    memcpy(z0, z, L->num_positions * sizeof *z0);
+    uint64_t counts[K] = {0};
+    for (uint32_t it = 1; it <= SAMPLES; it++) {
+        const double u = lda_uniform_double(lda_rng_once(11, LDA_RNG_TEST, 0, it));
+        uint32_t s0 = 0;
+        while (s0 + 1 < K && !(u < cdf[s0]))
+            s0++;
+        memcpy(z, z0, L->num_positions * sizeof *z);
+        z[pT] = s0;
+        collapsed_count_all(L, K, z, n, n_wk, n_k);
+        in.iteration = it;
+        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+        counts[z[pT]]++;
+    }
+    double dof, stat = test_chi2_stat(counts, p, K, SAMPLES, &dof);
+    const double pv = test_chi2_sf(stat, dof);
+    cr_assert(pv > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, pv);
+    lda_alias_free(&s);
+    lda_pool_destroy(pool);
+    free(z);
+    free(z0);
+    free(n);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(sampler_mh, planted_topics_recovered)
+{
+    planted_recovery_model(LDA_DEVICE_CPU, LDA_MODEL_COLLAPSED, LDA_PRECISION_FLOAT, LDA_SAMPLER_MH);
+}
+
+/* Same seed, 1, 2 and 3 threads: identical θ, φ and z after a few iterations, over several
+ * blocks (each its own live counts), with documents cut into pieces and with --refresh 2. */
+Test(sampler_mh, same_model_for_any_thread_count)
+{
+    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 24, &err);
+    cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
+    same_model_for_any_thread_count(L, 7, LDA_SAMPLER_MH, "CPU mh");
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* The collapsed model only, on the CPU only, each refused in one line; held-out documents (φ
+ * fixed) are drawn by sparse's split, so --holdout works, and the model records the sampler. */
+Test(sampler_mh, collapsed_on_the_cpu_only)
+{
+    lda_params p;
+    lda_params_default(&p);
+    p.sampler = LDA_SAMPLER_MH;
+    lda_zplan z;
+    lda_error err = {0};
+    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
+    cr_assert(strstr(err.msg, "--sampler mh: draws the collapsed model only"), "%s", err.msg);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
+    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
+    cr_assert_eq(lda_params_piece_length(&p), 0, "documents drawn whole");
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
+    cr_assert(strstr(err.msg, "--sampler mh: runs on the CPU only"), "%s", err.msg);
+    lda_layout_free(L);
+    corpus_free(c);
+    p.device = LDA_DEVICE_AUTO;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512];
+    snprintf(args, sizeof args, "train '%s' --sampler mh --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
+             corpus_path, dir);
+    test_expect_failure(args, 2, "--sampler mh: draws the collapsed model only");
+    snprintf(args, sizeof args, "train '%s' --sampler mh --model collapsed --holdout 0.3 --device cpu -K 3 -n 2 -j 2 "
+             "-q -o '%s/m'", corpus_path, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
+    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
+    char *text = test_read_file(conf);
+    cr_assert(text && strstr(text, "\nsampler = mh\n"), "%s", text);
+    free(text);
+    free(corpus_path);
+    test_rmdir(dir);
+    free(dir);
+}
