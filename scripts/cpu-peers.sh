@@ -11,7 +11,8 @@
 #      TOPICS      ("100 1024")
 #      ITERATIONS  the points, in increasing order ("25 50 100 200 400 800")
 #      LEVELS      the iteration counts whose best peer figure is a level to time ("50 200 800")
-#      SYSTEMS     ("ldagpu mallet tomotopy warplda")
+#      SYSTEMS     ("ldagpu mallet tomotopy warplda"); ldagpu:NAME trains with --sampler NAME
+#                  instead of auto, e.g. "ldagpu:alias ldagpu:mh mallet warplda" 
 #      THREADS (2), ALPHA_SUM (20: α = ALPHA_SUM/K, ldagpu's collapsed default), BETA (0.01),
 #      SEED (1), HOLDOUT (0.1), EVAL_ITERATIONS (20: eval's sweeps estimating θ)
 #      LOAD_MAX    a timed run starts once the 1-minute load average is below this (0.5) ...
@@ -26,7 +27,7 @@
 #                  LEVELS "5 10", no waiting
 #
 # What runs (THREADS threads each; symmetric α and β, never learned, the same for all):
-#   ldagpu    train --model collapsed --sampler auto --device cpu, to the first point, then
+#   ldagpu    train --model collapsed --sampler auto (or NAME) --device cpu, to the first point, then
 #             --resume to each next one (50 + 50 resumed is 100 iterations in one run); its
 #             seconds are log.csv's (the iterations: z draw and updates; no evaluation, reading
 #             or set-up); φ is the model's phi.npy
@@ -100,7 +101,7 @@ if [ -z "$corpus_dir" ]; then
 fi
 for system in $systems; do
     case $system in
-        ldagpu) ;;
+        ldagpu|ldagpu:*) ;;
         mallet) for t in java javac git; do command -v $t > /dev/null || die "$t not found (mallet)"; done ;;
         tomotopy) for t in g++ git; do command -v $t > /dev/null || die "$t not found (tomotopy)"; done
                   [ -f /usr/include/eigen3/Eigen/Dense ] || die "no Eigen (libeigen3-dev; scripts/install-deps.sh --peers)" ;;
@@ -200,7 +201,7 @@ run_ldagpu() {
     for n in $iterations; do
         if [ "$done_its" = 0 ]; then
             "$bin" train "$data/train.docword" --vocab "$data/vocab.txt" -K "$K" -n "$n" -a "$alpha" -b "$beta" \
-                -s "$seed" --model collapsed --sampler auto --device cpu -j "$threads" -e 0 --doc-topics none \
+                -s "$seed" --model collapsed --sampler "$sampler" --device cpu -j "$threads" -e 0 --doc-topics none \
                 -o "$run/model" -q
         else
             "$bin" train --resume "$run/model" -n $((n - done_its)) -q
@@ -272,11 +273,12 @@ for name in $corpora; do
     for K in $topics; do
         alpha=$(awk -v a="$alpha_sum" -v k="$K" 'BEGIN {printf "%.9g", a / k}')
         for system in $systems; do
-            run="$work/runs/$name-K$K-$system"
+            run="$work/runs/$name-K$K-$(echo "$system" | tr : -)"
+            case $system in ldagpu:*) sampler=${system#ldagpu:} ;; *) sampler=auto ;; esac
             if [ ! -f "$run/rows.csv" ]; then
                 rm -rf "$run" && mkdir -p "$run"
                 echo "cpu-peers: $name K = $K $system ($iterations iterations)" >&2
-                "run_$system"
+                "run_${system%%:*}"
                 : > "$run/rows.part"
                 prev_n=0 prev_s=0
                 while read -r n s l0 l1; do

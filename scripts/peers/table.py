@@ -8,8 +8,9 @@ log-likelihood a token", and the training tokens a second (the whole run's, and 
 segments). Then the levels: the best held-out figure any peer (every system but ldagpu) reaches
 after each iteration count of the second argument (where the CSV has it), and the seconds each
 system takes to reach it, by linear interpolation between its points (the time it reaches the
-level in a straight line from the point before; "not reached" past its last point), with ldagpu's
-time as a fraction of the fastest peer's. Only the standard library.
+level in a straight line from the point before; "not reached" past its last point), with each
+ldagpu run's time as a fraction of the fastest peer's (ldagpu:NAME: trained with --sampler NAME).
+Only the standard library.
 """
 import csv
 import sys
@@ -45,7 +46,8 @@ def main():
     out = []
     for (corpus, K) in sorted(runs):
         systems = runs[(corpus, K)]
-        names = [s for s in ORDER if s in systems] + sorted(s for s in systems if s not in ORDER)
+        names = ([s for s in ORDER if s in systems] + sorted(s for s in systems if s.startswith("ldagpu:"))
+                 + sorted(s for s in systems if s not in ORDER and not s.startswith("ldagpu:")))
         iterations = sorted({int(r["iterations"]) for rows in systems.values() for r in rows})
         out.append(f"### {corpus}, K = {K}\n")
         out.append("Seconds of training → held-out log-likelihood a token, after "
@@ -64,7 +66,8 @@ def main():
             loads = [float(r["load_before"]) for r in rows]
             rate_cell = f"{rate / 1e6:.2f} M ({min(rates) / 1e6:.2f}–{max(rates) / 1e6:.2f})" if rates else ""
             out.append(f"| {name} | " + " | ".join(cells) + f" | {rate_cell} | {min(loads):.2f}–{max(loads):.2f} |")
-        peers = [n for n in names if n != "ldagpu"]
+        ours = [n for n in names if n == "ldagpu" or n.startswith("ldagpu:")]
+        peers = [n for n in names if n not in ours]
         levels = []
         for it in level_iterations:
             reached = [float(r["heldout_loglik"]) for n in peers for r in systems[n] if int(r["iterations"]) == it]
@@ -79,13 +82,13 @@ def main():
             for n in names:
                 cells = [seconds(t) if t is not None else "not reached" for t in times[n]]
                 out.append(f"| {n} | " + " | ".join(cells) + " |")
-            if "ldagpu" in names and peers:
+            for me in ours if peers else []:
                 cells = []
                 for j in range(len(levels)):
                     best = [times[n][j] for n in peers if times[n][j] is not None]
-                    mine = times["ldagpu"][j]
+                    mine = times[me][j]
                     cells.append(f"{mine / min(best):.2f}" if best and mine is not None else "")
-                out.append("| ldagpu ÷ fastest peer | " + " | ".join(cells) + " |")
+                out.append(f"| {me} ÷ fastest peer | " + " | ".join(cells) + " |")
         out.append("")
     print("\n".join(out))
 

@@ -123,6 +123,7 @@ void lda_alias_free(lda_alias_sampler *s)
     free(s->cells);
     free(s->word_topic);
     free(s->word_factor);
+    free(s->word_count);
     free(s->base);
     free(s->smooth);
     free(s->inv);
@@ -164,7 +165,7 @@ uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
     const uint64_t cells = N < V * K ? N : V * K; /* Σ min(K, a word's tokens) ≤ */
     const uint64_t most_list = B * K + B; /* a block's lists at most (the plan needs no exact figure) */
     const uint64_t workers = threads > 0 ? (uint64_t)threads : 1;
-    return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) + cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t)) +
+    return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) + cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t) + sizeof(double)) + /* with mh's counts */
            (uint64_t)K * (sizeof(lda_alias_cell) + sizeof(double)) + N * (sizeof(lda_alias_token) + 2 * sizeof(uint32_t)) +
            workers * ((uint64_t)K * (6 * sizeof(double) + 7 * sizeof(uint32_t)) + /* with mh's rows */
                       (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) + B * (sizeof(uint64_t) + sizeof(uint32_t)));
@@ -193,6 +194,7 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
         !(s->cells = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->cells, what, err)) ||
         !(s->word_topic = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_topic, what, err)) ||
         !(s->word_factor = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_factor, what, err)) ||
+        (mh && !(s->word_count = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_count, what, err))) ||
         !(s->base = lda_malloc_array(K, sizeof *s->base, what, err)) ||
         !(s->smooth = lda_malloc_array(K, sizeof *s->smooth, what, err)) ||
         !(s->inv = lda_malloc_array(K, sizeof *s->inv, what, err)) ||
@@ -300,6 +302,8 @@ static void table_words(void *vctx, size_t task, int worker)
                 }
                 topic[m] = k;
                 factor[m] = word_factor(n[k], ain->beta, s->inv[k]);
+                if (s->word_count)
+                    s->word_count[s->offset[w] + m] = n[k];
                 total += weights[m] = (double)alpha[k] * (double)n[k] * s->inv[k];
                 m++;
             }
@@ -496,13 +500,13 @@ static void mh_run(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alia
         wk->num_touched = 0;
         return;
     }
-    const uint32_t *topic = s->word_topic + s->offset[w], *n = ain->n_wk + (size_t)w * s->K;
+    const uint32_t *topic = s->word_topic + s->offset[w], *n = s->word_count + s->offset[w];
     for (uint32_t p = 0; p < s->len[w]; p++) {
         const uint32_t k = topic[p];
         wk->touched[p] = k;
         wk->is_touched[k] = 1;
-        wk->nw0[k] = wk->nw[k] = n[k];
-        wk->live_row[k] = ((double)n[k] + ain->beta) * wk->inv[k];
+        wk->nw0[k] = wk->nw[k] = n[p];
+        wk->live_row[k] = ((double)n[p] + ain->beta) * wk->inv[k];
     }
     wk->num_touched = s->len[w];
 }
@@ -611,9 +615,16 @@ static void draw_block(void *vctx, size_t task, int worker)
                     wk->broken = 1;
                     break;
                 }
+                const double inv_old = wk->inv[old], f_old = wk->live_row[old];
                 mh_move(s, in->alias, wk, old, -1);
                 topic = mh_token(s, in->alias, in->alpha, wk, e, m, old, &rw, bits, &jo, &jn);
-                mh_move(s, in->alias, wk, topic, +1);
+                if (topic == old) { /* back as it was */
+                    wk->nw[old]++;
+                    wk->nk[old]++;
+                    wk->inv[old] = inv_old;
+                    wk->live_row[old] = f_old;
+                } else
+                    mh_move(s, in->alias, wk, topic, +1);
             } else
                 topic = draw_token(s, wk, e, m, old, &rw, bits, &jo, &jn);
             if (jo == m) {

@@ -71,6 +71,7 @@ typedef struct lda_alias_sampler {
     lda_alias_cell *cells; /* the words' tables */
     uint32_t *word_topic;  /* beside them: each word's topics with a count, increasing, */
     double *word_factor;   /* ... and their (n[w,k] + β) / (n[k] + Vβ) */
+    uint32_t *word_count;  /* ... and, for mh, their n[w,k] (else NULL) */
     double *base;          /* K: β / (n[k] + Vβ), the factor of a topic without a count */
     lda_alias_cell *smooth; /* K */
     double smooth_total;
