@@ -486,8 +486,9 @@ static void mh_move(const lda_alias_sampler *s, const lda_alias_in *ain, lda_ali
     wk->live_row[k] = ((double)wk->nw[k] + ain->beta) * wk->inv[k];
 }
 
-/* The run's word: its counts at the pass's start, live from here; or, at its end, its topics'
- * counts zeroed and their f_k put back to β / (n[k] + Vβ). */
+/* The run's word: its factors f⁰_k (word_row_set's), its counts at the pass's start, live from
+ * here, in one pass over its topics; or, at its end, its topics' counts zeroed and both rows put
+ * back to β / (n[k] + Vβ), the pass's and the live one. */
 static void mh_run(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alias_worker *wk, uint32_t w, int end)
 {
     if (end) {
@@ -496,13 +497,16 @@ static void mh_run(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alia
             wk->nw0[k] = wk->nw[k] = 0;
             wk->is_touched[k] = 0;
             wk->live_row[k] = ain->beta * wk->inv[k];
+            wk->word_row[k] = s->base[k];
         }
         wk->num_touched = 0;
         return;
     }
     const uint32_t *topic = s->word_topic + s->offset[w], *n = s->word_count + s->offset[w];
+    const double *factor = s->word_factor + s->offset[w];
     for (uint32_t p = 0; p < s->len[w]; p++) {
         const uint32_t k = topic[p];
+        wk->word_row[k] = factor[p];
         wk->touched[p] = k;
         wk->is_touched[k] = 1;
         wk->nw0[k] = wk->nw[k] = n[p];
@@ -593,9 +597,10 @@ static void draw_block(void *vctx, size_t task, int worker)
     for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1] && !wk->broken; r++) {
         const uint32_t w = s->run_word[r];
         const run_word rw = {s->len[w], s->cells + s->offset[w], s->word_total[w], wk->word_row};
-        word_row_set(s, wk, w, 0);
         if (s->mh)
             mh_run(s, in->alias, wk, w, 0);
+        else
+            word_row_set(s, wk, w, 0);
         for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++) {
             { /* the next token's topic and document list, asked for while this one is drawn */
                 const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
@@ -646,9 +651,10 @@ static void draw_block(void *vctx, size_t task, int worker)
             wk->list_len[tok->slot] = m;
             c->z[pos] = topic;
         }
-        word_row_set(s, wk, w, 1);
         if (s->mh)
             mh_run(s, in->alias, wk, w, 1);
+        else
+            word_row_set(s, wk, w, 1);
     }
     lists_store(c, wk, j0);
 }
