@@ -143,7 +143,7 @@ void lda_params_default(lda_params *p);
  *    longest chain), so 256 stays there; so it does for θ-collapsed at 1024 (φ drawn), which 512
  *    made slower on wiki43k (2.08 against 1.95 ms) with its held-out figure not measured
  *    (results/sparse/ab-session12-h100.txt).
- *  - --sampler sparselda and alias (the CPU's): 0, documents never cut. A CPU thread draws a document
+ *  - --sampler sparselda, alias and mh (the CPU's): 0, documents never cut. A CPU thread draws a document
  *    whatever its length, and a piece would see its document's other pieces as they were when
  *    the pass began, which the sampler's exact draw is there to avoid. */
 #define LDA_PIECE_LENGTH_AUTO UINT32_MAX
