@@ -168,11 +168,11 @@ Test(cli, bench_writes_one_row_per_point, .timeout = 120)
         cr_assert_eq(sscanf(line, "%u,%31[^,],float,%31[^,],%15[^,],cpu,%lf", &K, sampler, model, split, &ms), 5, "%s",
                      line);
         /* --samplers auto (the default): the collapsed model's on the CPU */
-        cr_assert_str_eq(sampler, strcmp(model, "collapsed") == 0 ? "mh" : "butterfly", "%s", line);
+        cr_assert_str_eq(sampler, strcmp(model, "collapsed") == 0 ? "alias" : "butterfly", "%s", line);
         cr_assert_str_eq(split, strcmp(model, "collapsed") == 0 ? "1" : "auto", "%s", line);
         cr_assert(ms > 0);
         /* the plan that ran (kernel, warps a group) and the piece length (auto: by the model and
-         * sampler; mh draws documents whole) end the row */
+         * sampler; alias draws documents whole) end the row */
         cr_assert(strstr(line, strcmp(model, "collapsed") == 0 ? ",cpu,0,0\n" : ",cpu,0,512\n"), "%s", line);
         rows++;
     }

@@ -44,14 +44,14 @@ static char *model_conf(const char *dir, const char *name)
     return conf;
 }
 
-/* --sampler auto (the default): sparse where θ is collapsed (mh for the collapsed model on the
+/* --sampler auto (the default): sparse where θ is collapsed (alias for the collapsed model on the
  * CPU, as here), butterfly where θ is given; the opening line names the model
  * and the sampler that ran, and model.conf records it. */
 Test(front, auto_sampler_is_sparse_where_theta_is_collapsed)
 {
     static const struct {
         const char *model, *sampler;
-    } cases[] = {{"collapsed", "mh"},           {"theta-collapsed", "sparse"}, {"uncollapsed", "butterfly"},
+    } cases[] = {{"collapsed", "alias"},        {"theta-collapsed", "sparse"}, {"uncollapsed", "butterfly"},
                  {"mean-for-mode", "butterfly"}, {"phi-mean", "butterfly"}};
     char *dir = test_tmpdir();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -121,7 +121,7 @@ Test(front, resume_keeps_the_recorded_sampler)
     snprintf(args, sizeof args, "train --resume '%s/m' -n 1 --device cpu -j 2 --sampler auto", dir);
     cr_assert_eq(test_run_ldagpu(args, &out), 0, "%s", out);
     conf = model_conf(dir, "m");
-    cr_assert(strstr(conf, "\nsampler = mh\n"), "--sampler auto on resume (the CPU, K = 3): %s", conf);
+    cr_assert(strstr(conf, "\nsampler = alias\n"), "--sampler auto on resume (the CPU, K = 3): %s", conf);
     free(conf);
     free(out);
     test_rmdir(dir);
@@ -138,17 +138,17 @@ Test(front, bench_rows_name_the_resolved_sampler)
     char path[4096];
     snprintf(path, sizeof path, "%s/bench.csv", dir);
     char *csv = test_read_file(path);
-    cr_assert(csv && strstr(csv, "\n4,mh,float,collapsed,") && strstr(csv, "\n4,butterfly,float,uncollapsed,"),
+    cr_assert(csv && strstr(csv, "\n4,alias,float,collapsed,") && strstr(csv, "\n4,butterfly,float,uncollapsed,"),
               "%s", csv);
     free(csv);
     /* auto next to the sampler it resolves to: that point once */
-    snprintf(args, sizeof args, "bench '%s' -K 4 --samplers auto,mh --models collapsed -n 1 -w 0 -r 1 "
+    snprintf(args, sizeof args, "bench '%s' -K 4 --samplers auto,alias --models collapsed -n 1 -w 0 -r 1 "
              "--device cpu -j 1 -o '%s/bench.csv'", tiny, dir);
     run_ok(args);
     csv = test_read_file(path);
     cr_assert(csv);
     int rows = 0;
-    for (const char *p = csv; (p = strstr(p, "\n4,mh,")); p++)
+    for (const char *p = csv; (p = strstr(p, "\n4,alias,")); p++)
         rows++;
     cr_assert_eq(rows, 1, "%s", csv);
     free(csv);

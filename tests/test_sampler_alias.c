@@ -296,18 +296,20 @@ Test(sampler_alias, collapsed_on_the_cpu_only)
     free(dir);
 }
 
-/* --sampler auto takes mh for the collapsed model on the CPU at every K (where it reached the
- * held-out levels soonest); sparse on the GPU and for the θ-collapsed model; a named sampler
- * (alias, sparselda) is kept. */
-Test(sampler_alias, auto_takes_mh_for_the_collapsed_model_on_the_cpu)
+/* --sampler auto takes, for the collapsed model on the CPU, alias below K = 1024 and mh from
+ * there (where each reached the held-out levels soonest); sparse on the GPU and for the
+ * θ-collapsed model; a named sampler (alias, sparselda) is kept. */
+Test(sampler_alias, auto_takes_alias_or_mh_for_the_collapsed_model_on_the_cpu)
 {
     const struct {
         lda_model_kind model;
         lda_device device;
         uint32_t K;
         lda_sampler want;
-    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_MH},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 1024, LDA_SAMPLER_MH},
+    } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_MH_FROM_K - 1, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_MH_FROM_K, LDA_SAMPLER_MH},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 4096, LDA_SAMPLER_MH},
                  {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 1024, LDA_SAMPLER_SPARSE},
                  {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
                  {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
