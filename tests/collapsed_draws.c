@@ -2,10 +2,13 @@
 #include "collapsed_draws.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/zplan.h"
+#include "core/search.h"
 #include "core/rng.h"
 #include "helpers.h"
 
@@ -171,4 +174,86 @@ void same_model_for_any_thread_count(const lda_layout *L, uint32_t K, lda_sample
             free(z[run]);
         }
     }
+}
+
+void cpu_only_sampler_refusals(lda_sampler sampler)
+{
+    const char *name = lda_choice_name(lda_sampler_choices, sampler);
+    char want[128];
+    lda_params p;
+    lda_params_default(&p);
+    p.sampler = sampler;
+    lda_zplan z;
+    lda_error err = {0};
+    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
+    snprintf(want, sizeof want, "--sampler %s: draws the collapsed model only", name);
+    cr_assert(strstr(err.msg, want), "%s", err.msg);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
+    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
+    p.num_topics = 1024;
+    cr_assert_eq(lda_params_piece_length(&p), 0, "documents drawn whole");
+    const lda_gpu_limits h100 = {227 * 1024, 132};
+    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L, "%s", err.msg);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
+    snprintf(want, sizeof want, "--sampler %s: runs on the CPU only", name);
+    cr_assert(strstr(err.msg, want), "%s", err.msg);
+    lda_layout_free(L);
+    corpus_free(c);
+    p.device = LDA_DEVICE_AUTO;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
+    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512];
+    snprintf(args, sizeof args, "train '%s' --sampler %s --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
+             corpus_path, name, dir);
+    snprintf(want, sizeof want, "--sampler %s: draws the collapsed model only", name);
+    test_expect_failure(args, 2, want);
+    snprintf(args, sizeof args, "train '%s' --sampler %s --model collapsed --holdout 0.3 --device cpu -K 3 -n 2 -j 2 "
+             "-q -o '%s/m'", corpus_path, name, dir);
+    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
+    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
+    char *text = test_read_file(conf);
+    snprintf(want, sizeof want, "\nsampler = %s\n", name);
+    cr_assert(text && strstr(text, want), "%s", text);
+    free(text);
+    free(corpus_path);
+    test_rmdir(dir);
+    free(dir);
+}
+
+void same_model_over_blocks(lda_sampler sampler, const char *plan)
+{
+    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 24, &err);
+    cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
+    same_model_for_any_thread_count(L, 7, sampler, plan);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits)
+{
+    const double target =
+        lda_scaled_target_double(D + s->word_total[w] + s->smooth_total, lda_uniform_double(bits.v[0]));
+    if (target < D)
+        return (uint32_t)lda_linear_search_double(cum, (int)s->K, target);
+    if (target - D < s->word_total[w])
+        return lda_alias_cells_draw(s->cells + s->offset[w], s->len[w], s->word_total[w], bits.v[1], bits.v[2]);
+    return lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
+}
+
+void expect_same_pass(const lda_layout *L, uint32_t K, const uint32_t *z, const uint32_t *ez, const uint32_t *n,
+                      const uint32_t *en, const char *what)
+{
+    for (size_t sl = 0; sl < L->num_slots; sl++)
+        for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
+            const size_t pos = lda_layout_pos(L, sl, i);
+            cr_assert_eq(z[pos], ez[pos], "%s slot %zu token %u: %u, reference %u", what, sl, i, z[pos], ez[pos]);
+        }
+    cr_assert_eq(memcmp(n, en, L->num_slots * K * sizeof *en), 0, "%s: counts differ", what);
 }

@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/sampler_alias.h"
 #include "backend/sampler_cpu.h"
+#include "core/rng.h"
 #include "corpus/corpus.h"
 
 /* n[m,k] (a cut document's joined), n[w,k] and n[k] from z. */
@@ -65,5 +67,25 @@ void int_state_free(int_state *st);
 /* Same seed, 1, 2 and 3 threads: identical θ, φ and z after 5 iterations of the collapsed model
  * drawn by `sampler` on L at K, with --refresh 1 and 2; the plan's line must hold `plan`. */
 void same_model_for_any_thread_count(const lda_layout *L, uint32_t K, lda_sampler sampler, const char *plan);
+
+/* The alias draw restated plainly for a token of word w (the tests of alias and mh): target u ·
+ * (D + the word's and the smoothing's totals), with D the document part whose running sums over
+ * all K topics are cum; in D the linear search of cum, else the word's table or the smoothing's
+ * drawn with the token's other two random words. */
+uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits);
+
+/* A pass's z and n[m,k] equal the restatement's (ez, en); `what` names the pass in a failure. */
+void expect_same_pass(const lda_layout *L, uint32_t K, const uint32_t *z, const uint32_t *ez, const uint32_t *n,
+                      const uint32_t *en, const char *what);
+
+/* same_model_for_any_thread_count for alias's walk (alias, mh) over more than three blocks of
+ * LDA_ZPLAN_ALIAS_BLOCK_WARPS warps, with documents cut into pieces. */
+void same_model_over_blocks(lda_sampler sampler, const char *plan);
+
+/* A sampler of the collapsed model that runs on the CPU only (alias, mh): the θ-collapsed model
+ * and the GPU plan refuse it in one line naming it, documents are drawn whole, --device auto
+ * resolves to the CPU; through the program, another model is refused (exit 2) and a run with
+ * --holdout records the sampler in model.conf. */
+void cpu_only_sampler_refusals(lda_sampler sampler);
 
 #endif

@@ -77,15 +77,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts)
                         const lda_u32x4 bits =
                             lda_philox(lda_rng_counter(LDA_RNG_Z, it, L->slot_token_base[sl] + tok->i, 0), 21);
                         const double Zs = D + s.word_total[w] + s.smooth_total;
-                        const double target = lda_scaled_target_double(Zs, lda_uniform_double(bits.v[0]));
-                        uint32_t k;
-                        if (target < D)
-                            k = (uint32_t)lda_linear_search_double(cum, (int)K, target);
-                        else if (target - D < s.word_total[w])
-                            k = lda_alias_cells_draw(s.cells + s.offset[w], s.len[w], s.word_total[w], bits.v[1],
-                                                     bits.v[2]);
-                        else
-                            k = lda_alias_cells_draw(s.smooth, K, s.smooth_total, bits.v[1], bits.v[2]);
+                        uint32_t k = alias_draw_restated(&s, w, cum, D, bits);
                         if (k != old) {
                             const double a_t = st.alpha[k], a_s = st.alpha[old];
                             const double gt_s = ((double)nw[old] - 1 + beta) * st.scale[old];
@@ -105,13 +97,9 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts)
                     }
                 }
             }
-            for (size_t sl = 0; sl < L->num_slots; sl++)
-                for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
-                    const size_t pos = lda_layout_pos(L, sl, i);
-                    cr_assert_eq(st.z[pos], ez[pos], "K=%u parts %u pass %u slot %zu token %u: %u, reference %u", K,
-                                 parts, it, sl, i, st.z[pos], ez[pos]);
-                }
-            cr_assert_eq(memcmp(st.n, en, L->num_slots * K * sizeof *en), 0, "K=%u pass %u: counts differ", K, it);
+            char what[64];
+            snprintf(what, sizeof what, "K=%u parts %u pass %u", K, parts, it);
+            expect_same_pass(L, K, st.z, ez, st.n, en, what);
         }
     if (K > 1) {
         cr_assert_gt(moved, st.c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
@@ -221,55 +209,12 @@ Test(sampler_mh, planted_topics_recovered)
  * blocks (each its own live counts), with documents cut into pieces and with --refresh 2. */
 Test(sampler_mh, same_model_for_any_thread_count)
 {
-    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
-    lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, 24, &err);
-    cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
-    same_model_for_any_thread_count(L, 7, LDA_SAMPLER_MH, "CPU mh");
-    lda_layout_free(L);
-    corpus_free(c);
+    same_model_over_blocks(LDA_SAMPLER_MH, "CPU mh");
 }
 
 /* The collapsed model only, on the CPU only, each refused in one line; held-out documents (φ
  * fixed) are drawn by sparse's split, so --holdout works, and the model records the sampler. */
 Test(sampler_mh, collapsed_on_the_cpu_only)
 {
-    lda_params p;
-    lda_params_default(&p);
-    p.sampler = LDA_SAMPLER_MH;
-    lda_zplan z;
-    lda_error err = {0};
-    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
-    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
-    cr_assert(strstr(err.msg, "--sampler mh: draws the collapsed model only"), "%s", err.msg);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-    memset(&err, 0, sizeof err);
-    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
-    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
-    cr_assert_eq(lda_params_piece_length(&p), 0, "documents drawn whole");
-    const lda_gpu_limits h100 = {227 * 1024, 132};
-    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
-    lda_layout *L = lda_layout_build(c, 0, &err);
-    cr_assert(L, "%s", err.msg);
-    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
-    cr_assert(strstr(err.msg, "--sampler mh: runs on the CPU only"), "%s", err.msg);
-    lda_layout_free(L);
-    corpus_free(c);
-    p.device = LDA_DEVICE_AUTO;
-    lda_zplan_resolve_sampler(&p);
-    cr_assert_eq(p.device, LDA_DEVICE_CPU, "auto with a CPU-only sampler resolves to the CPU");
-    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512];
-    snprintf(args, sizeof args, "train '%s' --sampler mh --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
-             corpus_path, dir);
-    test_expect_failure(args, 2, "--sampler mh: draws the collapsed model only");
-    snprintf(args, sizeof args, "train '%s' --sampler mh --model collapsed --holdout 0.3 --device cpu -K 3 -n 2 -j 2 "
-             "-q -o '%s/m'", corpus_path, dir);
-    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
-    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
-    char *text = test_read_file(conf);
-    cr_assert(text && strstr(text, "\nsampler = mh\n"), "%s", text);
-    free(text);
-    free(corpus_path);
-    test_rmdir(dir);
-    free(dir);
+    cpu_only_sampler_refusals(LDA_SAMPLER_MH);
 }
