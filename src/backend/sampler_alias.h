@@ -34,11 +34,15 @@
  * is reached by one Metropolis–Hastings step a token (AliasLDA: Li, Ahmed, Ravi & Smola 2014):
  * the proposal is the alias draw above with the document part summed with the live factors,
  *   q_k = n[m,k] f_k + α_k f⁰_k,  f⁰_k = (n⁰[w,k] + β) / (n⁰[k] + Vβ)  (the pass's start),
- * and a proposed t ≠ s (the token's topic) is taken with probability min(1, p_t q_s / (p_s q_t)),
- * decided by the token's fourth random word; else the token keeps s. q and p differ only in the
- * α part, so nearly every proposal is taken. The chain's stationary distribution is p exactly;
- * one step a token is the approximation. The live counts are the worker's: a K-long row of the
- * run's word (its counts, and f_k) and the block's n[k] and 1 / (n[k] + Vβ). */
+ * and a proposed t ≠ s (the token's topic) is taken with probability
+ * min(1, p_t q_t(s) Z_s / (p_s q_s(t) Z_t)), decided by the token's fourth random word; else the
+ * token keeps s. The pass's tables hold the token at s, so the proposal depends on the state:
+ * q_t and its total Z_t are the tables' with the token moved to t (different at s and t only,
+ * mh_token in sampler_alias.c). With that the step is reversible with respect to p, the chain's
+ * stationary distribution; one step a token is the approximation. q and p differ only in the α
+ * part, so nearly every proposal is taken. The live counts are the worker's: K-long rows of the
+ * run's word (its counts at the pass's start and now, and f_k) and the block's n[k] and
+ * 1 / (n[k] + Vβ). */
 #ifndef LDA_SAMPLER_ALIAS_H
 #define LDA_SAMPLER_ALIAS_H
 
