@@ -35,6 +35,7 @@ struct lda_alias_worker {
     unsigned char *is_touched;         /* K */
     double *inv, *live_row;
     uint32_t num_touched;
+    char apart[64]; /* the next worker's fields start a cache line away from what this one writes */
 };
 
 /* A document's list: its topics with a count (at most min(K, its tokens)), and for a moment
