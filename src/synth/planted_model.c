@@ -8,12 +8,13 @@
 #include "core/gamma.h"
 #include "core/rng.h"
 
-/* A Dirichlet(prior) vector of n entries from the stream r, normalised, into p. */
-static void draw_dirichlet(lda_rng *r, double prior, uint32_t n, double *p)
+/* A Dirichlet vector of n entries from the stream r, normalised, into p: prior plus counts[i]
+ * (counts NULL: none) for entry i. */
+static void draw_dirichlet(lda_rng *r, double prior, const uint32_t *counts, uint32_t n, double *p)
 {
     double top = -INFINITY, sum = 0.0;
     for (uint32_t i = 0; i < n; i++) {
-        p[i] = lda_log_gamma_variate(r, prior);
+        p[i] = lda_log_gamma_variate(r, prior + (counts ? counts[i] : 0));
         top = p[i] > top ? p[i] : top;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -22,11 +23,30 @@ static void draw_dirichlet(lda_rng *r, double prior, uint32_t n, double *p)
         p[i] /= sum;
 }
 
-void lda_planted_theta(uint64_t seed, uint64_t doc, double alpha, uint32_t num_topics, double *theta)
+void lda_planted_doc_topics(uint64_t seed, uint64_t doc, double alpha, uint32_t num_topics, uint32_t length,
+                            uint32_t *z, uint64_t *word_bits)
 {
+    const double k_alpha = (double)num_topics * alpha;
+    for (uint32_t i = 0; i < length; i++) {
+        const lda_u32x4 u = lda_philox(lda_rng_counter(LDA_RNG_GEN_TOKENS, 0, doc, i), seed);
+        const int fresh = (double)u.v[0] * ((double)i + k_alpha) < k_alpha * 4294967296.0; /* u0 / 2^32 < Kα / (i + Kα) */
+        z[i] = fresh ? (uint32_t)(((uint64_t)u.v[1] * num_topics) >> 32) : z[((uint64_t)u.v[1] * i) >> 32];
+        word_bits[i] = (uint64_t)u.v[2] << 32 | u.v[3];
+    }
+}
+
+void lda_planted_theta_given(uint64_t seed, uint64_t doc, double alpha, uint32_t num_topics, const uint32_t *z,
+                             uint32_t length, uint32_t *counts, double *theta, float *theta_out)
+{
+    for (uint32_t i = 0; i < length; i++)
+        counts[z[i]]++;
     lda_rng r;
     lda_rng_init(&r, seed, LDA_RNG_GEN_THETA, 0, doc);
-    draw_dirichlet(&r, alpha, num_topics, theta);
+    draw_dirichlet(&r, alpha, counts, num_topics, theta);
+    for (uint32_t k = 0; k < num_topics; k++)
+        theta_out[k] = (float)theta[k];
+    for (uint32_t i = 0; i < length; i++)
+        counts[z[i]] = 0;
 }
 
 typedef struct {
@@ -45,7 +65,7 @@ static void draw_topic(void *ctx, size_t k, int worker)
     uint32_t *work = (uint32_t *)(q + V);
     lda_rng r;
     lda_rng_init(&r, job->seed, LDA_RNG_GEN_PHI, 0, k);
-    draw_dirichlet(&r, job->beta, V, p);
+    draw_dirichlet(&r, job->beta, NULL, V, p);
     for (uint32_t w = 0; w < V; w++)
         job->t->phi[k * V + w] = (float)p[w];
     lda_alias_build(p, V, job->t->alias + k * V, q, work);
