@@ -11,6 +11,7 @@
 #include "synth/gen_output.h"
 #include "synth/planted_model.h"
 #include "util/memory.h"
+#include "util/clock.h"
 #include "util/threadpool.h"
 
 enum {
@@ -389,10 +390,13 @@ int lda_generate(const lda_generate_options *o, lda_generate_result *result, lda
         goto out;
     length_job lj = {o, lengths};
     lda_pool_run(pool, (size_t)((o->num_docs + LENGTH_TASK - 1) / LENGTH_TASK), draw_lengths, &lj);
+    const double t0 = lda_now_seconds();
     if (check_corpus_size(o, lengths, &longest, &result->num_tokens, err) ||
         (o->want_theta && !(theta = lda_malloc_array(o->num_docs * o->num_topics, sizeof *theta, "theta", err))) ||
-        lda_planted_topics_draw(&topics, o->num_topics, o->vocab_size, o->beta, o->seed, pool, err) ||
-        !(scratch = make_scratch(lda_pool_threads(pool), o->num_topics, o->vocab_size, longest, o->want_theta,
+        lda_planted_topics_draw(&topics, o->num_topics, o->vocab_size, o->beta, o->seed, pool, err))
+        goto out;
+    result->topics_seconds = lda_now_seconds() - t0;
+    if (!(scratch = make_scratch(lda_pool_threads(pool), o->num_topics, o->vocab_size, longest, o->want_theta,
                                  err)) ||
         gen_output_open(&out, o->output, o->format, o->num_docs, lengths, o->vocab_size, err))
         goto out;

@@ -39,6 +39,7 @@ typedef struct {
 
 typedef struct {
     uint64_t num_tokens;
+    double topics_seconds;       /* of the run's time, the planted topics' (K × V Gamma variates) */
     char *phi_path, *theta_path; /* malloc'ed; theta_path NULL unless asked for */
 } lda_generate_result;
 
