@@ -141,20 +141,27 @@ static int emit_document(gen_block *b, const gen_scratch *s, size_t n, uint64_t 
     return 0;
 }
 
-/* Document d: its tokens' topics, then their words (a pass of its own: the draws from the
- * topics' alias tables, K × V entries, miss the cache, and independent loads overlap). */
+/* Document d: its tokens' topics, then their words, in a pass of their own: each word is an
+ * entry of the topics' alias tables (K × V, gigabytes at K = 10^4) at random, so the entry of
+ * the token PREFETCH_AHEAD on is fetched while this one is drawn. */
 static int make_document(const gen_job *job, gen_scratch *s, gen_block *b, uint64_t d)
 {
+    enum { PREFETCH_AHEAD = 16 };
     const lda_generate_options *o = job->o;
     const uint32_t V = o->vocab_size, length = job->lengths[d];
+    const lda_alias_entry *alias = job->topics->alias;
     lda_planted_doc_topics(o->seed, d, o->alpha, o->num_topics, length, s->topics, s->word_bits);
     if (job->theta_out)
         lda_planted_theta_given(o->seed, d, o->alpha, o->num_topics, s->topics, length, s->topic_counts, s->theta,
                                 job->theta_out + d * o->num_topics);
     size_t n = 0;
     for (uint32_t i = 0; i < length; i++) {
-        const uint32_t w = lda_alias_draw(job->topics->alias + (size_t)s->topics[i] * V, V,
-                                          (uint32_t)(s->word_bits[i] >> 32), (uint32_t)s->word_bits[i]);
+        if (i + PREFETCH_AHEAD < length) {
+            const uint32_t j = i + PREFETCH_AHEAD, bucket = (uint32_t)(((s->word_bits[j] >> 32) * V) >> 32);
+            __builtin_prefetch(alias + (size_t)s->topics[j] * V + bucket);
+        }
+        const uint32_t w = lda_alias_draw(alias + (size_t)s->topics[i] * V, V, (uint32_t)(s->word_bits[i] >> 32),
+                                          (uint32_t)s->word_bits[i]);
         if (s->counts[w]++ == 0)
             s->distinct[n++] = w;
     }
@@ -353,7 +360,7 @@ static int check_corpus_size(const lda_generate_options *o, const uint32_t *leng
     if (*tokens <= CORPUS_MAX_TOKENS)
         return 0;
     lda_error_input(err, "%llu documents of mean length %g came to %llu tokens, more than the %llu a corpus may "
-                    "have (ldagpu counts tokens in 32 bits): ask for fewer or shorter documents",
+                    "have: ask for fewer or shorter documents",
                     (unsigned long long)o->num_docs, o->lengths.mean, (unsigned long long)*tokens,
                     (unsigned long long)CORPUS_MAX_TOKENS);
     return -1;
