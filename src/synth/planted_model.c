@@ -15,7 +15,8 @@ static void draw_dirichlet(lda_rng *r, double prior, const uint32_t *counts, uin
 {
     double top = -INFINITY, sum = 0.0;
     for (uint32_t i = 0; i < n; i++) {
-        p[i] = lda_log_gamma_variate(r, prior + (counts ? counts[i] : 0));
+        const double shape = prior + (counts ? counts[i] : 0);
+        p[i] = shape < 1.0 ? lda_log_gamma_small(r, shape) : lda_log_gamma_variate(r, shape);
         top = p[i] > top ? p[i] : top;
     }
     for (uint32_t i = 0; i < n; i++)
