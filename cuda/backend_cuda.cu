@@ -10,6 +10,7 @@
 #include "backend_cuda_internal.cuh"
 #include "check.cuh"
 #include "device_state.cuh"
+#include "stream_pass.cuh"
 #include "zsample.cuh"
 
 int cuda_enter(lda_backend *b, lda_error *err)
@@ -87,6 +88,7 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
 
 static void free_state(device_state &s)
 {
+    cuda_stream_free(s);
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
                     s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.theta_chunk, s.phi,
                     s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.phi_mean_scale, s.partials,
@@ -290,11 +292,18 @@ static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda
     if (cuda_enter(b, err))
         return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
-    if (z)
-        CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
-    else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
-        return -1;
-    if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err) || cuda_backend_update_model(b, iteration, err))
+    if (s.chunked) {
+        if (cuda_stream_start(b, z, err))
+            return -1;
+    } else {
+        if (z)
+            CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
+        else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
+            return -1;
+        if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err))
+            return -1;
+    }
+    if (cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));
     return 0;
@@ -302,10 +311,10 @@ fail:
     return -1;
 }
 
-int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
+void cuda_zsample_args(const lda_backend *b, const device_state &s, uint32_t iteration, uint32_t part,
+                       zsample_args *out, zsample_sparse_tables *sparse)
 {
-    device_state &s = ((cuda_impl *)b->impl)->s;
-    zsample_args a;
+    zsample_args &a = *out;
     memset(&a, 0, sizeof a);
     a.words = s.words;
     a.warp_offset = s.warp_offset;
@@ -328,16 +337,24 @@ int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_
     a.iteration = iteration;
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
+    *sparse = s.sparse;
+    if (b->zplan.phi_from_counts) { // φ[w,k] from n[w,k] and the scales (core/phi_mean.h)
+        sparse->n_wk = s.n_wk;
+        sparse->phi_scale = s.phi_mean_scale;
+        sparse->beta = (float)s.beta;
+    }
+}
+
+int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    zsample_args a;
+    zsample_sparse_tables sparse;
+    cuda_zsample_args(b, s, iteration, part, &a, &sparse);
     const lda_zplan &plan = b->zplan;
     const zsample_fused f = {plan.fused_counts ? s.own_wk : NULL, plan.fused_counts ? s.own_k : NULL, s.slot_doc_len,
                              b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
                              plan.fused_theta_mean};
-    zsample_sparse_tables sparse = s.sparse;
-    if (plan.phi_from_counts) { // φ[w,k] from n[w,k] and the scales (core/phi_mean.h)
-        sparse.n_wk = s.n_wk;
-        sparse.phi_scale = s.phi_mean_scale;
-        sparse.beta = (float)s.beta;
-    }
     return zsample_launch(plan, a, f, sparse, s.stream, err);
 }
 
@@ -356,7 +373,13 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
     if (!fused_counts && s.z_prev)
         CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
-    for (uint32_t part = 0; part < R; part++) {
+    for (uint32_t part = 0; part < R && s.chunked; part++) { // R = 1 (lda_stream_refusal)
+        CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
+        if (cuda_stream_pass(b, iteration, err))
+            return -1;
+        CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
+    }
+    for (uint32_t part = 0; part < R && !s.chunked; part++) {
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
         if (cuda_backend_zsample(b, iteration, part, err))
             return -1;
@@ -561,9 +584,44 @@ fail:
     return -1;
 }
 
-// The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.
-static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, const cudaDeviceProp &prop,
-                      lda_error *err)
+// Whether the z pass goes a chunk of warps at a time, and whether its tokens are streamed from
+// the host (backend/stream_plan.h makes the choice; here the device's free memory, less the
+// margin check_fits keeps).
+static int choose_stream(const lda_layout *L, const lda_params *p, const lda_zplan *plan, lda_stream_plan *out,
+                         lda_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t forced = 0;
+    const lda_stream_mode mode = LDA_STREAM_OFF;
+    if (lda_stream_forced_warps(&forced, err))
+        return -1;
+    if (!forced && mode == LDA_STREAM_OFF)
+        return 0;
+    const char *refusal = lda_stream_refusal(p, plan);
+    if (refusal && (forced || mode == LDA_STREAM_ON)) {
+        lda_error_input(err, "%s: %s", forced ? LDA_STREAM_CHUNK_WARPS_ENV : "--stream-tokens on", refusal);
+        return -1;
+    }
+    if (refusal)
+        return 0;
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    {
+        const uint64_t usable = free_bytes > (64u << 20) ? free_bytes - (64u << 20) : 0;
+        const uint64_t cut_entries = lda_cut_list_entries(L, p->num_topics);
+        uint64_t need = bytes_needed(L, p, plan);
+        if (forced) // chunks in device memory hold the pass's own counts too
+            need += lda_stream_pass_bytes(L, p->num_topics, cut_entries);
+        return lda_stream_plan_make(L, p->num_topics, mode, need, cut_entries, usable, forced, out, err);
+    }
+fail:
+    return -1;
+}
+
+// The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold
+// (`extra`: the chunked pass's own arrays).
+static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, uint64_t extra,
+                      const cudaDeviceProp &prop, lda_error *err)
 {
     if ((uint64_t)L->vocab_size * p->num_topics >= (1ull << 32)) {
         lda_error_input(err, "V x K = %u x %u is too large for the CUDA backend (at most 2^32 entries of phi)",
@@ -575,7 +633,7 @@ static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan 
     {
         lda_device_bytes rows;
         lda_device_bytes_plan(L, p, plan, &rows);
-        const size_t need = rows.total;
+        const size_t need = rows.total + extra;
         if (need + (64u << 20) > free_bytes) {
             char advice[512] = "", shares[256];
             lda_device_bytes_describe(&rows, L->num_tokens, 3, shares, sizeof shares); // where most of it goes
@@ -624,9 +682,23 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
     CUDA_TRY(cudaGetDeviceProperties(&prop, impl->device));
     {
         lda_gpu_limits limits;
+        lda_stream_plan chunks;
+        memset(&chunks, 0, sizeof chunks);
         if (lda_cuda_gpu_limits(impl->device, &limits, err) || lda_zplan_make(params, L, &limits, &b->zplan, err) ||
-            check_fits(L, params, &b->zplan, prop, err) || create_state(impl->s, L, params, &b->zplan, err))
+            choose_stream(L, params, &b->zplan, &chunks, err) ||
+            check_fits(L, params, &b->zplan,
+                       chunks.num_chunks ? lda_stream_pass_bytes(L, params->num_topics,
+                                                                 lda_cut_list_entries(L, params->num_topics))
+                                         : 0,
+                       prop, err) ||
+            create_state(impl->s, L, params, &b->zplan, err) ||
+            (chunks.num_chunks && cuda_stream_setup(b, &chunks, err))) {
+            free_state(impl->s);
+            lda_stream_plan_free(&chunks);
             goto fail_quiet;
+        }
+        snprintf(b->stream_why, sizeof b->stream_why, "%s", chunks.why);
+        lda_stream_plan_free(&chunks);
     }
     snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s, %.2f GiB of state",
              prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,

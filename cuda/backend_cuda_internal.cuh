@@ -18,6 +18,9 @@ int cuda_enter(lda_backend *b, lda_error *err);
 // The pieces of an iteration (backend_cuda.cu), queued on b's stream; b's device current.
 // z of the document groups of local part `part` (lda_layout_local_part) of iteration's draw.
 int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err);
+// The draw's arguments over the arrays of s: b's state, or a chunk's view of it (stream_pass.cu).
+void cuda_zsample_args(const lda_backend *b, const device_state &s, uint32_t iteration, uint32_t part,
+                       zsample_args *a, zsample_sparse_tables *sparse);
 // φ from the counts, from the stream phi_stream (params.h, lda_phi_stream).
 int cuda_backend_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err);
 // θ and φ as at the end of `iteration`.

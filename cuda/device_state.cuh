@@ -88,6 +88,8 @@ struct device_state {
     // The same for φ where the sparse draw forms it from the counts (the plan's
     // phi_from_counts): only the scales are updated, and φ is written when something reads it.
     bool phi_stale;
+    // The z pass a chunk of warps at a time (stream_pass.cuh); NULL: the whole layout at once.
+    struct stream_state *chunked;
 };
 
 
@@ -100,6 +102,8 @@ inline bool counts_are_lists(const device_state &s)
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, uint32_t start_topics, lda_error *err); /* core/z_start.h */
 int cuda_count(const device_state &s, lda_error *err);
+// cuda_count's counting alone: s's tokens added to own_wk, own_k (and n_mk), its lists counted.
+int cuda_count_add(const device_state &s, lda_error *err);
 // Brings the counts from z_prev's to z's (z_prev NULL: from the old topics the draw marked in z,
 // then cleared) by visiting only the tokens whose topic changed,
 // in the document groups q with q mod part_count = part (θ collapsed: n[m,k] is already

@@ -130,34 +130,48 @@ fail:
 // wiki43k that pass took 5.9 ms, a warp to 32 words at 15% occupancy, against 9.5 ms for the
 // whole iteration with the mean's own elementwise kernel and this launch's coalesced tables.)
 template <typename REAL>
-static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
-                         cudaStream_t stream, lda_error *err)
+static int draw_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                       cudaStream_t stream, lda_error *err)
 {
     const unsigned threads = plan.threads_per_block;
-    if (!t.table || !t.list_offset || !t.lists || !t.counts || !t.list_len || !t.slot_doc_len) {
-        lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
-        return -1;
-    }
-    if (sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err))
-        return -1;
-    {
-        const size_t slots = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP; // a warp a slot
-        const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
-        if (blocks == 0)
-            return 0;
-        if (plan.sparse_long_lists && t.n_wk)
-            zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-        else if (plan.sparse_long_lists)
-            zsample_sparse_long_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-        else if (t.n_wk)
-            zsample_sparse_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-        else
-            zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-    }
+    const size_t slots = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP; // a warp a slot
+    const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
+    if (blocks == 0)
+        return 0;
+    if (plan.sparse_long_lists && t.n_wk)
+        zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+    else if (plan.sparse_long_lists)
+        zsample_sparse_long_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+    else if (t.n_wk)
+        zsample_sparse_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+    else
+        zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
     LAUNCH_TRY();
     return 0;
 fail:
     return -1;
+}
+
+static int sparse_tables_missing(const zsample_sparse_tables &t, lda_error *err)
+{
+    if (!t.table || !t.list_offset || !t.lists || !t.counts || !t.list_len || !t.slot_doc_len) {
+        lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
+        return -1;
+    }
+    return 0;
+}
+
+// The word tables from φ and α as they are now, then the draw. (Building them in the collapsed
+// model's φ mean, one pass over the counts, was measured slower on the H100: at K = 10,000 on
+// wiki43k that pass took 5.9 ms, a warp to 32 words at 15% occupancy, against 9.5 ms for the
+// whole iteration with the mean's own elementwise kernel and this launch's coalesced tables.)
+template <typename REAL>
+static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                         cudaStream_t stream, lda_error *err)
+{
+    if (sparse_tables_missing(t, err) || sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err))
+        return -1;
+    return draw_sparse<REAL>(plan, a, t, stream, err);
 }
 
 template <typename REAL>
@@ -198,4 +212,32 @@ int zsample_launch(const lda_zplan &plan, const zsample_args &given, const zsamp
     }
     return plan.precision == LDA_PRECISION_DOUBLE ? launch<double>(plan, a, fused, sparse, stream, err)
                                                   : launch<float>(plan, a, fused, sparse, stream, err);
+}
+
+int zsample_sparse_tables_launch(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                                 cudaStream_t stream, lda_error *err)
+{
+    if (plan.kernel != LDA_ZKERNEL_SPARSE) {
+        lda_error_fail(err, "internal error: word tables asked of the '%s' plan", lda_zkernel_name(plan.kernel));
+        return -1;
+    }
+    return sparse_tables_missing(t, err) || sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err) ? -1 : 0;
+}
+
+int zsample_sparse_draw_launch(const lda_zplan &plan, const zsample_args &given, const zsample_sparse_tables &t,
+                               cudaStream_t stream, lda_error *err)
+{
+    zsample_args a = given;
+    a.split = plan.warps_per_group;
+    a.theta_collapsed = plan.theta_collapsed;
+    a.part = 0; // every document group of the warps given
+    a.part_count = 1;
+    if (plan.kernel != LDA_ZKERNEL_SPARSE) {
+        lda_error_fail(err, "internal error: a sparse draw asked of the '%s' plan", lda_zkernel_name(plan.kernel));
+        return -1;
+    }
+    if (sparse_tables_missing(t, err))
+        return -1;
+    return plan.precision == LDA_PRECISION_DOUBLE ? draw_sparse<double>(plan, a, t, stream, err)
+                                                  : draw_sparse<float>(plan, a, t, stream, err);
 }

@@ -121,4 +121,13 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
 int zsample_launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused,
                    const zsample_sparse_tables &sparse, cudaStream_t stream, lda_error *err);
 
+// The sparse plan's two steps apart (zsample_launch runs both): the word tables from φ and α
+// as they are now, and the draw of every document group of a.num_warps warps against tables
+// built before. A chunked pass (stream_pass.cu) builds the tables once and draws a chunk of
+// warps at a time, a's arrays pointed at the chunk.
+int zsample_sparse_tables_launch(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                                 cudaStream_t stream, lda_error *err);
+int zsample_sparse_draw_launch(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                               cudaStream_t stream, lda_error *err);
+
 #endif

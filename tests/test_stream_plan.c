@@ -2,6 +2,7 @@
  * time (backend/stream_plan.h), without a GPU: what a chunk holds and copies, where the chunks
  * end, and when a run streams. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,6 +302,87 @@ Test(stream_plan, the_join_over_chunks_is_the_in_memory_join)
     join_over_chunks(L, 0, 0);
     join_over_chunks(L, 0, 1);
     join_over_chunks(L, 1, 0);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* Not streamed, a forced size still cuts the pass into chunks of that many warps, in device
+ * memory (the GPU's test of the chunks' arithmetic), and the line says so. */
+Test(stream_plan, forced_chunks_stay_in_device_memory_where_the_run_does_not_stream)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const lda_device_bytes b = in_memory(L, K_TOPICS);
+    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS);
+    lda_stream_plan plan;
+    lda_error err = {0};
+    const lda_stream_mode modes[] = {LDA_STREAM_OFF, LDA_STREAM_AUTO};
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, modes[i], b.total, cut_entries, 2 * b.total, 3, &plan, &err),
+                     0, "%s", err.msg);
+        cr_assert(!plan.streamed, "%s", plan.why);
+        cr_assert_eq(plan.num_chunks, (L->num_warps + 2) / 3);
+        assert_chunks_cover(L, plan.chunks, plan.num_chunks);
+        char says[96];
+        snprintf(says, sizeof says, "tokens in device memory in %zu chunks (forced size): ", plan.num_chunks);
+        cr_assert(strstr(plan.why, says), "%s", plan.why);
+        lda_stream_plan_free(&plan);
+    }
+    /* unforced: no chunks */
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_OFF, b.total, cut_entries, 2 * b.total, 0, &plan, &err),
+                 0);
+    cr_assert_eq(plan.num_chunks, 0);
+    lda_stream_plan_free(&plan);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* What a chunked pass adds on the device: the pass's own n[w,k] and n[k], and the cut
+ * documents' second lists with their lengths. */
+Test(stream_plan, the_chunked_pass_adds_its_own_counts_and_second_lists)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS);
+    cr_assert_eq(lda_stream_pass_bytes(L, K_TOPICS, cut_entries),
+                 (uint64_t)(L->vocab_size + 1) * K_TOPICS * 4 + 8 * cut_entries + 4 * L->num_cut_docs);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* Only the collapsed model's sparse draw on one device, z marking its changes and --refresh 1,
+ * goes a chunk at a time; anything else gets its reason. */
+Test(stream_plan, only_the_collapsed_sparse_draw_of_one_device_goes_in_chunks)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    lda_error err = {0};
+    lda_zplan z;
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K_TOPICS);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
+    cr_assert_null(lda_stream_refusal(&p, &z));
+
+    const struct {
+        lda_model_kind model;
+        lda_sampler sampler;
+        uint32_t K, refresh, shards;
+        const char *says;
+    } cases[] = {
+        {LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 64, 1, 1, "only --model collapsed --sampler sparse"},
+        {LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_SPARSE, 64, 1, 1, "only --model collapsed --sampler sparse"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 64, 1, 1, "only --model collapsed --sampler sparse"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 70000, 1, 1, "K <= 65535"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 64, 2, 1, "--refresh 1"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 64, 1, 2, "one GPU"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        p = test_params(cases[i].model, cases[i].sampler, cases[i].K);
+        p.refresh = cases[i].refresh;
+        p.shards = cases[i].shards;
+        cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "case %zu: %s", i, err.msg);
+        const char *why = lda_stream_refusal(&p, &z);
+        cr_assert(why && strstr(why, cases[i].says), "case %zu: %s", i, why ? why : "(none)");
+    }
     lda_layout_free(L);
     corpus_free(c);
 }

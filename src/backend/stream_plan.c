@@ -183,6 +183,25 @@ static uint64_t largest_forced_chunk(const lda_layout *L, uint32_t K, size_t war
     return most;
 }
 
+const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan)
+{
+    if (plan->kernel != LDA_ZKERNEL_SPARSE || !plan->phi_from_counts)
+        return "only --model collapsed --sampler sparse streams its tokens";
+    if (!plan->z_marks_changes)
+        return "tokens are streamed at K <= 65535 only";
+    if (p->refresh > 1)
+        return "tokens are streamed with --refresh 1 only";
+    if (p->shards > 1 || p->over_ranks)
+        return "tokens are streamed on one GPU only";
+    return NULL;
+}
+
+uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_list_entries)
+{
+    return ((uint64_t)L->vocab_size + 1) * K * sizeof(uint32_t) + 2 * cut_list_entries * sizeof(uint32_t) +
+           L->num_cut_docs * sizeof(uint32_t);
+}
+
 int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, uint64_t in_memory_bytes,
                          uint64_t cut_list_entries, uint64_t free_bytes, size_t forced_warps, lda_stream_plan *plan,
                          lda_error *err)
@@ -191,17 +210,20 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
     plan->in_memory_bytes = in_memory_bytes;
     const int fits = in_memory_bytes <= free_bytes;
     if (mode == LDA_STREAM_OFF || (mode == LDA_STREAM_AUTO && fits)) {
-        snprintf(plan->why, sizeof plan->why, "tokens in device memory: %.2f GiB needed, %.2f GiB free%s",
+        if (forced_warps && lda_stream_chunks(L, K, UINT64_MAX, forced_warps, &plan->chunks, &plan->num_chunks, err))
+            return -1;
+        char chunks[64] = "";
+        if (forced_warps)
+            snprintf(chunks, sizeof chunks, " in %zu chunks (forced size)", plan->num_chunks);
+        snprintf(plan->why, sizeof plan->why, "tokens in device memory%s: %.2f GiB needed, %.2f GiB free%s", chunks,
                  gib(in_memory_bytes), gib(free_bytes), mode == LDA_STREAM_OFF ? " (streaming off)" : "");
         return 0;
     }
     const uint64_t all = chunk_payload(L, K, 0, L->num_warps);
-    const uint64_t V = L->vocab_size;
     /* the pass counts into its own n[w,k], n[k] (the draws of later chunks read the counts the
        pass began with), and the cut documents' lists as the pass leaves them beside those it began
        with (pieces in several chunks add their changes there) */
-    const uint64_t extra = (V + 1) * K * sizeof(uint32_t) + 2 * cut_list_entries * sizeof(uint32_t) +
-                           L->num_cut_docs * sizeof(uint32_t);
+    const uint64_t extra = lda_stream_pass_bytes(L, K, cut_list_entries);
     plan->resident_bytes = (in_memory_bytes > all ? in_memory_bytes - all : 0) + extra;
     uint64_t in_all = 0, out_all = 0;
     lda_stream_chunk_copies(L, K, 0, L->num_warps, &in_all, &out_all);

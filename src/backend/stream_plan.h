@@ -19,7 +19,9 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/zplan.h"
 #include "core/error.h"
+#include "core/params.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -92,6 +94,15 @@ void lda_stream_join_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, co
                            uint32_t *next);
 void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, uint32_t *n, const uint32_t *from);
 
+/* Why a run's z pass cannot go a chunk of warps at a time (NULL: it can): only the collapsed
+ * model's sparse draw (φ formed from the counts) on one device, z marking its changes (K <=
+ * LDA_ZPLAN_Z_MARKS_MOST_K: no z_prev to carry) and --refresh 1. A phrase, for "...: PHRASE". */
+const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan);
+
+/* The device bytes a chunked pass adds to what stays: the pass's own n[w,k] and n[k], and the
+ * cut documents' lists as the pass leaves them beside those it began with, with their lengths. */
+uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_list_entries);
+
 typedef struct {
     int streamed;             /* the tokens stay on the host and pass through in chunks */
     uint64_t in_memory_bytes; /* the in-memory plan's total (device_bytes.h) */
@@ -107,7 +118,10 @@ typedef struct {
 } lda_stream_plan;
 
 /* The run's choice: off never streams; on always (the caller has checked that the run can);
- * auto streams where in_memory_bytes exceed free_bytes. Streamed, the chunk room is what the
+ * auto streams where in_memory_bytes exceed free_bytes. Not streamed, forced_warps > 0 still
+ * cuts the pass into chunks of that many warps, in device memory (the GPU's test of the chunks'
+ * arithmetic): chunks and num_chunks are set, and in_memory_bytes must then include
+ * lda_stream_pass_bytes. Streamed, the chunk room is what the
  * device has beside the resident arrays, split in LDA_STREAM_BUFFERS, but no more than all the
  * warps need (one chunk); forced_warps > 0 forces chunks of that many warps. cut_list_entries:
  * the cut documents' lists' entries (lda_cut_list_entries), V and K the word side's shape.

@@ -634,6 +634,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
         lda_device_bytes_plan(r.L, &r.b->params, &r.b->zplan, &bytes);
         lda_device_bytes_describe(&bytes, r.L->num_tokens, LDA_DEVICE_BYTES_MAX_ROWS, shares, sizeof shares);
         say(o, "ldagpu: device memory: %s\n", shares);
+        if (r.b->stream_why[0])
+            say(o, "ldagpu: %s\n", r.b->stream_why);
     }
     if (start_completion(&r, err))
         goto out;

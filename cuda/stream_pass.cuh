@@ -1,0 +1,68 @@
+// stream_pass.cuh — the collapsed sparse draw's z pass a chunk of warps at a time
+// (backend/stream_plan.h; docs/scale.md, "Streaming"): the word tables built once, then each
+// chunk's cut pieces given their document's list, its draw, its count changes and its part of
+// the cut documents' join; the totals n[w,k], n[k] the draws read stay as the pass began, the
+// changes going to own_wk, own_k, copied over them when the pass ends. The chunks' tokens and
+// lists are either the device's own arrays (a chunk is a view of them) or, streamed, copied in
+// from pinned host memory into one of three buffers and back, on streams of their own.
+#ifndef LDA_STREAM_PASS_CUH
+#define LDA_STREAM_PASS_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "backend/stream_plan.h"
+#include "device_state.cuh"
+
+// A chunk of the layout's warps: its positions, slots and list entries, and its cut documents'
+// rows (j) and pieces (p) in the chunks' concatenated arrays (stream_state).
+struct stream_chunk {
+    size_t w0, w1;  // warps
+    size_t p0, p1;  // positions (warp_offset)
+    size_t s0;      // first slot (32 w0)
+    uint64_t e0, e1; // list entries (the slots' list offsets)
+    size_t j0, j1;  // rows of cut documents with pieces here
+};
+
+// A chunk buffer on the device (streamed): the chunk's words and z from position p0, its
+// slots' lists from entry e0, their lengths from slot s0.
+struct stream_buffer {
+    uint32_t *words, *z, *topics, *counts, *len;
+    cudaEvent_t copied_in, drawn, copied_out;
+};
+
+struct stream_state {
+    size_t num_chunks;
+    stream_chunk *chunks; // host
+    // The chunks' cut documents and pieces (lda_stream_chunk_pieces), concatenated in chunk order:
+    // row j is cut document row_doc[j], with row_pieces[j] pieces in its chunk, the pieces
+    // piece_first[j] .. piece_first[j + 1] - 1; piece p is slot piece_slot[p], of row piece_row[p].
+    uint32_t *row_doc, *row_pieces, *piece_slot, *piece_row; // device
+    size_t *piece_first;                                    // host, rows + 1
+    // The cut documents' lists as the pass leaves them: begun as cut_lists (the pass's start), a
+    // chunk's pieces' changes added after its draw, swapped with cut_lists at the pass's end.
+    count_lists next;
+    uint64_t cut_entries; // the cut documents' lists' room
+    bool streamed;
+    // Streamed: the host's pinned arrays (layout order; the layout's words registered in place),
+    // the buffers and their streams.
+    const uint32_t *host_words;
+    bool words_registered;
+    uint32_t *host_z, *host_topics, *host_counts, *host_len;
+    stream_buffer buffers[LDA_STREAM_BUFFERS];
+    cudaStream_t copy_in, copy_out;
+    cudaEvent_t pass_done;
+};
+
+// Makes b's state chunked as plan says (its chunks; streamed or in device memory), allocating
+// own_wk, own_k and the second cut lists; streamed, the host arrays and the buffers too.
+int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *err);
+void cuda_stream_free(device_state &s);
+// The first counts (z given, or drawn from the start), chunk by chunk where streamed.
+int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err);
+// One z pass and its counts; the totals updated when it ends.
+int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err);
+
+#endif
