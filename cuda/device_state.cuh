@@ -59,6 +59,7 @@ struct device_state {
     uint32_t *own_docs, *total_docs;
     // work space
     void *scratch;         // z-sampler tables
+    void *word_scratch;    // the tokens streamed: the sparse plan's word lists, apart (zsample_sparse_prepare)
     zsample_sparse_tables sparse; // the sparse plan's, carved from scratch (zsample.cuh)
     double *phi_partial;   // phi_chunks × K column sums of the Gamma variates
     double *phi_scale;     // K
@@ -159,6 +160,11 @@ int cuda_shard_doc_spread(const device_state &s, lda_error *err);
 // The histograms of the current counts (optimize_priors.h: lda_count_hist_build is the CPU
 // reference), lists sorted.
 int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err);
+// Its three steps, for states whose documents come a chunk at a time (stream_read.cu): zeroed;
+// the documents' counts of s (a chunk's view) added; the words' counts, all to the host.
+int cuda_hist_begin(const device_state &s, lda_error *err);
+int cuda_hist_documents(const device_state &s, lda_error *err);
+int cuda_hist_end(const device_state &s, lda_count_hist *h, lda_error *err);
 
 
 #endif

@@ -204,6 +204,86 @@ fail:
     return -1;
 }
 
+// Chunk i's tokens and lists queued into its buffer on the copy stream (streamed): what the
+// chunk's work on s.stream waits for (copied_in), once the buffer's last chunk was copied out.
+// z from the host's copy (with_z) or, at the start without a z, left for the start to draw.
+static int copy_chunk_in(const device_state &s, stream_state &st, size_t i, bool with_z, lda_error *err)
+{
+    const stream_chunk &c = st.chunks[i];
+    stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
+    const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
+    const uint64_t entries = c.e1 - c.e0;
+    CUDA_TRY(cudaStreamWaitEvent(st.copy_in, buf.copied_out, 0));
+    CUDA_TRY(cudaMemcpyAsync(buf.words, st.host_words + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             st.copy_in));
+    if (with_z) {
+        CUDA_TRY(cudaMemcpyAsync(buf.z, st.host_z + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                 st.copy_in));
+        CUDA_TRY(cudaMemcpyAsync(buf.topics, st.host_topics + c.e0, entries * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice, st.copy_in));
+        CUDA_TRY(cudaMemcpyAsync(buf.counts, st.host_counts + c.e0, entries * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice, st.copy_in));
+        CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                 st.copy_in));
+    }
+    CUDA_TRY(cudaEventRecord(buf.copied_in, st.copy_in));
+    CUDA_TRY(cudaStreamWaitEvent(s.stream, buf.copied_in, 0));
+    return 0;
+fail:
+    return -1;
+}
+
+// Chunk i's z and lists back to the host once its work on s.stream is done (streamed).
+static int copy_chunk_out(const device_state &s, stream_state &st, size_t i, lda_error *err)
+{
+    const stream_chunk &c = st.chunks[i];
+    stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
+    const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
+    const uint64_t entries = c.e1 - c.e0;
+    CUDA_TRY(cudaEventRecord(buf.drawn, s.stream));
+    CUDA_TRY(cudaStreamWaitEvent(st.copy_out, buf.drawn, 0));
+    CUDA_TRY(cudaMemcpyAsync(st.host_z + c.p0, buf.z, positions * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_topics + c.e0, buf.topics, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_counts + c.e0, buf.counts, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_len + c.s0, buf.len, slots * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaEventRecord(buf.copied_out, st.copy_out));
+    return 0;
+fail:
+    return -1;
+}
+
+// Before the chunks' copies: whatever s.stream queued (a reader's use of a buffer, the tables)
+// comes first. After them: s.stream waits for the last copies back, so that the host's arrays
+// are whole once s.stream is.
+static int copies_after_stream(const device_state &s, stream_state &st, lda_error *err)
+{
+    st.loaded = SIZE_MAX; // the reader's chunk is overwritten
+    CUDA_TRY(cudaEventRecord(st.pass_done, s.stream));
+    CUDA_TRY(cudaStreamWaitEvent(st.copy_in, st.pass_done, 0));
+    return 0;
+fail:
+    return -1;
+}
+
+static int stream_after_copies(const device_state &s, stream_state &st, lda_error *err)
+{
+    for (uint32_t i = 0; i < LDA_STREAM_BUFFERS; i++)
+        CUDA_TRY(cudaStreamWaitEvent(s.stream, st.buffers[i].copied_out, 0));
+    return 0;
+fail:
+    return -1;
+}
+
+// Chunk i's view: its buffer's where streamed, else the device's own arrays.
+static device_state chunk_view_of(const device_state &s, const stream_state &st, size_t i)
+{
+    return chunk_view(s, st.chunks[i], st.streamed ? &st.buffers[i % LDA_STREAM_BUFFERS] : NULL);
+}
+
 int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
@@ -214,24 +294,70 @@ int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err)
     cuda_zsample_args(b, s, iteration, 0, &a, &t);
     if (zsample_sparse_tables_launch(plan, a, t, s.stream, err) || begin_next(s, st, false, err))
         return -1;
+    if (st.streamed && copies_after_stream(s, st, err))
+        return -1;
     for (size_t i = 0; i < st.num_chunks; i++) {
         const stream_chunk &c = st.chunks[i];
-        const device_state v = chunk_view(s, c, NULL);
+        if (st.streamed && copy_chunk_in(s, st, i, true, err))
+            return -1;
+        const device_state v = chunk_view_of(s, st, i);
         cuda_zsample_args(b, v, iteration, 0, &a, &t);
         if (chunk_give(v, st, c, s.cut_lists, err) || zsample_sparse_draw_launch(plan, a, t, v.stream, err) ||
             cuda_count_changes(v, true, 0, 1, err) || chunk_join(v, st, c, s.cut_lists, false, err))
             return -1;
+        if (st.streamed && copy_chunk_out(s, st, i, err))
+            return -1;
     }
+    if (st.streamed && stream_after_copies(s, st, err))
+        return -1;
     swap_cut_lists(s, st);
-    for (size_t i = 0; i < st.num_chunks; i++) // what reads the slots' lists reads the joined ones
+    for (size_t i = 0; !st.streamed && i < st.num_chunks; i++) // what reads the slots' lists reads the joined ones
         if (chunk_give(chunk_view(s, st.chunks[i], NULL), st, st.chunks[i], s.cut_lists, err))
             return -1;
     return settle_counts(s, err);
 }
 
+// Streamed: z (given, or drawn from the start) counted chunk by chunk: n[w,k] and n[k] into
+// own_wk, own_k (zeroed), each slot's list, and the cut documents' lists joined from scratch.
+static int start_streamed(lda_backend *b, const uint32_t *z, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    stream_state &st = chunked(b);
+    if (z)
+        memcpy(st.host_z, z, s.num_positions * sizeof *z);
+    CUDA_TRY(cudaMemsetAsync(s.own_wk, 0, (size_t)s.V * s.K * sizeof *s.own_wk, s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.own_k, 0, s.K * sizeof *s.own_k, s.stream));
+    if (begin_next(s, st, true, err) || copies_after_stream(s, st, err))
+        return -1;
+    for (size_t i = 0; i < st.num_chunks; i++) {
+        const stream_chunk &c = st.chunks[i];
+        stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
+        const size_t positions = c.p1 - c.p0;
+        if (copy_chunk_in(s, st, i, false, err))
+            return -1;
+        if (z)
+            CUDA_TRY(cudaMemcpyAsync(buf.z, st.host_z + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                     s.stream));
+        const device_state v = chunk_view_of(s, st, i);
+        if ((!z && cuda_init_z(v, b->params.seed, lda_params_start_topics(&b->params), err)) ||
+            cuda_count_add(v, err) || chunk_join(v, st, c, s.cut_lists, true, err) || copy_chunk_out(s, st, i, err))
+            return -1;
+    }
+    if (stream_after_copies(s, st, err))
+        return -1;
+    swap_cut_lists(s, st);
+    if (z) // the host array may change once this returns
+        CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return settle_counts(s, err);
+fail:
+    return -1;
+}
+
 int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
+    if (chunked(b).streamed)
+        return start_streamed(b, z, err);
     if (z)
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
     else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
@@ -239,6 +365,36 @@ int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err)
     if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err))
         return -1;
     return settle_counts(s, err);
+fail:
+    return -1;
+}
+
+int cuda_stream_load(lda_backend *b, size_t i, bool words, device_state *view, lda_error *err)
+{
+    const device_state &s = ((cuda_impl *)b->impl)->s;
+    stream_state &st = chunked(b);
+    const stream_chunk &c = st.chunks[i];
+    stream_buffer &buf = st.buffers[0];
+    *view = chunk_view(s, c, &buf);
+    if (st.loaded == i && (st.loaded_words || !words))
+        return 0;
+    const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
+    const uint64_t entries = c.e1 - c.e0;
+    // on s.stream: after the pass that wrote the host's arrays (it waits for their copies)
+    if (words)
+        CUDA_TRY(cudaMemcpyAsync(buf.words, st.host_words + c.p0, positions * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice, s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.topics, st.host_topics + c.e0, entries * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.counts, st.host_counts + c.e0, entries * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+    if (chunk_give(*view, st, c, s.cut_lists, err))
+        return -1;
+    st.loaded = i;
+    st.loaded_words = words;
+    return 0;
 fail:
     return -1;
 }
@@ -326,6 +482,48 @@ done:
     return rc;
 }
 
+// The host's pinned arrays (the layout's words registered where they are), the buffers sized
+// for the largest chunk, the copy streams and their events.
+static int setup_streamed(device_state &s, stream_state &st, const lda_layout *L, lda_error *err)
+{
+    size_t positions = 0, slots = 0;
+    uint64_t entries = 0;
+    for (size_t i = 0; i < st.num_chunks; i++) {
+        const stream_chunk &c = st.chunks[i];
+        positions = c.p1 - c.p0 > positions ? c.p1 - c.p0 : positions;
+        slots = (c.w1 - c.w0) * LDA_WARP > slots ? (c.w1 - c.w0) * LDA_WARP : slots;
+        entries = c.e1 - c.e0 > entries ? c.e1 - c.e0 : entries;
+    }
+    const uint64_t all_entries = st.num_chunks ? st.chunks[st.num_chunks - 1].e1 : 0;
+    st.streamed = true;
+    st.loaded = SIZE_MAX;
+    CUDA_TRY(cudaHostRegister((void *)L->words, L->num_positions * sizeof *L->words, cudaHostRegisterDefault));
+    st.words_registered = true;
+    st.host_words = L->words;
+    CUDA_TRY(cudaMallocHost(&st.host_z, L->num_positions * sizeof *st.host_z + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_topics, all_entries * sizeof *st.host_topics + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_counts, all_entries * sizeof *st.host_counts + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_len, L->num_slots * sizeof *st.host_len + 16));
+    for (uint32_t i = 0; i < LDA_STREAM_BUFFERS; i++) {
+        stream_buffer &buf = st.buffers[i];
+        CUDA_TRY(cudaMalloc(&buf.words, positions * sizeof *buf.words + 16));
+        CUDA_TRY(cudaMalloc(&buf.z, positions * sizeof *buf.z + 16));
+        CUDA_TRY(cudaMalloc(&buf.topics, entries * sizeof *buf.topics + 16));
+        CUDA_TRY(cudaMalloc(&buf.counts, entries * sizeof *buf.counts + 16));
+        CUDA_TRY(cudaMalloc(&buf.len, slots * sizeof *buf.len + 16));
+        CUDA_TRY(cudaEventCreateWithFlags(&buf.copied_in, cudaEventDisableTiming));
+        CUDA_TRY(cudaEventCreateWithFlags(&buf.drawn, cudaEventDisableTiming));
+        CUDA_TRY(cudaEventCreateWithFlags(&buf.copied_out, cudaEventDisableTiming));
+    }
+    CUDA_TRY(cudaStreamCreate(&st.copy_in));
+    CUDA_TRY(cudaStreamCreate(&st.copy_out));
+    CUDA_TRY(cudaEventCreateWithFlags(&st.pass_done, cudaEventDisableTiming));
+    (void)s;
+    return 0;
+fail:
+    return -1;
+}
+
 int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
@@ -351,7 +549,9 @@ int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *er
         CUDA_TRY(cudaMalloc(&st->next.counts, entries * sizeof(uint32_t) + 16));
         CUDA_TRY(cudaMalloc(&st->next.len, s.num_cut_docs * sizeof(uint32_t) + 16));
     }
-    return upload_chunks(s, *st, L, plan, err);
+    if (upload_chunks(s, *st, L, plan, err))
+        return -1;
+    return plan->streamed ? setup_streamed(s, *st, L, err) : 0;
 fail:
     return -1;
 }
@@ -366,6 +566,28 @@ void cuda_stream_free(device_state &s)
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
+    for (stream_buffer &buf : st->buffers) {
+        void *bufs[] = {buf.words, buf.z, buf.topics, buf.counts, buf.len};
+        for (void *ptr : bufs)
+            if (ptr)
+                cudaFree(ptr);
+        cudaEvent_t events[] = {buf.copied_in, buf.drawn, buf.copied_out};
+        for (cudaEvent_t e : events)
+            if (e)
+                cudaEventDestroy(e);
+    }
+    void *host[] = {st->host_z, st->host_topics, st->host_counts, st->host_len};
+    for (void *ptr : host)
+        if (ptr)
+            cudaFreeHost(ptr);
+    if (st->words_registered)
+        cudaHostUnregister((void *)st->host_words);
+    if (st->copy_in)
+        cudaStreamDestroy(st->copy_in);
+    if (st->copy_out)
+        cudaStreamDestroy(st->copy_out);
+    if (st->pass_done)
+        cudaEventDestroy(st->pass_done);
     free(st->chunks);
     free(st->piece_first);
     free(st);

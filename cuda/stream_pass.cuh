@@ -54,6 +54,8 @@ struct stream_state {
     stream_buffer buffers[LDA_STREAM_BUFFERS];
     cudaStream_t copy_in, copy_out;
     cudaEvent_t pass_done;
+    size_t loaded; // the chunk a reader has in buffer 0 (SIZE_MAX: none), until the next pass
+    bool loaded_words; // ... with its words
 };
 
 // Makes b's state chunked as plan says (its chunks; streamed or in device memory), allocating
@@ -64,5 +66,24 @@ void cuda_stream_free(device_state &s);
 int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err);
 // One z pass and its counts; the totals updated when it ends.
 int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err);
+
+// The readers of the slots' lists where the tokens are streamed (stream_read.cu): chunk i in
+// buffer 0 (words too where asked), its pieces given their documents' lists, and its view; the
+// chunks' first warps, slots, and the chunk holding a slot.
+int cuda_stream_load(lda_backend *b, size_t i, bool words, device_state *view, lda_error *err);
+size_t cuda_stream_chunk_of_slot(const stream_state &st, size_t slot);
+// θ's rows first .. first + count - 1 to the host; every row of n[m,k]; the predictive (per warp,
+// over the trained tokens) and the joint's document terms (either NULL: not asked); the
+// histograms of the counts. Each over the chunks (stream_read.cu).
+int cuda_stream_theta_to_host(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err);
+int cuda_stream_doc_rows_to_host(lda_backend *b, uint32_t *n_mk, lda_error *err);
+int cuda_stream_eval_terms(lda_backend *b, double *pred_warps, double *doc_warps, lda_error *err);
+int cuda_stream_histograms(lda_backend *b, lda_count_hist *h, lda_error *err);
+
+// Whether s's tokens are in host memory, passing through in chunks.
+inline bool tokens_streamed(const device_state &s)
+{
+    return s.chunked && s.chunked->streamed;
+}
 
 #endif

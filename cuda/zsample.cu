@@ -79,8 +79,8 @@ fail:
     return -1;
 }
 
-int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, const uint32_t *slot_doc_len,
-                           zsample_sparse_tables *out, lda_error *err)
+int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, void *word_scratch,
+                           const uint32_t *slot_doc_len, zsample_sparse_tables *out, lda_error *err)
 {
     memset(out, 0, sizeof *out);
     if (plan.kernel != LDA_ZKERNEL_SPARSE)
@@ -94,29 +94,33 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     if (!offsets)
         return -1;
     char *base = static_cast<char *>(scratch);
+    // the word lists' part of the plan's scratch, where it is apart from the rest
+    char *word_base = word_scratch ? static_cast<char *>(word_scratch) - sc.word_offsets_at : base;
     lda_sparse_list_offsets(L, plan.K, offsets);
     cudaError_t e = cudaMemcpy(base + sc.offsets_at, offsets, (L->num_slots + 1) * sizeof *offsets,
                                cudaMemcpyHostToDevice);
     if (e == cudaSuccess && word_lists != LDA_WORD_LISTS_NONE) {
         lda_sparse_word_list_offsets(L, plan.K, word_lists, plan.word_list_room, offsets);
-        e = cudaMemcpy(base + sc.word_offsets_at, offsets, (L->vocab_size + 1) * sizeof *offsets,
+        e = cudaMemcpy(word_base + sc.word_offsets_at, offsets, (L->vocab_size + 1) * sizeof *offsets,
                        cudaMemcpyHostToDevice);
     }
     free(offsets);
     CUDA_TRY(e);
     if (word_lists != LDA_WORD_LISTS_NONE) {
-        out->words.offset = reinterpret_cast<const uint64_t *>(base + sc.word_offsets_at);
-        out->words.topics = reinterpret_cast<uint32_t *>(base + sc.word_topics_at);
-        out->words.counts = reinterpret_cast<uint32_t *>(base + sc.word_counts_at);
-        out->words.len = reinterpret_cast<uint32_t *>(base + sc.word_lengths_at);
+        out->words.offset = reinterpret_cast<const uint64_t *>(word_base + sc.word_offsets_at);
+        out->words.topics = reinterpret_cast<uint32_t *>(word_base + sc.word_topics_at);
+        out->words.counts = reinterpret_cast<uint32_t *>(word_base + sc.word_counts_at);
+        out->words.len = reinterpret_cast<uint32_t *>(word_base + sc.word_lengths_at);
         out->word_list_ratio = plan.word_list_ratio;
         out->word_list_doc_most = plan.word_list_doc_most;
     }
     out->table = base;
     out->list_offset = reinterpret_cast<const uint64_t *>(base + sc.offsets_at);
-    out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
-    out->counts = reinterpret_cast<uint32_t *>(base + sc.counts_at);
-    out->list_len = reinterpret_cast<uint32_t *>(base + sc.lengths_at);
+    if (!word_scratch) { // else the slots' lists are a chunk's, in its buffer (stream_pass.cu)
+        out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
+        out->counts = reinterpret_cast<uint32_t *>(base + sc.counts_at);
+        out->list_len = reinterpret_cast<uint32_t *>(base + sc.lengths_at);
+    }
     out->slot_doc_len = slot_doc_len;
     out->V = L->vocab_size;
     out->precision = plan.precision;

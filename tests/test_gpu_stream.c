@@ -85,6 +85,84 @@ Test(stream_gpu, chunks_in_device_memory_equal_whole_k1024, .timeout = 240) { ch
 /* K = 4096: the draw reads the word lists (zplan.h), built once a pass before the chunks. */
 Test(stream_gpu, chunks_in_device_memory_equal_whole_k4096, .timeout = 240) { chunks_equal_whole("-K 4096"); }
 
+/* The tokens streamed from host memory through three buffers, in chunks of 3 and 7 warps (and
+ * --stream-tokens on without a forced size: the room of the free memory, one chunk here): the
+ * in-memory run's z, φ, θ (fetched chunk by chunk), model files and log figures (the
+ * log-likelihoods' and the histograms' walks over the chunks), byte for byte. */
+static void streamed_equals_in_memory(const char *options)
+{
+    require_gpu();
+    char *dir = test_tmpdir(), *path = long_documents(dir), *log = NULL, opts[1024];
+    snprintf(opts, sizeof opts, "%s --stream-tokens off", options);
+    train(path, opts, dir, "m1", 0, &log);
+    cr_assert(strstr(log, "tokens in device memory: ") && strstr(log, "(streaming off)"), "%s", log);
+    free(log);
+    snprintf(opts, sizeof opts, "%s --stream-tokens on", options);
+    const unsigned warps[] = {3, 7, 0};
+    for (unsigned i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "m%u", i + 2);
+        train(path, opts, dir, name, warps[i], &log);
+        cr_assert(strstr(log, "tokens streamed from host memory in ") && strstr(log, "(streaming on)"),
+                  "streamed in chunks of %u warps: the log does not say so: %s", warps[i], log);
+        free(log);
+    }
+    test_assert_runs_same_model(dir, "m", 1, 4);
+    test_rmdir(dir);
+    free(dir);
+    free(path);
+}
+
+Test(stream_gpu, streamed_equals_in_memory_k1024, .timeout = 240) { streamed_equals_in_memory("-K 1024"); }
+Test(stream_gpu, streamed_equals_in_memory_k4096, .timeout = 240) { streamed_equals_in_memory("-K 4096"); }
+
+/* A checkpoint's z (the host's copy) resumed streamed: 3 + 2 iterations train the 5 of one run. */
+Test(stream_gpu, streamed_resumes_to_the_same_model, .timeout = 240)
+{
+    require_gpu();
+    char *dir = test_tmpdir(), *path = long_documents(dir), *log = NULL, args[8192];
+    train(path, "-K 1024 --stream-tokens on", dir, "m1", 4, &log);
+    free(log);
+    snprintf(args, sizeof args,
+             "train '%s' -n 3 -e 5 -s 7 -K 1024 --model collapsed --sampler sparse --piece-length 64 "
+             "--optimize-interval 2 --optimize-burn-in 1 --device cuda --stream-tokens on -q -o '%s/m2'",
+             path, dir);
+    cr_assert_eq(setenv(LDA_STREAM_CHUNK_WARPS_ENV, "4", 1), 0);
+    int rc = test_run_ldagpu(args, &log);
+    cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, log);
+    free(log);
+    snprintf(args, sizeof args, "train --resume '%s/m2' -n 2 -q", dir);
+    rc = test_run_ldagpu(args, &log);
+    unsetenv(LDA_STREAM_CHUNK_WARPS_ENV);
+    cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, log);
+    free(log);
+    static const char *const files[] = {"phi.npy", "z.npy", "theta.npy"};
+    for (size_t i = 0; i < 3; i++) {
+        char a[4096], b[4096];
+        snprintf(a, sizeof a, "%s/m1/%s", dir, files[i]);
+        snprintf(b, sizeof b, "%s/m2/%s", dir, files[i]);
+        cr_assert(test_same_bytes(a, b), "%s differs between 5 iterations and 3 + 2 resumed", files[i]);
+    }
+    test_rmdir(dir);
+    free(dir);
+    free(path);
+}
+
+/* A streamed run with --holdout is refused with one line: its scoring reads tokens on the GPU. */
+Test(stream_gpu, streamed_holdout_is_refused)
+{
+    require_gpu();
+    char *dir = test_tmpdir(), *c = NULL, args[4096];
+    cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
+    snprintf(args, sizeof args,
+             "train '%s' -K 16 -n 1 --model collapsed --sampler sparse --stream-tokens on --holdout 0.1 "
+             "--device cuda -o '%s/m'", c, dir);
+    test_expect_failure(args, 2, "--stream-tokens on: held-out scoring (--holdout)");
+    test_rmdir(dir);
+    free(dir);
+    free(c);
+}
+
 /* A run that cannot go in chunks is refused with one line naming the switch. */
 Test(stream_gpu, chunks_refused_for_other_samplers)
 {

@@ -183,16 +183,33 @@ static uint64_t largest_forced_chunk(const lda_layout *L, uint32_t K, size_t war
     return most;
 }
 
-const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan)
+#define ONLY_COLLAPSED_SPARSE "only --model collapsed --sampler sparse streams its tokens"
+
+const char *lda_stream_refusal_params(const lda_params *p)
 {
-    if (plan->kernel != LDA_ZKERNEL_SPARSE || !plan->phi_from_counts)
-        return "only --model collapsed --sampler sparse streams its tokens";
-    if (!plan->z_marks_changes)
+    if (p->device == LDA_DEVICE_CPU)
+        return "tokens are streamed through a GPU, and this run trains on the CPU";
+    if (lda_params_model(p) != LDA_MODEL_COLLAPSED ||
+        (p->sampler != LDA_SAMPLER_SPARSE && p->sampler != LDA_SAMPLER_AUTO))
+        return ONLY_COLLAPSED_SPARSE;
+    if (p->num_topics > LDA_ZPLAN_Z_MARKS_MOST_K)
         return "tokens are streamed at K <= 65535 only";
     if (p->refresh > 1)
         return "tokens are streamed with --refresh 1 only";
     if (p->shards > 1 || p->over_ranks)
         return "tokens are streamed on one GPU only";
+    return NULL;
+}
+
+const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan)
+{
+    const char *why = lda_stream_refusal_params(p);
+    if (why)
+        return why;
+    if (plan->kernel != LDA_ZKERNEL_SPARSE || !plan->phi_from_counts)
+        return ONLY_COLLAPSED_SPARSE;
+    if (!plan->z_marks_changes)
+        return "tokens are streamed at K <= 65535 only";
     return NULL;
 }
 

@@ -37,8 +37,6 @@ extern "C" {
  * chunks on a corpus that fits); read by lda_stream_forced_warps alone. */
 #define LDA_STREAM_CHUNK_WARPS_ENV "LDAGPU_STREAM_CHUNK_WARPS"
 
-typedef enum { LDA_STREAM_OFF, LDA_STREAM_AUTO, LDA_STREAM_ON } lda_stream_mode;
-
 typedef struct {
     size_t first_warp, end_warp; /* warps first_warp .. end_warp - 1 of the layout */
     uint64_t device_bytes;       /* its room on the device (lda_stream_chunk_bytes) */
@@ -98,6 +96,9 @@ void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, ui
  * model's sparse draw (φ formed from the counts) on one device, z marking its changes (K <=
  * LDA_ZPLAN_Z_MARKS_MOST_K: no z_prev to carry) and --refresh 1. A phrase, for "...: PHRASE". */
 const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan);
+/* The part of it the settings decide, before the z plan is made (--device cpu, another model
+ * or sampler named, --refresh, several GPUs). */
+const char *lda_stream_refusal_params(const lda_params *p);
 
 /* The device bytes a chunked pass adds to what stays: the pass's own n[w,k] and n[k], and the
  * cut documents' lists as the pass leaves them beside those it began with, with their lengths. */
