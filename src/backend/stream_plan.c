@@ -9,22 +9,19 @@
 
 #include "core/sparse_draw.h"
 
-/* The list entries of warps first .. end - 1: every slot's, and the whole documents' alone. */
-static void chunk_entries(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *all, uint64_t *whole)
+/* The list entries of warps first .. end - 1. */
+static uint64_t chunk_entries(const lda_layout *L, uint32_t K, size_t first, size_t end)
 {
-    *all = *whole = 0;
-    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++) {
-        const uint64_t room = lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]);
-        *all += room;
-        *whole += L->slot_len[s] == L->slot_doc_len[s] ? room : 0; /* a piece is shorter than its document */
-    }
+    uint64_t all = 0;
+    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++)
+        all += lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]);
+    return all;
 }
 
 /* What the chunk holds, without its arrays' alignment. */
 static uint64_t chunk_payload(const lda_layout *L, uint32_t K, size_t first, size_t end)
 {
-    uint64_t all, whole;
-    chunk_entries(L, K, first, end, &all, &whole);
+    const uint64_t all = chunk_entries(L, K, first, end);
     const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
     return 2 * positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + (end - first) * LDA_WARP * sizeof(uint32_t);
 }
@@ -37,11 +34,12 @@ uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, s
 void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
                              uint64_t *out)
 {
-    uint64_t all, whole;
-    chunk_entries(L, K, first, end, &all, &whole);
+    const uint64_t all = chunk_entries(L, K, first, end);
     const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
     const uint64_t lengths = (end - first) * LDA_WARP * sizeof(uint32_t);
-    *out = positions * sizeof(uint32_t) + 2 * whole * sizeof(uint32_t) + lengths;
+    /* the lists' whole range, one copy each way: the pieces' room among the whole documents'
+       travels too (their lists are formed on the device before they are read) */
+    *out = positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + lengths;
     *in = *out + positions * sizeof(uint32_t);
 }
 
@@ -244,7 +242,7 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
     plan->resident_bytes = (in_memory_bytes > all ? in_memory_bytes - all : 0) + extra;
     uint64_t in_all = 0, out_all = 0;
     lda_stream_chunk_copies(L, K, 0, L->num_warps, &in_all, &out_all);
-    plan->host_bytes = in_all; /* words, z, the whole documents' lists and the lengths, pinned */
+    plan->host_bytes = out_all; /* z, the slots' lists and lengths, pinned (the words are the layout's, registered) */
     uint64_t room;
     if (forced_warps)
         room = largest_forced_chunk(L, K, forced_warps);

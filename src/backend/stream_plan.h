@@ -9,9 +9,9 @@
  * z and slots' lists are contiguous in the in-memory arrays and its slots keep their random
  * keys (slot_token_base): the draws are those of the in-memory run. On the device a chunk holds
  * its positions' words and z, its slots' lists (whole documents' and cut documents' pieces')
- * and their lengths. What crosses the bus is less: words and z and the whole documents' lists
- * and lengths come in; z, those lists and lengths go back; a piece's list is formed on the
- * device from its document's list, which stays there with the word side. */
+ * and their lengths. All of it comes in (words, z, lists, lengths) and but the words goes back;
+ * a piece's list is formed on the device from its document's list, which stays there with the
+ * word side, so the piece's room travels unread (one copy for the whole range of lists). */
 #ifndef LDA_STREAM_PLAN_H
 #define LDA_STREAM_PLAN_H
 
@@ -49,7 +49,8 @@ typedef struct {
 uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, size_t end);
 
 /* The bytes of those warps that cross the bus each way in an iteration: in, words, z, the
- * whole documents' lists and every slot's length; out, the same but the words. */
+ * slots' lists (their whole range: the pieces' room too, one copy) and lengths; out, the same
+ * but the words. */
 void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
                              uint64_t *out);
 
@@ -111,7 +112,8 @@ typedef struct {
                                  what the chunks carry, plus the pass's own n[w,k] and n[k] and
                                  the cut documents' lists as the pass leaves them */
     uint64_t chunk_room;      /* a chunk buffer's bytes: LDA_STREAM_BUFFERS of them */
-    uint64_t host_bytes;      /* pinned host memory: every warp's words, z, lists and lengths */
+    uint64_t host_bytes;      /* pinned host memory: every warp's z, lists and lengths (the words are
+                                 the layout's own, registered) */
     uint64_t copy_in, copy_out; /* an iteration's, each way */
     lda_stream_chunk *chunks; /* malloc'ed (lda_stream_plan_free) */
     size_t num_chunks;
