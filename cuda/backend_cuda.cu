@@ -617,8 +617,6 @@ static int choose_stream(const lda_layout *L, const lda_params *p, const lda_zpl
     const lda_stream_mode mode = (lda_stream_mode)p->stream_tokens;
     if (lda_stream_forced_warps(&forced, err))
         return -1;
-    if (!forced && mode == LDA_STREAM_OFF)
-        return 0;
     const char *refusal = lda_stream_refusal(p, plan);
     if (refusal && (forced || mode == LDA_STREAM_ON)) {
         lda_error_input(err, "%s: %s", forced ? LDA_STREAM_CHUNK_WARPS_ENV : "--stream-tokens on", refusal);

@@ -534,7 +534,7 @@ int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *er
         return -1;
     }
     s.chunked = st;
-    if (!counts_are_lists(s) || s.z_prev || s.own_wk != s.n_wk) {
+    if (b->zplan.kernel != LDA_ZKERNEL_SPARSE || s.z_prev || s.own_wk != s.n_wk) {
         lda_error_fail(err, "internal error: chunks of warps need the collapsed sparse draw of one device");
         return -1;
     }

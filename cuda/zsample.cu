@@ -225,7 +225,11 @@ int zsample_sparse_tables_launch(const lda_zplan &plan, const zsample_args &a, c
         lda_error_fail(err, "internal error: word tables asked of the '%s' plan", lda_zkernel_name(plan.kernel));
         return -1;
     }
-    return sparse_tables_missing(t, err) || sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err) ? -1 : 0;
+    if (!t.table) { // the slots' lists may be a chunk's, not given here
+        lda_error_fail(err, "internal error: the sparse kernel's word tables are missing");
+        return -1;
+    }
+    return sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err);
 }
 
 int zsample_sparse_draw_launch(const lda_zplan &plan, const zsample_args &given, const zsample_sparse_tables &t,

@@ -247,12 +247,14 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
     if (forced_warps)
         room = largest_forced_chunk(L, K, forced_warps);
     else {
-        const uint64_t beside = free_bytes > plan->resident_bytes ? free_bytes - plan->resident_bytes : 0;
+        const uint64_t taken = plan->resident_bytes + lda_stream_slack(plan->resident_bytes);
+        const uint64_t beside = free_bytes > taken ? free_bytes - taken : 0;
         room = beside / LDA_STREAM_BUFFERS;
         const uint64_t whole = lda_stream_chunk_bytes(L, K, 0, L->num_warps);
         room = room < whole ? room : whole;
     }
-    if (plan->resident_bytes + LDA_STREAM_BUFFERS * room > free_bytes || room == 0) {
+    if (plan->resident_bytes + lda_stream_slack(plan->resident_bytes) + LDA_STREAM_BUFFERS * room > free_bytes ||
+        room == 0) {
         lda_error_fail(err,
                        "too little device memory to stream the tokens: the word side and the cut documents' "
                        "lists need %.2f GiB, and %u chunk buffers of %.2f GiB, %.2f GiB free",
