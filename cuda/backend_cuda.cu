@@ -629,9 +629,7 @@ static int choose_stream(const lda_layout *L, const lda_params *p, const lda_zpl
     {
         const uint64_t usable = free_bytes > (64u << 20) ? free_bytes - (64u << 20) : 0;
         const uint64_t cut_entries = lda_cut_list_entries(L, p->num_topics);
-        uint64_t need = bytes_needed(L, p, plan);
-        if (forced) // chunks in device memory hold the pass's own counts too
-            need += lda_stream_pass_bytes(L, p->num_topics, cut_entries);
+        const uint64_t need = bytes_needed(L, p, plan); // chunks in device memory add more: check_fits
         return lda_stream_plan_make(L, p->num_topics, mode, need, cut_entries, usable, forced, out, err);
     }
 fail:

@@ -524,7 +524,7 @@ fail:
     return -1;
 }
 
-int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *err)
+int cuda_stream_setup(lda_backend *b, lda_stream_plan *plan, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     const lda_layout *L = b->layout;
@@ -548,6 +548,12 @@ int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *er
         CUDA_TRY(cudaMalloc(&st->next.topics, entries * sizeof(uint32_t) + 16));
         CUDA_TRY(cudaMalloc(&st->next.counts, entries * sizeof(uint32_t) + 16));
         CUDA_TRY(cudaMalloc(&st->next.len, s.num_cut_docs * sizeof(uint32_t) + 16));
+    }
+    if (plan->streamed) { // the buffers sized by what the resident arrays left
+        size_t free_bytes = 0, total_bytes = 0;
+        CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (lda_stream_plan_refit(L, s.K, free_bytes, plan, err))
+            return -1;
     }
     if (upload_chunks(s, *st, L, plan, err))
         return -1;

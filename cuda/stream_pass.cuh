@@ -59,8 +59,10 @@ struct stream_state {
 };
 
 // Makes b's state chunked as plan says (its chunks; streamed or in device memory), allocating
-// own_wk, own_k and the second cut lists; streamed, the host arrays and the buffers too.
-int cuda_stream_setup(lda_backend *b, const lda_stream_plan *plan, lda_error *err);
+// own_wk, own_k and the second cut lists; streamed, the host arrays and the buffers too, the
+// plan's chunks made again first where the buffers would not fit what is left
+// (lda_stream_plan_refit).
+int cuda_stream_setup(lda_backend *b, lda_stream_plan *plan, lda_error *err);
 void cuda_stream_free(device_state &s);
 // The first counts (z given, or drawn from the start), chunk by chunk where streamed.
 int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err);

@@ -386,3 +386,41 @@ Test(stream_plan, only_the_collapsed_sparse_draw_of_one_device_goes_in_chunks)
     lda_layout_free(L);
     corpus_free(c);
 }
+
+/* The buffers made to fit what the resident arrays left, as measured: smaller chunks where the
+ * planned ones would not fit, the plan as it was where they do, a refusal where nothing fits. */
+Test(stream_plan, a_streamed_plan_refits_its_chunks_to_the_memory_left)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const lda_device_bytes b = in_memory(L, K_TOPICS);
+    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS);
+    lda_stream_plan plan;
+    lda_error err = {0};
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_ON, b.total, cut_entries, 4 * b.total, 0, &plan, &err),
+                 0, "%s", err.msg);
+    cr_assert_eq(plan.num_chunks, 1);
+    const uint64_t room = plan.chunk_room;
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, 4 * room, &plan, &err), 0, "%s", err.msg);
+    cr_assert_eq(plan.num_chunks, 1, "room for the buffers: the plan stays");
+    const uint64_t left = lda_stream_slack(plan.resident_bytes) + LDA_STREAM_BUFFERS * (room / 5);
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, left, &plan, &err), 0, "%s", err.msg);
+    cr_assert_geq(plan.num_chunks, 5);
+    cr_assert_leq(plan.chunk_room, room / 5);
+    assert_chunks_cover(L, plan.chunks, plan.num_chunks);
+    char says[64];
+    snprintf(says, sizeof says, "tokens streamed from host memory in %zu chunks: ", plan.num_chunks);
+    cr_assert(strstr(plan.why, says), "%s", plan.why);
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, lda_stream_slack(plan.resident_bytes), &plan, &err), -1);
+    cr_assert(strstr(err.msg, "too little device memory to stream the tokens"), "%s", err.msg);
+    lda_stream_plan_free(&plan);
+    /* a forced size stays */
+    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_ON, b.total, cut_entries, 4 * b.total, 2, &plan, &err),
+                 0);
+    const size_t n = plan.num_chunks;
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, 1, &plan, &err), 0);
+    cr_assert_eq(plan.num_chunks, n);
+    lda_stream_plan_free(&plan);
+    lda_layout_free(L);
+    corpus_free(c);
+}

@@ -217,6 +217,30 @@ uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_lis
            L->num_cut_docs * sizeof(uint32_t);
 }
 
+/* The streamed plan's chunks of at most `room` bytes (or its forced warps), their sums, and its
+ * line. */
+static int chunk_streamed(const lda_layout *L, uint32_t K, uint64_t room, uint64_t free_bytes, lda_stream_plan *plan,
+                          lda_error *err)
+{
+    if (lda_stream_chunks(L, K, room, plan->forced_warps, &plan->chunks, &plan->num_chunks, err))
+        return -1;
+    plan->free_bytes = free_bytes;
+    plan->chunk_room = plan->copy_in = plan->copy_out = 0;
+    for (size_t i = 0; i < plan->num_chunks; i++) {
+        const lda_stream_chunk *c = &plan->chunks[i];
+        plan->chunk_room = c->device_bytes > plan->chunk_room ? c->device_bytes : plan->chunk_room;
+        plan->copy_in += c->copy_in;
+        plan->copy_out += c->copy_out;
+    }
+    snprintf(plan->why, sizeof plan->why,
+             "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "
+             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB in and %.2f GiB out an iteration",
+             plan->num_chunks, plan->forced_warps ? " (forced size)" : "", gib(plan->in_memory_bytes),
+             gib(free_bytes), plan->mode == LDA_STREAM_ON ? " (streaming on)" : "", gib(plan->resident_bytes),
+             LDA_STREAM_BUFFERS, gib(plan->chunk_room), gib(plan->copy_in), gib(plan->copy_out));
+    return 0;
+}
+
 int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, uint64_t in_memory_bytes,
                          uint64_t cut_list_entries, uint64_t free_bytes, size_t forced_warps, lda_stream_plan *plan,
                          lda_error *err)
@@ -261,23 +285,34 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
                        gib(plan->resident_bytes), LDA_STREAM_BUFFERS, gib(room), gib(free_bytes));
         return -1;
     }
-    if (lda_stream_chunks(L, K, room, forced_warps, &plan->chunks, &plan->num_chunks, err))
-        return -1;
     plan->streamed = 1;
-    plan->chunk_room = 0;
-    for (size_t i = 0; i < plan->num_chunks; i++) {
-        const lda_stream_chunk *c = &plan->chunks[i];
-        plan->chunk_room = c->device_bytes > plan->chunk_room ? c->device_bytes : plan->chunk_room;
-        plan->copy_in += c->copy_in;
-        plan->copy_out += c->copy_out;
+    plan->mode = mode;
+    plan->forced_warps = forced_warps;
+    return chunk_streamed(L, K, room, free_bytes, plan, err);
+}
+
+int lda_stream_plan_refit(const lda_layout *L, uint32_t K, uint64_t free_bytes, lda_stream_plan *plan,
+                          lda_error *err)
+{
+    if (!plan->streamed || plan->forced_warps)
+        return 0;
+    const uint64_t slack = lda_stream_slack(plan->resident_bytes);
+    const uint64_t whole = lda_stream_chunk_bytes(L, K, 0, L->num_warps);
+    uint64_t room = free_bytes > slack ? (free_bytes - slack) / LDA_STREAM_BUFFERS : 0;
+    room = room < whole ? room : whole;
+    if (room == 0 || room < plan->chunk_room / 64) { /* not a sixty-fourth of the planned buffers */
+        lda_error_fail(err,
+                       "too little device memory to stream the tokens: %.2f GiB free once the word side and the cut "
+                       "documents' lists are allocated, for %u chunk buffers",
+                       gib(free_bytes), LDA_STREAM_BUFFERS);
+        return -1;
     }
-    snprintf(plan->why, sizeof plan->why,
-             "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "
-             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB in and %.2f GiB out an iteration",
-             plan->num_chunks, forced_warps ? " (forced size)" : "", gib(in_memory_bytes), gib(free_bytes),
-             mode == LDA_STREAM_ON ? " (streaming on)" : "", gib(plan->resident_bytes), LDA_STREAM_BUFFERS,
-             gib(plan->chunk_room), gib(plan->copy_in), gib(plan->copy_out));
-    return 0;
+    if (room >= plan->chunk_room)
+        return 0;
+    free(plan->chunks);
+    plan->chunks = NULL;
+    plan->num_chunks = 0;
+    return chunk_streamed(L, K, room, plan->free_bytes, plan, err);
 }
 
 void lda_stream_plan_free(lda_stream_plan *plan)

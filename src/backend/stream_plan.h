@@ -124,6 +124,9 @@ typedef struct {
     uint64_t copy_in, copy_out; /* an iteration's, each way */
     lda_stream_chunk *chunks; /* malloc'ed (lda_stream_plan_free) */
     size_t num_chunks;
+    lda_stream_mode mode;     /* as asked */
+    size_t forced_warps;      /* the chunks' forced size (0: by room) */
+    uint64_t free_bytes;      /* the device's free memory the choice weighed */
     char why[320];            /* one line: streamed or not, and the numbers that decided it */
 } lda_stream_plan;
 
@@ -139,6 +142,13 @@ typedef struct {
 int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, uint64_t in_memory_bytes,
                          uint64_t cut_list_entries, uint64_t free_bytes, size_t forced_warps, lda_stream_plan *plan,
                          lda_error *err);
+/* A streamed plan's chunks made again where the buffers would not fit the device's free memory
+ * as measured once the resident arrays are allocated (free_bytes: what is left for the buffers
+ * and the chunks' small arrays; the resident sizing is the plan's estimate, and the runtime takes
+ * its own), its line with them; a forced size or an unstreamed plan is left as it is. -1 with err
+ * (a run failure) where not even a sixty-fourth of the planned buffers fit. */
+int lda_stream_plan_refit(const lda_layout *L, uint32_t K, uint64_t free_bytes, lda_stream_plan *plan,
+                          lda_error *err);
 void lda_stream_plan_free(lda_stream_plan *plan);
 
 #ifdef __cplusplus
