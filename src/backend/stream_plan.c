@@ -217,20 +217,49 @@ uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_lis
            L->num_cut_docs * sizeof(uint32_t);
 }
 
-/* The streamed plan's chunks of at most `room` bytes (or its forced warps), their sums, and its
- * line. */
+/* A buffer's bytes for chunks: each of its arrays as large as the largest chunk's (the chunk
+ * with the most positions need not be the one with the most list entries: the pieces of cut
+ * documents list far more topics than they have tokens). */
+static uint64_t buffer_bytes(const lda_layout *L, uint32_t K, const lda_stream_chunk *chunks, size_t n)
+{
+    uint64_t positions = 0, entries = 0, slots = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t first = chunks[i].first_warp, end = chunks[i].end_warp;
+        const uint64_t p = L->warp_offset[end] - L->warp_offset[first], e = chunk_entries(L, K, first, end);
+        positions = p > positions ? p : positions;
+        entries = e > entries ? e : entries;
+        slots = (end - first) * LDA_WARP > slots ? (end - first) * LDA_WARP : slots;
+    }
+    return (2 * positions + 2 * entries + slots) * sizeof(uint32_t) + (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+}
+
+/* The streamed plan's chunks whose buffers take at most `room` bytes (or its forced warps),
+ * their sums, and its line. */
 static int chunk_streamed(const lda_layout *L, uint32_t K, uint64_t room, uint64_t free_bytes, lda_stream_plan *plan,
                           lda_error *err)
 {
-    if (lda_stream_chunks(L, K, room, plan->forced_warps, &plan->chunks, &plan->num_chunks, err))
-        return -1;
+    uint64_t bound = room;
+    for (int tries = 0;; tries++) {
+        if (lda_stream_chunks(L, K, bound, plan->forced_warps, &plan->chunks, &plan->num_chunks, err))
+            return -1;
+        plan->chunk_room = buffer_bytes(L, K, plan->chunks, plan->num_chunks);
+        if (plan->forced_warps || plan->chunk_room <= room)
+            break;
+        free(plan->chunks);
+        plan->chunks = NULL;
+        const uint64_t smaller = (uint64_t)((double)bound * room / plan->chunk_room * 0.99);
+        if (tries == 8 || smaller == 0) {
+            lda_error_fail(err, "too little device memory to stream the tokens: no chunks fit buffers of %.2f GiB",
+                           gib(room));
+            return -1;
+        }
+        bound = smaller;
+    }
     plan->free_bytes = free_bytes;
-    plan->chunk_room = plan->copy_in = plan->copy_out = 0;
+    plan->copy_in = plan->copy_out = 0;
     for (size_t i = 0; i < plan->num_chunks; i++) {
-        const lda_stream_chunk *c = &plan->chunks[i];
-        plan->chunk_room = c->device_bytes > plan->chunk_room ? c->device_bytes : plan->chunk_room;
-        plan->copy_in += c->copy_in;
-        plan->copy_out += c->copy_out;
+        plan->copy_in += plan->chunks[i].copy_in;
+        plan->copy_out += plan->chunks[i].copy_out;
     }
     snprintf(plan->why, sizeof plan->why,
              "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "

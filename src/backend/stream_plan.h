@@ -118,7 +118,7 @@ typedef struct {
     uint64_t resident_bytes;  /* what stays on the device when streamed: the in-memory plan less
                                  what the chunks carry, plus the pass's own n[w,k] and n[k] and
                                  the cut documents' lists as the pass leaves them */
-    uint64_t chunk_room;      /* a chunk buffer's bytes: LDA_STREAM_BUFFERS of them */
+    uint64_t chunk_room;      /* a chunk buffer's bytes, each array the largest chunk's: LDA_STREAM_BUFFERS of them */
     uint64_t host_bytes;      /* pinned host memory: every warp's z, lists and lengths (the words are
                                  the layout's own, registered) */
     uint64_t copy_in, copy_out; /* an iteration's, each way */
