@@ -1,5 +1,5 @@
 // stream_pass.cu — the z pass a chunk of warps at a time (stream_pass.cuh says what and why;
-// docs/scale.md, "Streaming", why the model is the in-memory pass's byte for byte).
+// docs/scale.md, "Tokens streamed from host memory", why the model is the in-memory pass's byte for byte).
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // stream_pass.cuh — the collapsed sparse draw's z pass a chunk of warps at a time
-// (backend/stream_plan.h; docs/scale.md, "Streaming"): the word tables built once, then each
+// (backend/stream_plan.h; docs/scale.md, "Tokens streamed from host memory"): the word tables built once, then each
 // chunk's cut pieces given their document's list, its draw, its count changes and its part of
 // the cut documents' join; the totals n[w,k], n[k] the draws read stay as the pass began, the
 // changes going to own_wk, own_k, copied over them when the pass ends. The chunks' tokens and

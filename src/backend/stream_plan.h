@@ -1,7 +1,7 @@
 /* stream_plan.h — the tokens of a collapsed sparse run kept in pinned host memory and passed
- * through the GPU a chunk of warps at a time (issue: corpora larger than the device's memory).
- * docs/scale.md, "Streaming: the design", says how the draw, the counts and the joins of cut
- * documents work over chunks; this is its arithmetic, in plain C so that it is tested without
+ * through the GPU a chunk of warps at a time (corpora larger than the device's memory).
+ * docs/scale.md, "Tokens streamed from host memory", says how the draw, the counts and the joins
+ * of cut documents work over chunks; this is its arithmetic, in plain C so that it is tested without
  * a GPU: what a chunk carries, where the chunks begin and end, what stays on the device, and
  * whether a run streams at all.
  *
@@ -76,7 +76,7 @@ int lda_stream_forced_warps(size_t *warps, lda_error *err);
  * document docs[j] (a cut document of the layout) has the chunk's pieces slots[offsets[j] ..
  * offsets[j + 1]), in the order of the layout's cut documents and their pieces. What the
  * streamed join takes for a chunk: a warp a document to start and list its row, a warp a piece
- * to add and to give (docs/scale.md, "Streaming: the design"). */
+ * to add and to give (docs/scale.md, "Tokens streamed from host memory"). */
 typedef struct {
     size_t num_docs;
     uint32_t *docs;
