@@ -301,22 +301,25 @@ int cuda_backend_ensure_theta(lda_backend *b, lda_error *err)
     return 0;
 }
 
+int cuda_start_counts(lda_backend *b, const uint32_t *z, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (z)
+        CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
+    else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
+        return -1;
+    return cuda_count(s, err) || cuda_join_cut_counts(s, true, err) ? -1 : 0;
+fail:
+    return -1;
+}
+
 static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
 {
     if (cuda_enter(b, err))
         return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
-    if (s.chunked) {
-        if (cuda_stream_start(b, z, err))
-            return -1;
-    } else {
-        if (z)
-            CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
-        else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
-            return -1;
-        if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err))
-            return -1;
-    }
+    if (s.chunked ? cuda_stream_start(b, z, err) : cuda_start_counts(b, z, err))
+        return -1;
     if (cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));

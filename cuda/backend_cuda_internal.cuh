@@ -15,6 +15,10 @@ struct cuda_impl {
 // Makes b's device the current one; every operation begins with it.
 int cuda_enter(lda_backend *b, lda_error *err);
 
+// The start's z (given, or drawn from the start topics), its counts and the cut documents'
+// lists joined from scratch, over the device's own arrays (into own_wk, own_k).
+int cuda_start_counts(lda_backend *b, const uint32_t *z, lda_error *err);
+
 // The pieces of an iteration (backend_cuda.cu), queued on b's stream; b's device current.
 // z of the document groups of local part `part` (lda_layout_local_part) of iteration's draw.
 int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err);

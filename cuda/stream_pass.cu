@@ -61,16 +61,8 @@ __global__ void chunk_give_kernel(const uint32_t *piece_slot, const uint32_t *pi
     const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
     if (i >= pieces)
         return;
-    const uint32_t lane = threadIdx.x % LDA_WARP;
-    const size_t p = p0 + i, s = piece_slot[p] - s0, c = row_doc[piece_row[p]];
-    const uint32_t m = from.len[c];
-    const uint64_t at = slots.offset[s], src = from.offset[c];
-    for (uint32_t j = lane; j < m; j += LDA_WARP) {
-        slots.topics[at + j] = from.topics[src + j];
-        slots.counts[at + j] = from.counts[src + j];
-    }
-    if (lane == 0)
-        slots.len[s] = m;
+    const size_t p = p0 + i;
+    count_list_copy(from, row_doc[piece_row[p]], slots, piece_slot[p] - s0, threadIdx.x % LDA_WARP);
 }
 
 // The join's first step for rows j0 .. j0 + n - 1 (a warp a row): the document's row of `next`
@@ -358,15 +350,7 @@ int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err)
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (chunked(b).streamed)
         return start_streamed(b, z, err);
-    if (z)
-        CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
-    else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
-        return -1;
-    if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err))
-        return -1;
-    return settle_counts(s, err);
-fail:
-    return -1;
+    return cuda_start_counts(b, z, err) || settle_counts(s, err) ? -1 : 0;
 }
 
 int cuda_stream_load(lda_backend *b, size_t i, bool words, device_state *view, lda_error *err)

@@ -56,40 +56,11 @@ static void train(const char *corpus_path, const char *options, const char *dir,
     cr_assert_eq(rc, 0, "%s=%u ldagpu %s: exit %d: %s", LDA_STREAM_CHUNK_WARPS_ENV, warps, args, rc, *log);
 }
 
-/* The whole layout's pass, then chunks of 3 and of 7 warps in device memory: the same z, φ,
- * θ, model files and log figures. */
-static void chunks_equal_whole(const char *options)
-{
-    require_gpu();
-    char *dir = test_tmpdir(), *path = long_documents(dir), *log = NULL;
-    train(path, options, dir, "m1", 0, &log);
-    cr_assert(!strstr(log, "chunks"), "the whole layout's run says chunks: %s", log);
-    free(log);
-    const unsigned warps[] = {3, 7};
-    for (unsigned i = 0; i < 2; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "m%u", i + 2);
-        train(path, options, dir, name, warps[i], &log);
-        cr_assert(strstr(log, "tokens in device memory in ") && strstr(log, "chunks (forced size)"),
-                  "chunks of %u warps: the log does not say so: %s", warps[i], log);
-        free(log);
-    }
-    test_assert_runs_same_model(dir, "m", 1, 3);
-    test_rmdir(dir);
-    free(dir);
-    free(path);
-}
-
-Test(stream_gpu, chunks_in_device_memory_equal_whole_k1024, .timeout = 240) { chunks_equal_whole("-K 1024"); }
-
-/* K = 4096: the draw reads the word lists (zplan.h), built once a pass before the chunks. */
-Test(stream_gpu, chunks_in_device_memory_equal_whole_k4096, .timeout = 240) { chunks_equal_whole("-K 4096"); }
-
-/* The tokens streamed from host memory through three buffers, in chunks of 3 and 7 warps (and
- * --stream-tokens on without a forced size: the room of the free memory, one chunk here): the
- * in-memory run's z, φ, θ (fetched chunk by chunk), model files and log figures (the
- * log-likelihoods' and the histograms' walks over the chunks), byte for byte. */
-static void streamed_equals_in_memory(const char *options)
+/* `options` trained over the whole layout in device memory, then with --stream-tokens `mode` in
+ * chunks of each of warps[] warps (0: as many as the room gives): each log says `says`, and every
+ * run trains the whole layout's z, φ, θ, model files and log figures, byte for byte. */
+static void same_model_in_chunks(const char *options, const char *mode, const unsigned *warps, unsigned n,
+                                 const char *says)
 {
     require_gpu();
     char *dir = test_tmpdir(), *path = long_documents(dir), *log = NULL, opts[1024];
@@ -97,20 +68,39 @@ static void streamed_equals_in_memory(const char *options)
     train(path, opts, dir, "m1", 0, &log);
     cr_assert(strstr(log, "tokens in device memory: ") && strstr(log, "(streaming off)"), "%s", log);
     free(log);
-    snprintf(opts, sizeof opts, "%s --stream-tokens on", options);
-    const unsigned warps[] = {3, 7, 0};
-    for (unsigned i = 0; i < 3; i++) {
+    snprintf(opts, sizeof opts, "%s --stream-tokens %s", options, mode);
+    for (unsigned i = 0; i < n; i++) {
         char name[8];
         snprintf(name, sizeof name, "m%u", i + 2);
         train(path, opts, dir, name, warps[i], &log);
-        cr_assert(strstr(log, "tokens streamed from host memory in ") && strstr(log, "(streaming on)"),
-                  "streamed in chunks of %u warps: the log does not say so: %s", warps[i], log);
+        cr_assert(strstr(log, says), "chunks of %u warps: the log does not say %s: %s", warps[i], says, log);
         free(log);
     }
-    test_assert_runs_same_model(dir, "m", 1, 4);
+    test_assert_runs_same_model(dir, "m", 1, n + 1);
     test_rmdir(dir);
     free(dir);
     free(path);
+}
+
+/* Chunks of 3 and of 7 warps in device memory (the chunked pass over the device's own arrays). */
+static void chunks_equal_whole(const char *options)
+{
+    const unsigned warps[] = {3, 7};
+    same_model_in_chunks(options, "off", warps, 2, "chunks (forced size): ");
+}
+
+Test(stream_gpu, chunks_in_device_memory_equal_whole_k1024, .timeout = 240) { chunks_equal_whole("-K 1024"); }
+
+/* K = 4096: the draw reads the word lists (zplan.h), built once a pass before the chunks. */
+Test(stream_gpu, chunks_in_device_memory_equal_whole_k4096, .timeout = 240) { chunks_equal_whole("-K 4096"); }
+
+/* The tokens streamed from host memory through three buffers, in chunks of 3 and 7 warps and as
+ * the free memory gives them (one chunk here): θ fetched chunk by chunk, the log-likelihoods'
+ * and the histograms' walks over the chunks. */
+static void streamed_equals_in_memory(const char *options)
+{
+    const unsigned warps[] = {3, 7, 0};
+    same_model_in_chunks(options, "on", warps, 3, "tokens streamed from host memory in ");
 }
 
 Test(stream_gpu, streamed_equals_in_memory_k1024, .timeout = 240) { streamed_equals_in_memory("-K 1024"); }

@@ -306,20 +306,49 @@ Test(stream_plan, the_join_over_chunks_is_the_in_memory_join)
     corpus_free(c);
 }
 
+/* The cut layout, its in-memory plan and its cut documents' list entries. */
+typedef struct {
+    corpus *c;
+    lda_layout *L;
+    lda_device_bytes b;
+    uint64_t cut_entries;
+} planned_layout;
+
+static planned_layout planned(void)
+{
+    planned_layout f;
+    f.L = cut_layout(&f.c);
+    f.b = in_memory(f.L, K_TOPICS);
+    f.cut_entries = lda_cut_list_entries(f.L, K_TOPICS);
+    return f;
+}
+
+static void planned_free(planned_layout *f)
+{
+    lda_layout_free(f->L);
+    corpus_free(f->c);
+}
+
+/* f's plan in `mode` with free_bytes free and forced_warps (0: none), made or the test fails. */
+static void plan_of(const planned_layout *f, lda_stream_mode mode, uint64_t free_bytes, size_t forced_warps,
+                    lda_stream_plan *plan)
+{
+    lda_error err = {0};
+    cr_assert_eq(lda_stream_plan_make(f->L, K_TOPICS, mode, f->b.total, f->cut_entries, free_bytes, forced_warps, plan,
+                                      &err),
+                 0, "%s", err.msg);
+}
+
 /* Not streamed, a forced size still cuts the pass into chunks of that many warps, in device
  * memory (the GPU's test of the chunks' arithmetic), and the line says so. */
 Test(stream_plan, forced_chunks_stay_in_device_memory_where_the_run_does_not_stream)
 {
-    corpus *c;
-    lda_layout *L = cut_layout(&c);
-    const lda_device_bytes b = in_memory(L, K_TOPICS);
-    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS);
+    planned_layout f = planned();
+    const lda_layout *L = f.L;
     lda_stream_plan plan;
-    lda_error err = {0};
     const lda_stream_mode modes[] = {LDA_STREAM_OFF, LDA_STREAM_AUTO};
     for (size_t i = 0; i < 2; i++) {
-        cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, modes[i], b.total, cut_entries, 2 * b.total, 3, &plan, &err),
-                     0, "%s", err.msg);
+        plan_of(&f, modes[i], 2 * f.b.total, 3, &plan);
         cr_assert(!plan.streamed, "%s", plan.why);
         cr_assert_eq(plan.num_chunks, (L->num_warps + 2) / 3);
         assert_chunks_cover(L, plan.chunks, plan.num_chunks);
@@ -329,12 +358,10 @@ Test(stream_plan, forced_chunks_stay_in_device_memory_where_the_run_does_not_str
         lda_stream_plan_free(&plan);
     }
     /* unforced: no chunks */
-    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_OFF, b.total, cut_entries, 2 * b.total, 0, &plan, &err),
-                 0);
+    plan_of(&f, LDA_STREAM_OFF, 2 * f.b.total, 0, &plan);
     cr_assert_eq(plan.num_chunks, 0);
     lda_stream_plan_free(&plan);
-    lda_layout_free(L);
-    corpus_free(c);
+    planned_free(&f);
 }
 
 /* What a chunked pass adds on the device: the pass's own n[w,k] and n[k], and the cut
@@ -391,14 +418,11 @@ Test(stream_plan, only_the_collapsed_sparse_draw_of_one_device_goes_in_chunks)
  * planned ones would not fit, the plan as it was where they do, a refusal where nothing fits. */
 Test(stream_plan, a_streamed_plan_refits_its_chunks_to_the_memory_left)
 {
-    corpus *c;
-    lda_layout *L = cut_layout(&c);
-    const lda_device_bytes b = in_memory(L, K_TOPICS);
-    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS);
+    planned_layout f = planned();
+    const lda_layout *L = f.L;
     lda_stream_plan plan;
     lda_error err = {0};
-    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_ON, b.total, cut_entries, 4 * b.total, 0, &plan, &err),
-                 0, "%s", err.msg);
+    plan_of(&f, LDA_STREAM_ON, 4 * f.b.total, 0, &plan);
     cr_assert_eq(plan.num_chunks, 1);
     const uint64_t room = plan.chunk_room;
     cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, 4 * room, &plan, &err), 0, "%s", err.msg);
@@ -415,12 +439,10 @@ Test(stream_plan, a_streamed_plan_refits_its_chunks_to_the_memory_left)
     cr_assert(strstr(err.msg, "too little device memory to stream the tokens"), "%s", err.msg);
     lda_stream_plan_free(&plan);
     /* a forced size stays */
-    cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_ON, b.total, cut_entries, 4 * b.total, 2, &plan, &err),
-                 0);
+    plan_of(&f, LDA_STREAM_ON, 4 * f.b.total, 2, &plan);
     const size_t n = plan.num_chunks;
     cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, 1, &plan, &err), 0);
     cr_assert_eq(plan.num_chunks, n);
     lda_stream_plan_free(&plan);
-    lda_layout_free(L);
-    corpus_free(c);
+    planned_free(&f);
 }
