@@ -616,6 +616,8 @@ static int choose_stream(const lda_layout *L, const lda_params *p, const lda_zpl
                          lda_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (p->freeze_phi) // inference (φ given): its corpus is the documents asked about, kept in memory
+        return 0;
     size_t forced = 0;
     const lda_stream_mode mode = (lda_stream_mode)p->stream_tokens;
     if (lda_stream_forced_warps(&forced, err))
