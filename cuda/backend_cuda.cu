@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/sampler_sparse.h"
 #include "backend_cuda_internal.cuh"
 #include "check.cuh"
 #include "device_state.cuh"
+#include "stream_pass.cuh"
 #include "zsample.cuh"
 
 int cuda_enter(lda_backend *b, lda_error *err)
@@ -87,9 +89,10 @@ static size_t bytes_needed(const lda_layout *L, const lda_params *p, const lda_z
 
 static void free_state(device_state &s)
 {
+    cuda_stream_free(s);
     void *ptrs[] = {s.words, s.warp_offset, s.warp_len, s.slot_len, s.slot_doc, s.slot_doc_len, s.slot_piece,
                     s.cut_offsets, s.cut_slots, s.cut_base, s.cut_delta, s.cut_chunks, s.slot_token_base, s.theta, s.theta_chunk, s.phi,
-                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.phi_partial, s.phi_scale, s.phi_mean_scale, s.partials,
+                    s.z, s.z_prev, s.n_mk, s.n_wk, s.n_k, s.scratch, s.word_scratch, s.phi_partial, s.phi_scale, s.phi_mean_scale, s.partials,
                     s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
                     s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
                     s.doc_window, (void *)s.cut_lists.offset, s.cut_lists.topics, s.cut_lists.counts, s.cut_lists.len,
@@ -121,8 +124,10 @@ template <typename T> static cudaError_t alloc_copy(T **dst, const T *src, size_
     return e;
 }
 
+// streamed: the tokens (words, z) and the slots' lists stay in host memory (stream_pass.cu holds
+// them and the buffers they pass through), so they are not allocated here.
 static int create_state(device_state &s, const lda_layout *L, const lda_params *p, const lda_zplan *plan,
-                        lda_error *err)
+                        bool streamed, lda_error *err)
 {
     const size_t K = p->num_topics, V = L->vocab_size;
     memset(&s, 0, sizeof s);
@@ -144,7 +149,8 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     }
     for (uint32_t i = 0; i < 2 * s.refresh; i++)
         CUDA_TRY(cudaEventCreate(&s.ev_parts[i]));
-    CUDA_TRY(alloc_copy(&s.words, L->words, L->num_positions));
+    if (!streamed)
+        CUDA_TRY(alloc_copy(&s.words, L->words, L->num_positions));
     CUDA_TRY(alloc_copy(&s.warp_offset, L->warp_offset, L->num_warps + 1));
     CUDA_TRY(alloc_copy(&s.warp_len, L->warp_len, L->num_warps));
     CUDA_TRY(alloc_copy(&s.slot_len, L->slot_len, L->num_slots));
@@ -199,8 +205,10 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
         CUDA_TRY(alloc_copy(&s.theta, (const float *)NULL, L->num_slots * K));
     }
     CUDA_TRY(alloc_copy(&s.phi, (const float *)NULL, V * K));
-    CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
-    CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
+    if (!streamed) {
+        CUDA_TRY(alloc_copy(&s.z, (const uint32_t *)NULL, L->num_positions));
+        CUDA_TRY(cudaMemset(s.z, 0, L->num_positions * sizeof(uint32_t)));
+    }
     if (!plan->z_marks_changes) // else the draw marks a changed token's old topic in z
         CUDA_TRY(alloc_copy(&s.z_prev, (const uint32_t *)NULL, L->num_positions));
     CUDA_TRY(alloc_copy(&s.n_wk, (const uint32_t *)NULL, V * K));
@@ -222,8 +230,16 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
         CUDA_TRY(alloc_copy(&s.hist_over_count, (const unsigned long long *)NULL, 2));
     }
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
-    CUDA_TRY(cudaMalloc(&s.scratch, plan->scratch_bytes));
-    if (zsample_sparse_prepare(*plan, L, s.scratch, s.slot_doc_len, &s.sparse, err))
+    if (streamed) { // the scratch but for the slots' lists: its start, and the word lists' part
+        lda_sparse_scratch sc;
+        lda_sparse_scratch_plan(L, plan->K, plan->precision, (lda_word_lists)plan->sparse_word_lists,
+                                plan->word_list_room, &sc);
+        CUDA_TRY(cudaMalloc(&s.scratch, sc.lists_at));
+        CUDA_TRY(cudaMalloc(&s.word_scratch, sc.word_offsets_at ? sc.total_bytes - sc.word_offsets_at : 16));
+    } else {
+        CUDA_TRY(cudaMalloc(&s.scratch, plan->scratch_bytes));
+    }
+    if (zsample_sparse_prepare(*plan, L, s.scratch, s.word_scratch, s.slot_doc_len, &s.sparse, err))
         goto fail;
     return 0;
 fail:
@@ -285,16 +301,26 @@ int cuda_backend_ensure_theta(lda_backend *b, lda_error *err)
     return 0;
 }
 
-static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+int cuda_start_counts(lda_backend *b, const uint32_t *z, lda_error *err)
 {
-    if (cuda_enter(b, err))
-        return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (z)
         CUDA_TRY(cudaMemcpyAsync(s.z, z, s.num_positions * sizeof(uint32_t), cudaMemcpyHostToDevice, s.stream));
     else if (cuda_init_z(s, b->params.seed, lda_params_start_topics(&b->params), err))
         return -1;
-    if (cuda_count(s, err) || cuda_join_cut_counts(s, true, err) || cuda_backend_update_model(b, iteration, err))
+    return cuda_count(s, err) || cuda_join_cut_counts(s, true, err) ? -1 : 0;
+fail:
+    return -1;
+}
+
+static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda_error *err)
+{
+    if (cuda_enter(b, err))
+        return -1;
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (s.chunked ? cuda_stream_start(b, z, err) : cuda_start_counts(b, z, err))
+        return -1;
+    if (cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));
     return 0;
@@ -302,10 +328,10 @@ fail:
     return -1;
 }
 
-int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
+void cuda_zsample_args(const lda_backend *b, const device_state &s, uint32_t iteration, uint32_t part,
+                       zsample_args *out, zsample_sparse_tables *sparse)
 {
-    device_state &s = ((cuda_impl *)b->impl)->s;
-    zsample_args a;
+    zsample_args &a = *out;
     memset(&a, 0, sizeof a);
     a.words = s.words;
     a.warp_offset = s.warp_offset;
@@ -328,16 +354,24 @@ int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_
     a.iteration = iteration;
     a.part = (uint16_t)part;
     a.part_count = (uint16_t)b->params.refresh; // at most 256 (--refresh)
+    *sparse = s.sparse;
+    if (b->zplan.phi_from_counts) { // φ[w,k] from n[w,k] and the scales (core/phi_mean.h)
+        sparse->n_wk = s.n_wk;
+        sparse->phi_scale = s.phi_mean_scale;
+        sparse->beta = (float)s.beta;
+    }
+}
+
+int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    zsample_args a;
+    zsample_sparse_tables sparse;
+    cuda_zsample_args(b, s, iteration, part, &a, &sparse);
     const lda_zplan &plan = b->zplan;
     const zsample_fused f = {plan.fused_counts ? s.own_wk : NULL, plan.fused_counts ? s.own_k : NULL, s.slot_doc_len,
                              b->priors.learned ? s.alpha : NULL, b->priors.alpha[0], s.alpha_sum,
                              plan.fused_theta_mean};
-    zsample_sparse_tables sparse = s.sparse;
-    if (plan.phi_from_counts) { // φ[w,k] from n[w,k] and the scales (core/phi_mean.h)
-        sparse.n_wk = s.n_wk;
-        sparse.phi_scale = s.phi_mean_scale;
-        sparse.beta = (float)s.beta;
-    }
     return zsample_launch(plan, a, f, sparse, s.stream, err);
 }
 
@@ -356,7 +390,13 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
     CUDA_TRY(cudaEventRecord(s.ev_start, s.stream));
     if (!fused_counts && s.z_prev)
         CUDA_TRY(cudaMemcpyAsync(s.z_prev, s.z, s.num_positions * sizeof *s.z, cudaMemcpyDeviceToDevice, s.stream));
-    for (uint32_t part = 0; part < R; part++) {
+    for (uint32_t part = 0; part < R && s.chunked; part++) { // R = 1 (lda_stream_refusal)
+        CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
+        if (cuda_stream_pass(b, iteration, err))
+            return -1;
+        CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part + 1], s.stream));
+    }
+    for (uint32_t part = 0; part < R && !s.chunked; part++) {
         CUDA_TRY(cudaEventRecord(s.ev_parts[2 * part], s.stream));
         if (cuda_backend_zsample(b, iteration, part, err))
             return -1;
@@ -403,6 +443,8 @@ static int theta_to_host(lda_backend *b, size_t first, size_t count, float *thet
     const size_t K = s.K, step = cuda_theta_rows_at_once(s);
     if (cuda_backend_ensure_theta(b, err))
         return -1;
+    if (tokens_streamed(s))
+        return cuda_stream_theta_to_host(b, first, count, theta, err);
     for (size_t done = 0; done < count; done += step) {
         const size_t n = count - done < step ? count - done : step;
         const float *rows = NULL;
@@ -440,9 +482,11 @@ static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda
         return -1;
     if (phi)
         CUDA_TRY(cudaMemcpyAsync(phi, s.phi, (size_t)s.V * K * sizeof *phi, cudaMemcpyDeviceToHost, s.stream));
-    if (z)
+    if (z && !tokens_streamed(s))
         CUDA_TRY(cudaMemcpyAsync(z, s.z, s.num_positions * sizeof *z, cudaMemcpyDeviceToHost, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
+    if (z && tokens_streamed(s)) // the pass's copies back are done once s.stream is
+        memcpy(z, s.chunked->host_z, s.num_positions * sizeof *z);
     return 0;
 fail:
     return -1;
@@ -454,7 +498,10 @@ static int cuda_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uin
         return -1;
     device_state &s = ((cuda_impl *)b->impl)->s;
     const size_t K = s.K;
-    for (size_t first = 0, step = cuda_doc_rows_at_once(s); n_mk && first < s.num_slots; first += step) {
+    if (n_mk && tokens_streamed(s) && cuda_stream_doc_rows_to_host(b, n_mk, err))
+        return -1;
+    for (size_t first = 0, step = cuda_doc_rows_at_once(s); n_mk && !tokens_streamed(s) && first < s.num_slots;
+         first += step) {
         const size_t n = s.num_slots - first < step ? s.num_slots - first : step;
         const uint32_t *rows = NULL;
         if (cuda_doc_rows(s, first, n, &rows, err))
@@ -525,7 +572,8 @@ static int cuda_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
 {
     if (cuda_enter(b, err))
         return -1;
-    return cuda_count_histograms(((cuda_impl *)b->impl)->s, h, err);
+    const device_state &s = ((cuda_impl *)b->impl)->s;
+    return tokens_streamed(s) ? cuda_stream_histograms(b, h, err) : cuda_count_histograms(s, h, err);
 }
 
 static const lda_backend_ops cuda_ops = {
@@ -561,21 +609,59 @@ fail:
     return -1;
 }
 
-// The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold.
-static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, const cudaDeviceProp &prop,
-                      lda_error *err)
+// Whether the z pass goes a chunk of warps at a time, and whether its tokens are streamed from
+// the host (backend/stream_plan.h makes the choice; here the device's free memory, less the
+// margin check_fits keeps).
+static int choose_stream(const lda_layout *L, const lda_params *p, const lda_zplan *plan, lda_stream_plan *out,
+                         lda_error *err)
 {
+    memset(out, 0, sizeof *out);
+    if (p->freeze_phi) // inference (φ given): its corpus is the documents asked about, kept in memory
+        return 0;
+    size_t forced = 0;
+    const lda_stream_mode mode = (lda_stream_mode)p->stream_tokens;
+    if (lda_stream_forced_warps(&forced, err))
+        return -1;
+    const char *refusal = lda_stream_refusal(p, plan);
+    if (refusal && (forced || mode == LDA_STREAM_ON)) {
+        lda_error_input(err, "%s: %s", forced ? LDA_STREAM_CHUNK_WARPS_ENV : "--stream-tokens on", refusal);
+        return -1;
+    }
+    if (refusal)
+        return 0;
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    {
+        const uint64_t usable = free_bytes > (64u << 20) ? free_bytes - (64u << 20) : 0;
+        const uint64_t cut_entries = lda_cut_list_entries(L, p->num_topics);
+        const uint64_t need = bytes_needed(L, p, plan); // chunks in device memory add more: check_fits
+        return lda_stream_plan_make(L, p->num_topics, mode, need, cut_entries, usable, forced, out, err);
+    }
+fail:
+    return -1;
+}
+
+// The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold
+// (chunks in device memory add the pass's own arrays; streamed, the stream plan has weighed it).
+static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, const lda_stream_plan *chunks,
+                      const cudaDeviceProp &prop, lda_error *err)
+{
+    const uint64_t extra = chunks->num_chunks ? lda_stream_pass_bytes(L, p->num_topics,
+                                                                      lda_cut_list_entries(L, p->num_topics))
+                                              : 0;
     if ((uint64_t)L->vocab_size * p->num_topics >= (1ull << 32)) {
         lda_error_input(err, "V x K = %u x %u is too large for the CUDA backend (at most 2^32 entries of phi)",
                         L->vocab_size, p->num_topics);
         return -1;
     }
+    if (chunks->streamed)
+        return 0;
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     {
         lda_device_bytes rows;
         lda_device_bytes_plan(L, p, plan, &rows);
-        const size_t need = rows.total;
+        const size_t need = rows.total + extra;
         if (need + (64u << 20) > free_bytes) {
             char advice[512] = "", shares[256];
             lda_device_bytes_describe(&rows, L->num_tokens, 3, shares, sizeof shares); // where most of it goes
@@ -624,9 +710,20 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
     CUDA_TRY(cudaGetDeviceProperties(&prop, impl->device));
     {
         lda_gpu_limits limits;
+        lda_stream_plan chunks;
+        memset(&chunks, 0, sizeof chunks);
         if (lda_cuda_gpu_limits(impl->device, &limits, err) || lda_zplan_make(params, L, &limits, &b->zplan, err) ||
-            check_fits(L, params, &b->zplan, prop, err) || create_state(impl->s, L, params, &b->zplan, err))
+            choose_stream(L, params, &b->zplan, &chunks, err) ||
+            check_fits(L, params, &b->zplan, &chunks, prop, err) ||
+            create_state(impl->s, L, params, &b->zplan, chunks.streamed, err) ||
+            (chunks.num_chunks && cuda_stream_setup(b, &chunks, err))) {
+            free_state(impl->s);
+            lda_stream_plan_free(&chunks);
             goto fail_quiet;
+        }
+        snprintf(b->stream_why, sizeof b->stream_why, "%s", chunks.why);
+        b->tokens_streamed = chunks.streamed;
+        lda_stream_plan_free(&chunks);
     }
     snprintf(b->description, sizeof b->description, "CUDA: %.200s (%d SMs, %.0f GiB), sampler %s, %.2f GiB of state",
              prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,

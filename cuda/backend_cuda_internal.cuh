@@ -15,9 +15,16 @@ struct cuda_impl {
 // Makes b's device the current one; every operation begins with it.
 int cuda_enter(lda_backend *b, lda_error *err);
 
+// The start's z (given, or drawn from the start topics), its counts and the cut documents'
+// lists joined from scratch, over the device's own arrays (into own_wk, own_k).
+int cuda_start_counts(lda_backend *b, const uint32_t *z, lda_error *err);
+
 // The pieces of an iteration (backend_cuda.cu), queued on b's stream; b's device current.
 // z of the document groups of local part `part` (lda_layout_local_part) of iteration's draw.
 int cuda_backend_zsample(lda_backend *b, uint32_t iteration, uint32_t part, lda_error *err);
+// The draw's arguments over the arrays of s: b's state, or a chunk's view of it (stream_pass.cu).
+void cuda_zsample_args(const lda_backend *b, const device_state &s, uint32_t iteration, uint32_t part,
+                       zsample_args *a, zsample_sparse_tables *sparse);
 // φ from the counts, from the stream phi_stream (params.h, lda_phi_stream).
 int cuda_backend_update_phi(lda_backend *b, uint32_t phi_stream, lda_error *err);
 // θ and φ as at the end of `iteration`.

@@ -9,6 +9,7 @@
 
 #include "backend_cuda_internal.cuh"
 #include "check.cuh"
+#include "stream_pass.cuh"
 
 static device_state &state(lda_backend *b)
 {
@@ -172,6 +173,15 @@ int cuda_eval_terms(lda_backend *b, const lda_layout *scored, double *pred_warps
     if (cuda_enter(b, err))
         return -1;
     const device_state &s = state(b);
+    if (tokens_streamed(s)) {
+        if (scored) { // the trainer refuses --holdout first (lda_backend.tokens_streamed)
+            lda_error_fail(err, "internal error: a held-out layout scored against streamed tokens");
+            return -1;
+        }
+        if ((pred_warps && cuda_backend_ensure_phi(b, err)) || cuda_stream_eval_terms(b, pred_warps, doc_warps, err))
+            return -1;
+        return word_chunks ? cuda_joint_word_terms(s, word_chunks, err) : 0;
+    }
     if (pred_warps) {
         if (cuda_backend_ensure_theta(b, err) || cuda_backend_ensure_phi(b, err))
             return -1;

@@ -61,17 +61,22 @@ __global__ void word_topic_hist_kernel(const uint32_t *n_wk, size_t entries, uin
             atomicAdd(&hist[c], local[c]);
 }
 
-int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err)
+int cuda_hist_begin(const device_state &s, lda_error *err)
 {
-    const size_t doc_bins = (size_t)s.K * LDA_HIST_CAP;
-    unsigned long long counts[2];
     if (!s.hist_doc) {
         lda_error_fail(err, "internal error: count histograms asked of a run without --optimize-interval");
         return -1;
     }
-    CUDA_TRY(cudaMemsetAsync(s.hist_doc, 0, doc_bins * sizeof *s.hist_doc, s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.hist_doc, 0, (size_t)s.K * LDA_HIST_CAP * sizeof *s.hist_doc, s.stream));
     CUDA_TRY(cudaMemsetAsync(s.hist_word, 0, LDA_HIST_CAP * sizeof *s.hist_word, s.stream));
     CUDA_TRY(cudaMemsetAsync(s.hist_over_count, 0, 2 * sizeof *s.hist_over_count, s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+int cuda_hist_documents(const device_state &s, lda_error *err)
+{
     for (size_t first = 0, step = cuda_doc_rows_at_once(s); first < s.num_slots; first += step) {
         const size_t n = s.num_slots - first < step ? s.num_slots - first : step;
         const uint32_t *rows = NULL;
@@ -82,6 +87,15 @@ int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *e
                                                                   s.hist_over_cap);
         LAUNCH_TRY();
     }
+    return 0;
+fail:
+    return -1;
+}
+
+int cuda_hist_end(const device_state &s, lda_count_hist *h, lda_error *err)
+{
+    const size_t doc_bins = (size_t)s.K * LDA_HIST_CAP;
+    unsigned long long counts[2];
     word_topic_hist_kernel<<<1024, HIST_THREADS, 0, s.stream>>>(s.n_wk, (size_t)s.V * s.K, s.hist_word,
                                                                s.hist_word_over, s.hist_over_count + 1,
                                                                s.hist_over_cap);
@@ -109,4 +123,9 @@ int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *e
     return 0;
 fail:
     return -1;
+}
+
+int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err)
+{
+    return cuda_hist_begin(s, err) || cuda_hist_documents(s, err) || cuda_hist_end(s, h, err) ? -1 : 0;
 }

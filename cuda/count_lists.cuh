@@ -70,6 +70,20 @@ __device__ __forceinline__ void count_list_to_row(const count_lists &l, size_t r
         row[l.topics[at + j]] = l.counts[at + j];
 }
 
+// The warp copies list r of `from` into list d of `to` (whose room holds it).
+__device__ __forceinline__ void count_list_copy(const count_lists &from, size_t r, const count_lists &to, size_t d,
+                                                uint32_t lane)
+{
+    const uint32_t m = from.len[r];
+    const uint64_t src = from.offset[r], at = to.offset[d];
+    for (uint32_t j = lane; j < m; j += LDA_WARP) {
+        to.topics[at + j] = from.topics[src + j];
+        to.counts[at + j] = from.counts[src + j];
+    }
+    if (lane == 0)
+        to.len[d] = m;
+}
+
 // The warp drops list r's entries of count zero, keeping the order (a draw leaves them where a
 // topic's count fell to zero); returns the new length.
 __device__ __forceinline__ uint32_t count_list_compact(const count_lists &l, size_t r, uint32_t m, uint32_t lane)

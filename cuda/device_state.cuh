@@ -59,6 +59,7 @@ struct device_state {
     uint32_t *own_docs, *total_docs;
     // work space
     void *scratch;         // z-sampler tables
+    void *word_scratch;    // the tokens streamed: the sparse plan's word lists, apart (zsample_sparse_prepare)
     zsample_sparse_tables sparse; // the sparse plan's, carved from scratch (zsample.cuh)
     double *phi_partial;   // phi_chunks × K column sums of the Gamma variates
     double *phi_scale;     // K
@@ -88,6 +89,8 @@ struct device_state {
     // The same for φ where the sparse draw forms it from the counts (the plan's
     // phi_from_counts): only the scales are updated, and φ is written when something reads it.
     bool phi_stale;
+    // The z pass a chunk of warps at a time (stream_pass.cuh); NULL: the whole layout at once.
+    struct stream_state *chunked;
 };
 
 
@@ -100,6 +103,8 @@ inline bool counts_are_lists(const device_state &s)
 // Kernels launched by the backend (updates.cu, eval.cu); each returns -1 with err on failure.
 int cuda_init_z(const device_state &s, uint64_t seed, uint32_t start_topics, lda_error *err); /* core/z_start.h */
 int cuda_count(const device_state &s, lda_error *err);
+// cuda_count's counting alone: s's tokens added to own_wk, own_k (and n_mk), its lists counted.
+int cuda_count_add(const device_state &s, lda_error *err);
 // Brings the counts from z_prev's to z's (z_prev NULL: from the old topics the draw marked in z,
 // then cleared) by visiting only the tokens whose topic changed,
 // in the document groups q with q mod part_count = part (θ collapsed: n[m,k] is already
@@ -155,6 +160,11 @@ int cuda_shard_doc_spread(const device_state &s, lda_error *err);
 // The histograms of the current counts (optimize_priors.h: lda_count_hist_build is the CPU
 // reference), lists sorted.
 int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err);
+// Its three steps, for states whose documents come a chunk at a time (stream_read.cu): zeroed;
+// the documents' counts of s (a chunk's view) added; the words' counts, all to the host.
+int cuda_hist_begin(const device_state &s, lda_error *err);
+int cuda_hist_documents(const device_state &s, lda_error *err);
+int cuda_hist_end(const device_state &s, lda_count_hist *h, lda_error *err);
 
 
 #endif

@@ -174,16 +174,8 @@ __global__ void join_give_kernel(const size_t *cut_offsets, const uint32_t *cut_
     const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
     if (i >= pieces)
         return;
-    const uint32_t lane = threadIdx.x % LDA_WARP;
-    const size_t p = p0 + i, c = cut_doc_of(cut_offsets, first, count, p);
-    const uint32_t s = cut_slots[p], m = cut.len[c];
-    const uint64_t at = slots.offset[s], from = cut.offset[c];
-    for (uint32_t j = lane; j < m; j += LDA_WARP) {
-        slots.topics[at + j] = cut.topics[from + j];
-        slots.counts[at + j] = cut.counts[from + j];
-    }
-    if (lane == 0)
-        slots.len[s] = m;
+    const size_t p = p0 + i;
+    count_list_copy(cut, cut_doc_of(cut_offsets, first, count, p), slots, cut_slots[p], threadIdx.x % LDA_WARP);
 }
 
 int cuda_join_cut_lists(const device_state &s, bool from_scratch, lda_error *err)

@@ -102,7 +102,7 @@ static int sample_z(const lda_layout *L, const lda_zdraw *in, lda_sampler sample
     CUDA_TRY(upload(&ph, counts ? (const float *)NULL : in->phi, (size_t)L->vocab_size * K));
     CUDA_TRY(upload(&z, (const uint32_t *)z_inout, L->num_positions));
     CUDA_TRY(cudaMalloc(&scratch, plan.scratch_bytes));
-    if (zsample_sparse_prepare(plan, L, scratch, slot_doc_len, &sparse, err))
+    if (zsample_sparse_prepare(plan, L, scratch, NULL, slot_doc_len, &sparse, err))
         goto fail;
     // the sparse draw keeps n[m,k] as lists: the rows given become them, and the lists the rows
     if (collapsed && sparse.lists &&

@@ -75,19 +75,29 @@ __global__ void count_kernel(const uint32_t *words, const uint32_t *z, const siz
                 atomicAdd(&n_k[k], topic_hist[k]);
 }
 
-int cuda_count(const device_state &s, lda_error *err)
+int cuda_count_add(const device_state &s, lda_error *err)
 {
     const size_t K = s.K;
     const bool shared_topics = K * sizeof(uint32_t) <= 32 * 1024;
     const unsigned grid = (unsigned)(s.num_warps < 1024 ? s.num_warps : 1024);
+    if (grid) {
+        count_kernel<<<grid, 256, shared_topics ? K * sizeof(uint32_t) : 0, s.stream>>>(
+            s.words, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, shared_topics, s.n_mk, s.own_wk, s.own_k);
+        LAUNCH_TRY();
+    }
+    return counts_are_lists(s) ? cuda_count_doc_lists(s, err) : 0;
+fail:
+    return -1;
+}
+
+int cuda_count(const device_state &s, lda_error *err)
+{
+    const size_t K = s.K;
     if (s.n_mk)
         CUDA_TRY(cudaMemsetAsync(s.n_mk, 0, s.num_slots * K * sizeof(uint32_t), s.stream));
     CUDA_TRY(cudaMemsetAsync(s.own_wk, 0, (size_t)s.V * K * sizeof(uint32_t), s.stream));
     CUDA_TRY(cudaMemsetAsync(s.own_k, 0, K * sizeof(uint32_t), s.stream));
-    count_kernel<<<grid, 256, shared_topics ? K * sizeof(uint32_t) : 0, s.stream>>>(
-        s.words, s.z, s.warp_offset, s.slot_len, s.num_warps, s.K, shared_topics, s.n_mk, s.own_wk, s.own_k);
-    LAUNCH_TRY();
-    return counts_are_lists(s) ? cuda_count_doc_lists(s, err) : 0;
+    return cuda_count_add(s, err);
 fail:
     return -1;
 }

@@ -79,8 +79,8 @@ fail:
     return -1;
 }
 
-int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, const uint32_t *slot_doc_len,
-                           zsample_sparse_tables *out, lda_error *err)
+int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, void *word_scratch,
+                           const uint32_t *slot_doc_len, zsample_sparse_tables *out, lda_error *err)
 {
     memset(out, 0, sizeof *out);
     if (plan.kernel != LDA_ZKERNEL_SPARSE)
@@ -94,29 +94,33 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
     if (!offsets)
         return -1;
     char *base = static_cast<char *>(scratch);
+    // the word lists' part of the plan's scratch, where it is apart from the rest
+    char *word_base = word_scratch ? static_cast<char *>(word_scratch) - sc.word_offsets_at : base;
     lda_sparse_list_offsets(L, plan.K, offsets);
     cudaError_t e = cudaMemcpy(base + sc.offsets_at, offsets, (L->num_slots + 1) * sizeof *offsets,
                                cudaMemcpyHostToDevice);
     if (e == cudaSuccess && word_lists != LDA_WORD_LISTS_NONE) {
         lda_sparse_word_list_offsets(L, plan.K, word_lists, plan.word_list_room, offsets);
-        e = cudaMemcpy(base + sc.word_offsets_at, offsets, (L->vocab_size + 1) * sizeof *offsets,
+        e = cudaMemcpy(word_base + sc.word_offsets_at, offsets, (L->vocab_size + 1) * sizeof *offsets,
                        cudaMemcpyHostToDevice);
     }
     free(offsets);
     CUDA_TRY(e);
     if (word_lists != LDA_WORD_LISTS_NONE) {
-        out->words.offset = reinterpret_cast<const uint64_t *>(base + sc.word_offsets_at);
-        out->words.topics = reinterpret_cast<uint32_t *>(base + sc.word_topics_at);
-        out->words.counts = reinterpret_cast<uint32_t *>(base + sc.word_counts_at);
-        out->words.len = reinterpret_cast<uint32_t *>(base + sc.word_lengths_at);
+        out->words.offset = reinterpret_cast<const uint64_t *>(word_base + sc.word_offsets_at);
+        out->words.topics = reinterpret_cast<uint32_t *>(word_base + sc.word_topics_at);
+        out->words.counts = reinterpret_cast<uint32_t *>(word_base + sc.word_counts_at);
+        out->words.len = reinterpret_cast<uint32_t *>(word_base + sc.word_lengths_at);
         out->word_list_ratio = plan.word_list_ratio;
         out->word_list_doc_most = plan.word_list_doc_most;
     }
     out->table = base;
     out->list_offset = reinterpret_cast<const uint64_t *>(base + sc.offsets_at);
-    out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
-    out->counts = reinterpret_cast<uint32_t *>(base + sc.counts_at);
-    out->list_len = reinterpret_cast<uint32_t *>(base + sc.lengths_at);
+    if (!word_scratch) { // else the slots' lists are a chunk's, in its buffer (stream_pass.cu)
+        out->lists = reinterpret_cast<uint32_t *>(base + sc.lists_at);
+        out->counts = reinterpret_cast<uint32_t *>(base + sc.counts_at);
+        out->list_len = reinterpret_cast<uint32_t *>(base + sc.lengths_at);
+    }
     out->slot_doc_len = slot_doc_len;
     out->V = L->vocab_size;
     out->precision = plan.precision;
@@ -130,34 +134,48 @@ fail:
 // wiki43k that pass took 5.9 ms, a warp to 32 words at 15% occupancy, against 9.5 ms for the
 // whole iteration with the mean's own elementwise kernel and this launch's coalesced tables.)
 template <typename REAL>
-static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
-                         cudaStream_t stream, lda_error *err)
+static int draw_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                       cudaStream_t stream, lda_error *err)
 {
     const unsigned threads = plan.threads_per_block;
-    if (!t.table || !t.list_offset || !t.lists || !t.counts || !t.list_len || !t.slot_doc_len) {
-        lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
-        return -1;
-    }
-    if (sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err))
-        return -1;
-    {
-        const size_t slots = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP; // a warp a slot
-        const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
-        if (blocks == 0)
-            return 0;
-        if (plan.sparse_long_lists && t.n_wk)
-            zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-        else if (plan.sparse_long_lists)
-            zsample_sparse_long_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-        else if (t.n_wk)
-            zsample_sparse_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-        else
-            zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
-    }
+    const size_t slots = lda_part_warps(a.num_warps, a.part, a.part_count) * LDA_WARP; // a warp a slot
+    const size_t blocks = (slots * LDA_WARP + threads - 1) / threads;
+    if (blocks == 0)
+        return 0;
+    if (plan.sparse_long_lists && t.n_wk)
+        zsample_sparse_long_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+    else if (plan.sparse_long_lists)
+        zsample_sparse_long_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+    else if (t.n_wk)
+        zsample_sparse_kernel<REAL, true><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
+    else
+        zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
     LAUNCH_TRY();
     return 0;
 fail:
     return -1;
+}
+
+static int sparse_tables_missing(const zsample_sparse_tables &t, lda_error *err)
+{
+    if (!t.table || !t.list_offset || !t.lists || !t.counts || !t.list_len || !t.slot_doc_len) {
+        lda_error_fail(err, "internal error: the sparse kernel's tables are missing");
+        return -1;
+    }
+    return 0;
+}
+
+// The word tables from φ and α as they are now, then the draw. (Building them in the collapsed
+// model's φ mean, one pass over the counts, was measured slower on the H100: at K = 10,000 on
+// wiki43k that pass took 5.9 ms, a warp to 32 words at 15% occupancy, against 9.5 ms for the
+// whole iteration with the mean's own elementwise kernel and this launch's coalesced tables.)
+template <typename REAL>
+static int launch_sparse(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                         cudaStream_t stream, lda_error *err)
+{
+    if (sparse_tables_missing(t, err) || sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err))
+        return -1;
+    return draw_sparse<REAL>(plan, a, t, stream, err);
 }
 
 template <typename REAL>
@@ -198,4 +216,36 @@ int zsample_launch(const lda_zplan &plan, const zsample_args &given, const zsamp
     }
     return plan.precision == LDA_PRECISION_DOUBLE ? launch<double>(plan, a, fused, sparse, stream, err)
                                                   : launch<float>(plan, a, fused, sparse, stream, err);
+}
+
+int zsample_sparse_tables_launch(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                                 cudaStream_t stream, lda_error *err)
+{
+    if (plan.kernel != LDA_ZKERNEL_SPARSE) {
+        lda_error_fail(err, "internal error: word tables asked of the '%s' plan", lda_zkernel_name(plan.kernel));
+        return -1;
+    }
+    if (!t.table) { // the slots' lists may be a chunk's, not given here
+        lda_error_fail(err, "internal error: the sparse kernel's word tables are missing");
+        return -1;
+    }
+    return sparse_tables_build(t, a.phi, a.alpha, a.K, stream, err);
+}
+
+int zsample_sparse_draw_launch(const lda_zplan &plan, const zsample_args &given, const zsample_sparse_tables &t,
+                               cudaStream_t stream, lda_error *err)
+{
+    zsample_args a = given;
+    a.split = plan.warps_per_group;
+    a.theta_collapsed = plan.theta_collapsed;
+    a.part = 0; // every document group of the warps given
+    a.part_count = 1;
+    if (plan.kernel != LDA_ZKERNEL_SPARSE) {
+        lda_error_fail(err, "internal error: a sparse draw asked of the '%s' plan", lda_zkernel_name(plan.kernel));
+        return -1;
+    }
+    if (sparse_tables_missing(t, err))
+        return -1;
+    return plan.precision == LDA_PRECISION_DOUBLE ? draw_sparse<double>(plan, a, t, stream, err)
+                                                  : draw_sparse<float>(plan, a, t, stream, err);
 }

@@ -110,9 +110,12 @@ __host__ __device__ inline count_lists sparse_count_lists(const zsample_sparse_t
 
 // The tables of a sparse plan over `scratch` (its plan.scratch_bytes, on the device): writes
 // the list offsets of L's slots there (synchronously) and fills `out`; slot_doc_len is the
-// device's copy of L->slot_doc_len. Any other plan: `out` all empty.
-int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, const uint32_t *slot_doc_len,
-                           zsample_sparse_tables *out, lda_error *err);
+// device's copy of L->slot_doc_len. Any other plan: `out` all empty. word_scratch non-NULL (the
+// tokens streamed): scratch holds only the part before the slots' lists (lda_sparse_scratch's
+// lists_at bytes), word_scratch the word lists' part (from word_offsets_at on), and the slots'
+// lists are left NULL for each chunk's view to point at.
+int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scratch, void *word_scratch,
+                           const uint32_t *slot_doc_len, zsample_sparse_tables *out, lda_error *err);
 
 // Launches the kernel `plan` names (zplan.h: the plan made every choice and sized the
 // scratch; a.split is taken from it) on `stream`; -1 with err on a launch failure. fused: what
@@ -120,5 +123,14 @@ int zsample_sparse_prepare(const lda_zplan &plan, const lda_layout *L, void *scr
 // when the plan does not fuse the counts). sparse: the sparse kernel's tables (else unused).
 int zsample_launch(const lda_zplan &plan, const zsample_args &a, const zsample_fused &fused,
                    const zsample_sparse_tables &sparse, cudaStream_t stream, lda_error *err);
+
+// The sparse plan's two steps apart (zsample_launch runs both): the word tables from φ and α
+// as they are now, and the draw of every document group of a.num_warps warps against tables
+// built before. A chunked pass (stream_pass.cu) builds the tables once and draws a chunk of
+// warps at a time, a's arrays pointed at the chunk.
+int zsample_sparse_tables_launch(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                                 cudaStream_t stream, lda_error *err);
+int zsample_sparse_draw_launch(const lda_zplan &plan, const zsample_args &a, const zsample_sparse_tables &t,
+                               cudaStream_t stream, lda_error *err);
 
 #endif

@@ -1,17 +1,20 @@
 #!/bin/sh
-# The 10^9-token run of issue 14 on one GPU: generate a corpus from K planted topics in the binary
+# A run of 10^9 tokens or more on one GPU: generate a corpus from K planted topics in the binary
 # form, train K topics on it with --doc-topics top:10, and report what was measured: generation
-# (s, tokens/s), the corpus read and the set-up, ms an iteration and tokens/s, the device memory
-# planned and the peak nvidia-smi saw, the host's peak RSS, the model written, and the planted
-# topics recovered (scripts/planted-recovery.py). Prints a markdown table, also OUTDIR/summary.md.
+# (s, tokens/s, the planted topics' share), the corpus read and the set-up, ms an iteration and
+# tokens/s over the run (iterations 1, 2, 5, 10, 20, 50, 100, ... and the last), the device memory
+# planned and the peak nvidia-smi saw, the host's peak RSS, where train streams tokens from host
+# memory its line and the copies' share, the model written, and the planted topics recovered
+# (scripts/planted-recovery.py). Prints a markdown table, also OUTDIR/summary.md.
 #
 # usage: scripts/billion.sh OUTDIR
 # env:  TOKENS (1000000000), K (1024, planted and trained), ITERS (400), DEVICE (cuda), JOBS (nproc),
 #       LDAGPU (./ldagpu), MODEL (collapsed), SAMPLER (sparse), TRAIN_ARGS (more train options), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
 #       ALPHA (3.2/K), BETA (0.01), SEED (1), EVAL_EVERY (10), TRAIN_LIMIT (seconds, 300: the
 #       train command gets SIGTERM then, stops after its iteration and writes the model),
-#       WORK (where the corpus and model go, ${TMPDIR:-/tmp}/ldagpu-billion: local disk, ~10 GB;
-#       removed at the end unless KEEP=1), PYTHON (python3, with NumPy).
+#       WORK (where the corpus and model go, ${TMPDIR:-/tmp}/ldagpu-billion: local disk, 8.2 bytes a
+#       token; removed at the end unless KEEP=1), PYTHON (python3, with NumPy), RECOVERY_LIMIT (900 s).
+# The 5 x 10^9-token run: TOKENS=5000000000 K=10000 VOCAB=100000 (and K=1024 the same way).
 # OUTDIR gets only small files: the logs, log.csv, the samples and summary.md.
 #
 # Generated and trained with the same α and β. α = 3.2/K (Σα = 3.2) puts 90% of a document in
@@ -41,8 +44,28 @@
 # Host (train/run_memory.c and the corpus): 4 GB corpus + 4 GB layout + 8.4 GB z and φ fetched and
 # in input order to save + 0.3 GB top:10 ≈ 17 GB of 128 GiB. Disk: 4 GB corpus, 4.2 GB model.
 # Time (extrapolated from 10^8 tokens on 2 shared cores): the read 1.7 s and the layout 2.2 s
-# (one thread) per 10^8 tokens, so ~17 s and ~22 s at 10^9; generate at K = 1024 made 3.0 M
-# tokens/s on 2 cores (θ_d's K Gamma variates a document cost as much as ~300 tokens).
+# (one thread) per 10^8 tokens, so ~17 s and ~22 s at 10^9. generate draws a document's topics
+# with θ_d integrated out (O(1) a token at any K); what remains is the planted topics, K x V
+# Gamma variates (10^9 at K = 10^4, V = 10^5: 91 s on 2 loaded cores, so ~12 s on 16), and a
+# random entry of their alias tables (8 GB there) a token: 6.4 M tokens/s on 2 loaded cores.
+#
+# 5 x 10^9 tokens (TOKENS=5000000000 K=10000 VOCAB=100000, mean length 300: 16.7 M documents) on
+# the GPU machine (128 GiB of memory, 64 GiB of disk, 16 cores):
+# - Disk (WORK): the corpus 20 GB (4 bytes a token, 16 a document) and the model 24 GB (z.npy 4
+#   bytes a token, φ 4VK) = 44 GB: WORK on the disk fits. Not on /dev/shm: there those 44 GB
+#   would sit in the memory beside the run's own ~90 GB (below).
+# - Host memory (train/run_memory.c and the corpus): the corpus 20 GB + the layout's words 20 GB
+#   + z fetched 20 GB + z in input order 20 GB + 16VK (φ fetched and the model's, 16 GB at K =
+#   10^4) ≈ 96 GB, and streamed (--stream-tokens) the pinned whole documents' lists, about 8
+#   bytes a token at K = 10^4 (docs/scale.md: 41 GB at 5 x 10^9): ≈ 136 GB against 128 GiB. So
+#   5 x 10^9 at K = 10^4 may not fit the host; the script warns before generating.
+#   The generator holds 12VK (12 GB) while it runs, and frees it before train starts.
+# - Device: with tokens streamed from host memory, what stays on the GPU is the word side (n[w,k]
+#   and φ, 8VK = 8 GB, the word lists and tables) and the chunks in flight; without streaming
+#   (or beyond 2^32 - 1 tokens, which the GPU backend refuses until its counts are made 64-bit or
+#   checked) train stops at its plan, before allocating.
+# The script refuses before generating where the disk is short (df) and warns where the host
+# memory may be (MemAvailable), with the arithmetic above.
 set -eu
 out=${1:?usage: scripts/billion.sh OUTDIR}
 bin=${LDAGPU:-./ldagpu}
@@ -59,19 +82,35 @@ now() { date +%s.%N; }
 value() { sed -n "s/^$1=//p" "$2"; }
 rm -rf "$work/model" "$corpus" "$corpus.phi.npy" "$work/train.pid"
 
-# Refused before generating when even the documents' dense D x K arrays alone exceed the GPU (a
-# lower bound: pieces of long documents add slots); the backend's own check is exact, but after
-# minutes. θ is one unless the model collapses it, n[m,k] one unless the sparse draw keeps it as
-# lists (8 bytes a token at least: a topic and its count).
+# Refused before generating when even what stays on the GPU exceeds it: the documents' dense D x K
+# arrays (θ unless the model collapses it, n[m,k] unless the sparse draw keeps it as lists) and
+# the word side, 8VK (n[w,k], φ). A lower bound: tokens streamed from host memory need not fit,
+# but tokens kept on the device do, and the backend's own check (exact, but after minutes) says so.
 gpu_total=
 case $model in theta-collapsed | collapsed) dense_theta=0 ;; *) dense_theta=1 ;; esac
 case ${SAMPLER:-sparse} in sparse) dense_counts=0 ;; *) dense_counts=1 ;; esac
 if [ "$device" = cuda ] && command -v nvidia-smi > /dev/null; then
     gpu_total=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
-    awk -v n="$tokens" -v d="$docs" -v k="$K" -v v="$V" -v t="$gpu_total" -v dense=$((dense_theta + dense_counts)) 'BEGIN {
-        need = 12 * n + d * (4 * dense * k + 36) + 8 * v * k + (dense < 2 ? 8 * n : 0)
-        if (need > t * 1048576) { printf "billion: %d tokens in %d documents need at least %.1f GiB at K = %d, the GPU has %.1f: raise MEAN_LENGTH or lower TOKENS\n", n, d, need / 2^30, k, t / 1024; exit 1 } }' >&2
+    awk -v d="$docs" -v k="$K" -v v="$V" -v t="$gpu_total" -v dense=$((dense_theta + dense_counts)) 'BEGIN {
+        need = d * 4 * dense * k + 8 * v * k
+        if (need > t * 1048576) { printf "billion: %d documents need at least %.1f GiB of the GPU at K = %d, the GPU has %.1f: raise MEAN_LENGTH or lower TOKENS\n", d, need / 2^30, k, t / 1024; exit 1 } }' >&2
 fi
+# The disk of WORK (the corpus, 4 bytes a token and 16 a document; the model, z 4 bytes a token and
+# φ 4VK) and the host's memory (the corpus, the layout's words, z fetched and in input order: 16
+# bytes a token; φ fetched and the model's, 16VK; on the GPU the streamed run's pinned lists,
+# about 8 bytes a token at K = 10^4; and WORK's files where WORK is in memory): a short disk is
+# refused, a short memory only warned of (the estimate is an upper bound: z is fetched to save it
+# once the iterations are done).
+disk_need=$(awk -v n="$tokens" -v d="$docs" -v k="$K" -v v="$V" 'BEGIN { printf "%.0f", 8 * n + 16 * d + 4 * v * k }')
+pinned=0
+[ "$device" != cuda ] || pinned=8
+host_need=$(awk -v n="$tokens" -v k="$K" -v v="$V" -v p="$pinned" 'BEGIN { printf "%.0f", (16 + p) * n + 16 * v * k }')
+[ "$(stat -f -c %T "$work" 2> /dev/null)" != tmpfs ] || host_need=$((host_need + disk_need))
+disk_free=$(($(df -Pk "$work" | awk 'NR == 2 { print $4 }') * 1024))
+mem_free=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo) * 1024))
+awk -v need="$disk_need" -v have="$disk_free" -v work="$work" -v host="$host_need" -v mem="$mem_free" 'BEGIN {
+    if (need > have) { printf "billion: %s has %.1f GB free; the corpus and the model need about %.1f GB: set WORK\n", work, have / 1e9, need / 1e9; exit 1 }
+    if (host > mem) printf "billion: warning: the run may need up to %.1f GB of host memory (WORK included where it is in memory), %.1f GB are available\n", host / 1e9, mem / 1e9 }' >&2
 
 start=$(now) t0=$(now)
 "$bin" generate -o "$corpus" --docs "$docs" --mean-length "$mean" --lengths lognormal --length-sigma "$sigma" \
@@ -135,7 +174,8 @@ timeout "${RECOVERY_LIMIT:-900}" "$py" "$(dirname "$0")/planted-recovery.py" "$c
 nm="not measured"
 gen_line=$(grep 'ldagpu generate: wrote' "$out/generate.log")
 n_tokens=$(echo "$gen_line" | sed -n 's/.*documents, \([0-9]*\) tokens.*/\1/p')
-gen_rate=$(echo "$gen_line" | sed -n 's/.*(\([0-9.e+]*\) M tokens\/s).*/\1/p')
+gen_rate=$(echo "$gen_line" | sed -n 's/.*(\([0-9.e+]*\) M tokens\/s.*/\1/p')
+gen_topics=$(echo "$gen_line" | sed -n 's/.*the topics drawn in \([0-9.]*\) s of it.*/\1/p')
 read_s=$(sed -n 's/^ldagpu: read .* in \([0-9.]*\) s$/\1/p' "$out/train.log")
 setup=$(sed -n 's/^ldagpu: set up in \([0-9.]*\) s (the layout built in \([0-9.]*\) s.*/\1 s (layout \2 s)/p' "$out/train.log")
 layout=$(sed -n 's/^ldagpu: layout: //p' "$out/train.log")
@@ -149,6 +189,15 @@ its=$(awk -F, 'NR > 1 && $1 > 0 { print $2, $5, $6 }' "$out/log.csv" | sort -n |
       awk '{ s[NR] = $1; z[NR] = $2; u[NR] = $3 } END { if (NR) { m = int((NR + 1) / 2)
           printf "%.1f ms median (min %.1f, max %.1f); z %.1f ms, updates %.1f ms in the median iteration", 1000 * s[m], 1000 * s[1], 1000 * s[NR], 1000 * z[m], 1000 * u[m] } }')
 ll=$(awk -F, 'NR > 1 && $7 != "" { i = $1; p = $7 } END { if (i != "") printf "%s at iteration %s", p, i }' "$out/log.csv")
+# the iterations over the run: 1, 2, 5, 10, 20, 50, 100, 200, ... and the last, in ms and tokens/s
+over_run=$(awk -F, -v n="${n_tokens:-0}" 'NR > 1 && $1 > 0 { s[$1 + 0] = $2; last = $1 + 0 } END {
+    step[0] = 1; step[1] = 2; step[2] = 5
+    for (m = 1; m <= last; m *= 10) for (j = 0; j < 3; j++) { i = m * step[j]
+        if (i < last && i in s) printf "%d: %.0f ms, %.0f M tokens/s; ", i, 1000 * s[i], n / s[i] / 1e6 }
+    if (last) printf "%d (the last): %.0f ms, %.0f M tokens/s", last, 1000 * s[last], n / s[last] / 1e6 }' "$out/log.csv")
+# where train streams tokens from host memory through the GPU: its line, and the copies' share
+stream_line=$(sed -n 's/^ldagpu: \(.*tokens streamed from host memory.*\)/\1/p' "$out/train.log" | head -1)
+copies_line=$(grep -i 'copies' "$out/train.log" | grep -v 'tokens streamed from host memory' | sed 's/^ldagpu: //' | tail -1)
 gpu_peak=
 [ ! -s "$out/gpu-memory.txt" ] ||
     gpu_peak="$(sort -n "$out/gpu-memory.txt" | tail -1) MiB (before the run: $(cat "$out/gpu-before.txt") MiB, total $gpu_total MiB)"
@@ -163,7 +212,7 @@ rec="$out/recovery.txt"
     echo "|---|---|"
     echo "| machine | $(uname -n), $(nproc) cores, ${gpu_name:-no GPU} |"
     echo "| corpus | $docs documents (log-normal lengths, mean $mean, σ $sigma), ${n_tokens:-?} tokens, V = $V, K = $K planted, α = $alpha, β = $beta, seed $seed |"
-    echo "| generate (-j $jobs) | $gen_wall s wall, ${gen_rate:-?} M tokens/s (its own timing), $(du -h "$corpus" | cut -f1) |"
+    echo "| generate (-j $jobs) | $gen_wall s wall, ${gen_rate:-?} M tokens/s (its own timing; the planted topics ${gen_topics:-?} s of it), $(du -h "$corpus" | cut -f1) |"
     echo "| corpus read (binary) | ${read_s:-$nm} s |"
     echo "| set-up after the read | ${setup:-$nm} |"
     echo "| layout | ${layout:-$nm} |"
@@ -176,11 +225,15 @@ rec="$out/recovery.txt"
         echo "| iterations | $nm |"
     fi
     echo "| per iteration (log.csv) | ${its:-$nm} |"
+    echo "| over the run (log.csv; tokens/s from the corpus's tokens) | ${over_run:-$nm} |"
     echo "| predictive log-likelihood a token (log.csv, last evaluated) | ${ll:-$nm} |"
     echo "| device memory planned (the CUDA backend's state) | ${state:-none reported} |"
     echo "| device memory planned, array by array (train's line) | ${memory:-none reported} |"
     echo "| device memory peak (nvidia-smi memory.used, every 0.2 s) | ${gpu_peak:-$nm} |"
     echo "| host peak RSS (train) | ${rss:-$nm} |"
+    echo "| tokens streamed from host memory (train's line) | ${stream_line:-not streamed (no such line in the log)} |"
+    copies=${copies_line:-${stream_line:+not printed by train (the GiB copied an iteration are in the line above; the share not hidden: the streamed time over the same run kept in memory in as many chunks, LDAGPU_STREAM_CHUNK_WARPS)}}
+    echo "| the copies' share (train's line) | ${copies:-not streamed} |"
     echo "| model saved (--doc-topics top:10) | ${saved:-$nm} |"
     echo "| train command, wall | $train_wall s |"
     echo "| the script so far (generate, train, recovery), wall | $(echo "$start $(now)" | awk '{ printf "%.1f", $2 - $1 }') s |"

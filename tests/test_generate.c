@@ -14,6 +14,7 @@
 #include "model/matrix_file.h"
 #include "planted.h"
 #include "synth/generate.h"
+#include "synth/planted_model.h"
 
 /* What a table gives outcome i: its own bucket's keep share and every bucket aliasing it. */
 static void alias_probabilities(const lda_alias_entry *t, uint32_t n, double *p)
@@ -46,6 +47,59 @@ Test(generate, an_alias_table_gives_each_outcome_its_weight)
     /* A draw is the bucket of u_bucket's high bits, kept or aliased by u_keep. */
     cr_assert_eq(lda_alias_draw(table, N, 0, 0), table[0].keep > 0 ? 0 : table[0].alias);
     cr_assert_eq(lda_alias_draw(table, N, UINT32_MAX, UINT32_MAX), table[N - 1].alias);
+}
+
+/* A document's topics (the urn, θ integrated out) have the Dirichlet-multinomial law: the
+ * count vectors of 4 tokens over 3 topics, 100,000 documents, against their exact probabilities
+ * L! / Π n_k! · Γ(Kα) / Γ(L + Kα) · Π Γ(n_k + α) / Γ(α); and the order of the topics carries
+ * nothing more (each position's topic is uniform over the topics, as by symmetry it must be). */
+Test(generate, a_documents_topics_have_the_dirichlet_multinomial_law)
+{
+    enum { K = 3, L = 4, DOCS = 100000, OUTCOMES = (L + 1) * (L + 1) };
+    const double alpha = 0.4;
+    double prob[OUTCOMES] = {0};
+    uint64_t seen[OUTCOMES] = {0}, at[L][K] = {{0}};
+    for (int a = 0; a <= L; a++)
+        for (int b = 0; a + b <= L; b++) {
+            const int n[K] = {a, b, L - a - b};
+            double lp = lgamma(L + 1.0) + lgamma(K * alpha) - lgamma(L + K * alpha);
+            for (int k = 0; k < K; k++)
+                lp += lgamma(n[k] + alpha) - lgamma(alpha) - lgamma(n[k] + 1.0);
+            prob[a * (L + 1) + b] = exp(lp);
+        }
+    uint32_t z[L];
+    uint64_t bits[L];
+    for (uint64_t d = 0; d < DOCS; d++) {
+        lda_planted_doc_topics(11, d, alpha, K, L, z, bits);
+        int n[K] = {0};
+        for (int i = 0; i < L; i++) {
+            cr_assert_lt(z[i], K);
+            n[z[i]]++;
+            at[i][z[i]]++;
+        }
+        seen[n[0] * (L + 1) + n[1]]++;
+    }
+    double dof, stat = test_chi2_stat(seen, prob, OUTCOMES, DOCS, &dof);
+    cr_assert_gt(test_chi2_sf(stat, dof), 0.001, "counts: chi-squared %f on %g degrees of freedom", stat, dof);
+    const double third[K] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    for (int i = 0; i < L; i++) {
+        stat = test_chi2_stat(at[i], third, K, DOCS, &dof);
+        cr_assert_gt(test_chi2_sf(stat, dof), 0.001, "token %d: chi-squared %f", i, stat);
+    }
+}
+
+/* A document costs its tokens, not K Gamma variates: 20,000 documents of 5 tokens at
+ * K = 100,000 (2 × 10^9 variates when θ_d was drawn first: minutes) take well under a second. */
+Test(generate, a_documents_cost_does_not_grow_with_the_topics)
+{
+    char *dir = test_tmpdir(), args[1024], *out = NULL;
+    snprintf(args, sizeof args, "generate -o '%s/k.ldab' --docs 20000 --mean-length 5 -K 100000 --vocab-size 20 "
+             "--alpha 0.00003 -j 2", dir);
+    cr_assert_eq(test_run_ldagpu_within(args, 30, &out), 0, "%s", out);
+    cr_assert_not_null(strstr(out, "20000 documents"), "%s", out);
+    free(out);
+    test_rmdir(dir);
+    free(dir);
 }
 
 /* ---- document lengths: 20,000 draws, each check at five standard errors ---- */
@@ -286,7 +340,9 @@ Test(generate, bad_requests_are_clear_errors)
                         "-o /tmp/ldagpu-none.txt: a UCI corpus is named docword.NAME.txt");
     test_expect_failure("generate --docs 5", 2, "no output given");
     test_expect_failure("generate -o /tmp/x.ldab --docs 0", 2, "--docs: expected an integer");
-    test_expect_failure("generate -o /tmp/ldagpu-none.ldab --docs 5000 --mean-length 1000000", 2,
-                        "more than the 4294967295 a corpus may have");
+    cr_assert_eq(setenv("LDAGPU_MEMORY_LIMIT", "10M", 1), 0);
+    test_expect_failure("generate -o /tmp/ldagpu-none.ldab --docs 5000 -K 1000 --vocab-size 1000", 1,
+                        "not enough memory: 1000 topics over 1000 words need 11 MiB, and 10 MiB are available");
+    cr_assert_eq(unsetenv("LDAGPU_MEMORY_LIMIT"), 0);
     test_expect_failure("generate -o /tmp/ldagpu-none.ldab -f ldac", 2, "-f/--format: ");
 }

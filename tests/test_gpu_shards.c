@@ -158,25 +158,27 @@ Test(gpu_shards, one_gpu_sparse_long_lists, .timeout = 180)
 /* K = 2048: the evaluation's one-warp-a-token kernel, and the split kernel. */
 Test(gpu_shards, one_gpu_large_k, .timeout = 120) { shards_on_one_gpu("-K 2048 --model uncollapsed"); }
 
-/* --gpus 2 trains the model one GPU trains, byte for byte; its log says `says` where given. */
-static void two_gpus_equal_one_saying(const char *model, const char *says)
+/* --gpus 2 .. most trains the model one GPU trains, byte for byte; its log says `says` where given. */
+static void gpus_equal_one_saying(const char *model, const char *says, int most)
 {
-    require_gpus(2);
+    require_gpus(most);
     char *dir = test_tmpdir(), *c = NULL, args[8192], *out = NULL;
     cr_assert(asprintf(&c, "%s/data/wiki2k.txt.gz", test_root()) > 0);
-    for (int gpus = 1; gpus <= 2; gpus++) {
+    for (int gpus = 1; gpus <= most; gpus++) {
         snprintf(args, sizeof args,
                  "train '%s' -K 32 -n 4 -e 2 -s 7 %s --piece-length 40 --refresh 2 --optimize-interval 2 --optimize-mode every "
                  "--optimize-burn-in 1 --holdout 0.05 --gpus %d -o '%s/g%d'",
                  c, model, gpus, dir, gpus);
         int rc = test_run_ldagpu(args, &out);
         cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
-        if (gpus == 2)
-            cr_assert(strstr(out, "2 shards (") && strstr(out, "summed by NCCL") && (!says || strstr(out, says)),
-                      "not split over NCCL%s%s: %s", says ? " " : "", says ? says : "", out);
+        char shards[32];
+        snprintf(shards, sizeof shards, "%d shards (", gpus);
+        if (gpus > 1)
+            cr_assert(strstr(out, shards) && strstr(out, "summed by NCCL") && (!says || strstr(out, says)),
+                      "--gpus %d: not split over NCCL%s%s: %s", gpus, says ? " " : "", says ? says : "", out);
         free(out);
     }
-    test_assert_runs_same_model(dir, "g", 1, 2);
+    test_assert_runs_same_model(dir, "g", 1, (unsigned)most);
     test_rmdir(dir);
     free(dir);
     free(c);
@@ -184,10 +186,10 @@ static void two_gpus_equal_one_saying(const char *model, const char *says)
 
 static void two_gpus_equal_one(const char *model)
 {
-    two_gpus_equal_one_saying(model, NULL);
+    gpus_equal_one_saying(model, NULL, 2);
 }
 
-/* LDAGPU_SHARD_SPLIT=memory: 2 and 3 shards on the one GPU, and --gpus 2 where there are two, split
+/* LDAGPU_SHARD_SPLIT=memory: 2 and 3 shards on the one GPU, and --gpus 2, 3, 4 where there are as many, split
  * by the CUDA backend's sizing of each shard (backend/shards.h), train the model one GPU trains,
  * byte for byte. */
 static void split_by_memory_equals_one_gpu(const char *model)
@@ -198,7 +200,7 @@ static void split_by_memory_equals_one_gpu(const char *model)
     cr_assert_eq(setenv("LDAGPU_SHARD_SPLIT", "memory", 1), 0);
     shards_on_one_gpu_saying(options, says);
     if (gpus_here() >= 2) /* -K 32 --refresh 2 its own */
-        two_gpus_equal_one_saying(model, says);
+        gpus_equal_one_saying(model, says, gpus_here() < 4 ? gpus_here() : 4);
     unsetenv("LDAGPU_SHARD_SPLIT");
 }
 

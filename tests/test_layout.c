@@ -177,3 +177,17 @@ Test(layout, bag_of_words_documents_need_no_order)
     lda_layout_free(L);
     corpus_free(c);
 }
+
+/* n[w,k] is 32-bit: a word of 2^32 tokens (offsets as a corpus past 2^32 tokens would have
+ * them) is refused, naming it; 2^32 - 1 is taken. */
+Test(layout, a_word_of_more_tokens_than_its_counts_hold_is_refused)
+{
+    const size_t offsets[4] = {0, 7, 7 + (size_t)UINT32_MAX, 7 + (size_t)UINT32_MAX + 1};
+    lda_error err = {0};
+    cr_assert_eq(lda_word_tokens_check(offsets, 3, &err), 0, "%s", err.msg);
+    const size_t over[4] = {0, 7, 7 + (size_t)UINT32_MAX + 1, 7 + (size_t)UINT32_MAX + 2};
+    cr_assert_eq(lda_word_tokens_check(over, 3, &err), -1);
+    cr_assert_eq(err.status, LDA_EXIT_BAD_INPUT);
+    cr_assert(strstr(err.msg, "word id 1 has 4294967296 tokens; a word may have at most 4294967295"), "%s",
+              err.msg);
+}

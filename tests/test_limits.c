@@ -4,9 +4,11 @@
  * commands are killed after a few seconds, which is what they took before these checks
  * (minutes, and gigabytes). LDAGPU_MEMORY_LIMIT stands in for a small machine. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -43,22 +45,42 @@ Test(limits, a_document_beyond_the_layouts_limit_is_refused_from_its_line)
 
 /* 2^32 tokens or more in all: the counts would wrap. Told from the counts alone (a UCI file
  * lists them all before a token is expanded): no 2^32-token file needed. */
-Test(limits, a_corpus_of_2_to_the_32_tokens_is_refused_from_its_counts)
+static void put_le(unsigned char *p, uint64_t v, int bytes)
 {
-    char *dir = test_tmpdir(), args[4096], *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    fprintf(m, "40\n1\n40\n");
-    for (int d = 1; d <= 40; d++)
-        fprintf(m, "%d 1 134217727\n", d);
-    fclose(m);
-    char *c = test_write_file(dir, "docword.wrap.txt", text);
-    free(test_write_file(dir, "vocab.wrap.txt", "word\n"));
-    snprintf(args, sizeof args, "train '%s' -K 2 -n 1 --device cpu -o '%s/m'", c, dir);
-    /* 33 documents of 2^27 - 1 tokens pass 2^32 on the 33rd triple, line 36. */
-    expect_refused(args, 2, "docword.wrap.txt:36: the corpus reaches 4429184991 tokens by this line");
-    free(text);
-    free(c);
+    for (int i = 0; i < bytes; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A binary corpus of one document of 2^32 + 1 tokens (a sparse file of 16 GiB, its size what its
+ * header declares): tokens are counted in 64 bits on the host, so it passes the corpus's limits
+ * and is refused only by the memory it would take (here a small machine's). */
+Test(limits, a_corpus_past_2_to_the_32_tokens_meets_only_the_memory_check)
+{
+    char *dir = test_tmpdir(), path[1024], args[4096];
+    const uint64_t tokens = (1ull << 32) + 1, docs = 1;
+    unsigned char h[64] = "LDAGPUCB";
+    put_le(h + 8, 1, 4);       /* version */
+    put_le(h + 12, 64, 4);     /* header bytes */
+    put_le(h + 16, docs, 8);   /* input documents */
+    put_le(h + 24, docs, 8);   /* documents */
+    put_le(h + 32, tokens, 8); /* tokens */
+    put_le(h + 40, 1, 4);      /* words */
+    put_le(h + 44, 4, 4);      /* made as binary */
+    put_le(h + 48, 2, 8);      /* vocabulary bytes: "a" */
+    put_le(h + 56, 0, 8);      /* note */
+    unsigned char offsets[16] = {0}, index[8] = {0};
+    put_le(offsets + 8, tokens, 8);
+    snprintf(path, sizeof path, "%s/big.ldab", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(h, 1, sizeof h, f), sizeof h);
+    cr_assert_eq(fwrite(offsets, 1, sizeof offsets, f), sizeof offsets);
+    cr_assert_eq(fwrite(index, 1, sizeof index, f), sizeof index);
+    cr_assert_eq(ftruncate(fileno(f), (off_t)(sizeof h + sizeof offsets + sizeof index + 4 * tokens + 2 + 4)), 0);
+    fclose(f);
+    cr_assert_eq(setenv("LDAGPU_MEMORY_LIMIT", "1G", 1), 0);
+    snprintf(args, sizeof args, "train '%s' -K 2 -n 1 --device cpu -o '%s/m'", path, dir);
+    expect_refused(args, 1, "big.ldab: not enough memory: the corpus declares 4294967297 tokens");
     test_rmdir(dir);
     free(dir);
 }

@@ -199,7 +199,8 @@ static malformed rows[] = {
     {"uci 2^32 tokens in all", "3: counts wrap", NO_SETUP,
      {{"docword.c.txt", "33\n2\n33\n" T8(1, 2, 3, 4, 5, 6, 7, 8) T8(9, 10, 11, 12, 13, 14, 15, 16)
        T8(17, 18, 19, 20, 21, 22, 23, 24) T8(25, 26, 27, 28, 29, 30, 31, 32) T(33), 0, 0}, UCI_VOCAB},
-     NULL, "train %D/docword.c.txt -o %D/out", 2, "docword.c.txt:36: the corpus reaches 4429184991 tokens"},
+     "LDAGPU_MEMORY_LIMIT=1G", "train %D/docword.c.txt -o %D/out", 1,
+     "docword.c.txt: not enough memory: the corpus declares 4429184991 tokens"},
     {"ldac N disagrees", "clean", NO_SETUP, {{"c.ldac", "3 0:1 1:2\n", 0, 0}, {"c.vocab", "a\nb\n", 0, 0}}, NULL,
      "train %D/c.ldac -o %D/out", 2, "c.ldac:1: N = 3 but the line has 2 id:count pairs"},
     {"ldac id beyond the vocabulary", "clean", NO_SETUP,

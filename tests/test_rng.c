@@ -94,6 +94,52 @@ Test(rng, gamma_log_variate_is_finite_for_tiny_shapes)
     }
 }
 
+/* The double-precision GS draw for shape < 1 (ldagpu generate's planted topics): Gamma's mean
+ * and variance, and at a tiny shape the moments of the logarithm, which the variates' tail
+ * decides: E[log X] = ψ(a), Var[log X] = ψ'(a) (5 standard errors; at a tiny shape log X is
+ * nearly log(U)/a, an exponential's, whose fourth central moment is 9 σ^4: so 8 σ^4 / n is the
+ * variance of the sample's variance). */
+static void polygamma01(double x, double *psi, double *trigamma)
+{
+    double p = 0, t = 0;
+    for (; x < 8; x += 1) { /* recurrence up to where the asymptotic series serves */
+        p -= 1 / x;
+        t += 1 / (x * x);
+    }
+    const double i2 = 1 / (x * x);
+    *psi = p + log(x) - 0.5 / x - i2 * (1.0 / 12 - i2 * (1.0 / 120 - i2 / 252));
+    *trigamma = t + 1 / x + 0.5 * i2 + i2 / x * (1.0 / 6 - i2 * (1.0 / 30 - i2 / 42));
+}
+
+static void check_gamma_small_moments(double shape)
+{
+    const int n = 400000;
+    double s = 0, s2 = 0, l = 0, l2 = 0;
+    for (int i = 0; i < n; i++) {
+        lda_rng r;
+        lda_rng_init(&r, 9, LDA_RNG_TEST, 3, (uint64_t)i);
+        const double lg = lda_log_gamma_small(&r, shape), g = exp(lg);
+        cr_assert(isfinite(lg), "shape %g: log variate %g", shape, lg);
+        s += g;
+        s2 += g * g;
+        l += lg;
+        l2 += lg * lg;
+    }
+    const double mean = s / n, var = s2 / n - mean * mean, lmean = l / n, lvar = l2 / n - lmean * lmean;
+    const double se_mean = sqrt(shape / n), se_var = sqrt((3 * shape * shape + 6 * shape - shape * shape) / n);
+    cr_assert(fabs(mean - shape) < 5 * se_mean, "shape %g: mean %g (se %g)", shape, mean, se_mean);
+    cr_assert(fabs(var - shape) < 6 * se_var, "shape %g: variance %g (se %g)", shape, var, se_var);
+    double psi, tri;
+    polygamma01(shape, &psi, &tri);
+    cr_assert(fabs(lmean - psi) < 5 * sqrt(tri / n), "shape %g: mean log %g, ψ %g", shape, lmean, psi);
+    cr_assert(fabs(lvar - tri) < 5 * sqrt(8 * tri * tri / n), "shape %g: variance of the log %g, ψ' %g", shape,
+              lvar, tri);
+}
+
+Test(rng, gamma_small_moments) { check_gamma_small_moments(0.3); }
+Test(rng, gamma_small_moments_near_one) { check_gamma_small_moments(0.9); }
+Test(rng, gamma_small_moments_tiny_shape) { check_gamma_small_moments(0.01); }
+
 /* The single-precision draw the GPU uses, on the host. */
 static void check_gamma_float_moments(float shape)
 {

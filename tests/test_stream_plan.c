@@ -2,6 +2,7 @@
  * time (backend/stream_plan.h), without a GPU: what a chunk holds and copies, where the chunks
  * end, and when a run streams. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +48,8 @@ static uint64_t row(const lda_device_bytes *b, const char *name)
 }
 
 /* A chunk holds its positions' words and z, its slots' lists with room for
- * lda_sparse_list_capacity entries, and their lengths; it copies in the words, z, the whole
- * documents' lists and the lengths, and back the same but the words: a cut document's piece's
- * list is formed on the device. */
+ * lda_sparse_list_capacity entries, and their lengths; it copies in all of it, and back the same
+ * but the words (the pieces' room in the one copy of the lists' range). */
 Test(stream_plan, a_chunk_holds_its_warps_tokens_and_lists)
 {
     corpus *c;
@@ -70,8 +70,9 @@ Test(stream_plan, a_chunk_holds_its_warps_tokens_and_lists)
                  8 * positions + 8 * entries + 4 * slots + LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN);
     uint64_t in, out;
     lda_stream_chunk_copies(L, K_TOPICS, first, end, &in, &out);
-    cr_assert_eq(in, 8 * positions + 8 * whole + 4 * slots);
-    cr_assert_eq(out, 4 * positions + 8 * whole + 4 * slots);
+    cr_assert_gt(whole, 0);
+    cr_assert_eq(in, 8 * positions + 8 * entries + 4 * slots);
+    cr_assert_eq(out, 4 * positions + 8 * entries + 4 * slots);
     lda_layout_free(L);
     corpus_free(c);
 }
@@ -178,7 +179,7 @@ Test(stream_plan, the_choice_follows_the_mode_and_the_free_memory)
                              LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
     const uint64_t resident = need - carried + (uint64_t)(L->vocab_size + 1) * K_TOPICS * 4 + 8 * cut_entries +
                               4 * L->num_cut_docs;
-    const uint64_t free_bytes = resident + LDA_STREAM_BUFFERS * (carried / 6);
+    const uint64_t free_bytes = resident + lda_stream_slack(resident) + LDA_STREAM_BUFFERS * (carried / 6);
     cr_assert_lt(free_bytes, need, "need %llu, resident %llu, carried %llu", (unsigned long long)need,
                  (unsigned long long)resident, (unsigned long long)carried);
     cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_AUTO, need, cut_entries, free_bytes, 0, &plan, &err),
@@ -186,13 +187,13 @@ Test(stream_plan, the_choice_follows_the_mode_and_the_free_memory)
     cr_assert(plan.streamed, "%s", plan.why);
     cr_assert_eq(plan.resident_bytes, resident);
     cr_assert_geq(plan.num_chunks, 6);
-    cr_assert_leq(plan.resident_bytes + LDA_STREAM_BUFFERS * plan.chunk_room, free_bytes);
+    cr_assert_leq(plan.resident_bytes + lda_stream_slack(plan.resident_bytes) + LDA_STREAM_BUFFERS * plan.chunk_room, free_bytes);
     assert_chunks_cover(L, plan.chunks, plan.num_chunks);
     uint64_t in_all, out_all;
     lda_stream_chunk_copies(L, K_TOPICS, 0, L->num_warps, &in_all, &out_all);
     cr_assert_eq(plan.copy_in, in_all, "the chunks' copies add up to the whole layout's");
     cr_assert_eq(plan.copy_out, out_all);
-    cr_assert_eq(plan.host_bytes, in_all);
+    cr_assert_eq(plan.host_bytes, out_all);
     cr_assert(strstr(plan.why, "tokens streamed from host memory in "), "%s", plan.why);
     cr_assert(strstr(plan.why, "GiB needed in device memory"), "%s", plan.why);
     lda_stream_plan_free(&plan);
@@ -303,4 +304,145 @@ Test(stream_plan, the_join_over_chunks_is_the_in_memory_join)
     join_over_chunks(L, 1, 0);
     lda_layout_free(L);
     corpus_free(c);
+}
+
+/* The cut layout, its in-memory plan and its cut documents' list entries. */
+typedef struct {
+    corpus *c;
+    lda_layout *L;
+    lda_device_bytes b;
+    uint64_t cut_entries;
+} planned_layout;
+
+static planned_layout planned(void)
+{
+    planned_layout f;
+    f.L = cut_layout(&f.c);
+    f.b = in_memory(f.L, K_TOPICS);
+    f.cut_entries = lda_cut_list_entries(f.L, K_TOPICS);
+    return f;
+}
+
+static void planned_free(planned_layout *f)
+{
+    lda_layout_free(f->L);
+    corpus_free(f->c);
+}
+
+/* f's plan in `mode` with free_bytes free and forced_warps (0: none), made or the test fails. */
+static void plan_of(const planned_layout *f, lda_stream_mode mode, uint64_t free_bytes, size_t forced_warps,
+                    lda_stream_plan *plan)
+{
+    lda_error err = {0};
+    cr_assert_eq(lda_stream_plan_make(f->L, K_TOPICS, mode, f->b.total, f->cut_entries, free_bytes, forced_warps, plan,
+                                      &err),
+                 0, "%s", err.msg);
+}
+
+/* Not streamed, a forced size still cuts the pass into chunks of that many warps, in device
+ * memory (the GPU's test of the chunks' arithmetic), and the line says so. */
+Test(stream_plan, forced_chunks_stay_in_device_memory_where_the_run_does_not_stream)
+{
+    planned_layout f = planned();
+    const lda_layout *L = f.L;
+    lda_stream_plan plan;
+    const lda_stream_mode modes[] = {LDA_STREAM_OFF, LDA_STREAM_AUTO};
+    for (size_t i = 0; i < 2; i++) {
+        plan_of(&f, modes[i], 2 * f.b.total, 3, &plan);
+        cr_assert(!plan.streamed, "%s", plan.why);
+        cr_assert_eq(plan.num_chunks, (L->num_warps + 2) / 3);
+        assert_chunks_cover(L, plan.chunks, plan.num_chunks);
+        char says[96];
+        snprintf(says, sizeof says, "tokens in device memory in %zu chunks (forced size): ", plan.num_chunks);
+        cr_assert(strstr(plan.why, says), "%s", plan.why);
+        lda_stream_plan_free(&plan);
+    }
+    /* unforced: no chunks */
+    plan_of(&f, LDA_STREAM_OFF, 2 * f.b.total, 0, &plan);
+    cr_assert_eq(plan.num_chunks, 0);
+    lda_stream_plan_free(&plan);
+    planned_free(&f);
+}
+
+/* What a chunked pass adds on the device: the pass's own n[w,k] and n[k], and the cut
+ * documents' second lists with their lengths. */
+Test(stream_plan, the_chunked_pass_adds_its_own_counts_and_second_lists)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    const uint64_t cut_entries = lda_cut_list_entries(L, K_TOPICS);
+    cr_assert_eq(lda_stream_pass_bytes(L, K_TOPICS, cut_entries),
+                 (uint64_t)(L->vocab_size + 1) * K_TOPICS * 4 + 8 * cut_entries + 4 * L->num_cut_docs);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* Only the collapsed model's sparse draw on one device, z marking its changes and --refresh 1,
+ * goes a chunk at a time; anything else gets its reason. */
+Test(stream_plan, only_the_collapsed_sparse_draw_of_one_device_goes_in_chunks)
+{
+    corpus *c;
+    lda_layout *L = cut_layout(&c);
+    lda_error err = {0};
+    lda_zplan z;
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K_TOPICS);
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
+    cr_assert_null(lda_stream_refusal(&p, &z));
+
+    const struct {
+        lda_model_kind model;
+        lda_sampler sampler;
+        uint32_t K, refresh, shards;
+        const char *says;
+    } cases[] = {
+        {LDA_MODEL_UNCOLLAPSED, LDA_SAMPLER_BUTTERFLY, 64, 1, 1, "only --model collapsed --sampler sparse"},
+        {LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_SPARSE, 64, 1, 1, "only --model collapsed --sampler sparse"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_BUTTERFLY, 64, 1, 1, "only --model collapsed --sampler sparse"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 70000, 1, 1, "K <= 65535"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 64, 2, 1, "--refresh 1"},
+        {LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 64, 1, 2, "one GPU"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        p = test_params(cases[i].model, cases[i].sampler, cases[i].K);
+        p.refresh = cases[i].refresh;
+        p.shards = cases[i].shards;
+        cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "case %zu: %s", i, err.msg);
+        const char *why = lda_stream_refusal(&p, &z);
+        cr_assert(why && strstr(why, cases[i].says), "case %zu: %s", i, why ? why : "(none)");
+    }
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+/* The buffers made to fit what the resident arrays left, as measured: smaller chunks where the
+ * planned ones would not fit, the plan as it was where they do, a refusal where nothing fits. */
+Test(stream_plan, a_streamed_plan_refits_its_chunks_to_the_memory_left)
+{
+    planned_layout f = planned();
+    const lda_layout *L = f.L;
+    lda_stream_plan plan;
+    lda_error err = {0};
+    plan_of(&f, LDA_STREAM_ON, 4 * f.b.total, 0, &plan);
+    cr_assert_eq(plan.num_chunks, 1);
+    const uint64_t room = plan.chunk_room;
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, 4 * room, &plan, &err), 0, "%s", err.msg);
+    cr_assert_eq(plan.num_chunks, 1, "room for the buffers: the plan stays");
+    const uint64_t left = lda_stream_slack(plan.resident_bytes) + LDA_STREAM_BUFFERS * (room / 5);
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, left, &plan, &err), 0, "%s", err.msg);
+    cr_assert_geq(plan.num_chunks, 5);
+    cr_assert_leq(plan.chunk_room, room / 5);
+    assert_chunks_cover(L, plan.chunks, plan.num_chunks);
+    char says[64];
+    snprintf(says, sizeof says, "tokens streamed from host memory in %zu chunks: ", plan.num_chunks);
+    cr_assert(strstr(plan.why, says), "%s", plan.why);
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, lda_stream_slack(plan.resident_bytes), &plan, &err), -1);
+    cr_assert(strstr(err.msg, "too little device memory to stream the tokens"), "%s", err.msg);
+    lda_stream_plan_free(&plan);
+    /* a forced size stays */
+    plan_of(&f, LDA_STREAM_ON, 4 * f.b.total, 2, &plan);
+    const size_t n = plan.num_chunks;
+    cr_assert_eq(lda_stream_plan_refit(L, K_TOPICS, 1, &plan, &err), 0);
+    cr_assert_eq(plan.num_chunks, n);
+    lda_stream_plan_free(&plan);
+    planned_free(&f);
 }

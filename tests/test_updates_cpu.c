@@ -201,3 +201,21 @@ Test(eval_cpu, predictive_loglik_of_uniform_model_is_log_one_over_v)
     free(phi);
     teardown_fixture(&f);
 }
+
+/* n[k] is 32-bit: the chunks' partial counts (64-bit) summed past 2^32 - 1 for one topic stop
+ * the run, naming the topic; up to 2^32 - 1 they are summed exactly. */
+Test(updates_cpu, a_topic_past_the_32_bit_count_is_refused)
+{
+    enum { K = 3, CHUNKS = 2 };
+    uint64_t partial[CHUNKS * K] = {5, (uint64_t)UINT32_MAX - 9, 1, 7, 9, 3000000000u};
+    uint32_t n_k[K];
+    lda_error err = {0};
+    cr_assert_eq(lda_cpu_topic_totals(partial, CHUNKS, K, n_k, &err), 0, "%s", err.msg);
+    cr_assert_eq(n_k[0], 12);
+    cr_assert_eq(n_k[1], UINT32_MAX);
+    cr_assert_eq(n_k[2], 3000000001u);
+    partial[4] = 10;
+    cr_assert_eq(lda_cpu_topic_totals(partial, CHUNKS, K, n_k, &err), -1);
+    cr_assert_eq(err.status, LDA_EXIT_FAILURE);
+    cr_assert(strstr(err.msg, "topic 1 holds 4294967296 tokens; a topic's count is 32-bit"), "%s", err.msg);
+}

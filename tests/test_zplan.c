@@ -202,3 +202,22 @@ Test(zplan, auto_resolves_by_the_model_before_the_plan)
     lda_params_resolve_sampler(&p);
     cr_assert_eq(p.sampler, LDA_SAMPLER_NAIVE, "a named sampler is kept");
 }
+
+/* The GPU's counts (n[k], n[w,k]) are 32-bit and nothing on the device checks them, so a
+ * corpus of more tokens than they hold is refused before anything is allocated, naming the
+ * CPU, which takes it; one token fewer is planned. */
+Test(zplan, more_tokens_than_the_gpus_counts_hold_are_refused)
+{
+    lda_params p = params(LDA_MODEL_MEAN_FOR_MODE, 1024);
+    lda_layout L = layout_of(1362);
+    L.num_tokens = (size_t)UINT32_MAX;
+    plan_on(&p, &L);
+    L.num_tokens = (size_t)UINT32_MAX + 1;
+    lda_zplan z;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1, "accepted: %s", z.why);
+    cr_assert_eq(err.status, LDA_EXIT_BAD_INPUT);
+    cr_assert(strstr(err.msg, "4294967296 tokens") && strstr(err.msg, "at most 4294967295") &&
+                  strstr(err.msg, "--device cpu"),
+              "%s", err.msg);
+}

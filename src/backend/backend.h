@@ -111,6 +111,9 @@ struct lda_backend {
     lda_params params;        /* as given, alpha and device resolved */
     char description[512];    /* "CPU (2 threads)", "CUDA: NVIDIA H100 80GB HBM3 ...", ... */
     lda_zplan zplan;          /* how z is drawn, and why (printed by train and bench) */
+    char stream_why[320];     /* CUDA: where the tokens are (backend/stream_plan.h), printed by train; "": not
+                                 weighed */
+    int tokens_streamed;      /* ... in host memory, passing through the GPU a chunk at a time */
     lda_priors priors;        /* α per topic and β the backend samples with (core/priors.h) */
     lda_count_hist *hist;     /* with params.optimize_interval: the histograms learning reads */
     int following;            /* a process other than rank 0 of an MPI run: it does not train, its backend

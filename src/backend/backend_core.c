@@ -6,14 +6,27 @@
 #include <stdlib.h>
 
 #include "backend/eval_cpu.h"
+#include "backend/stream_plan.h"
 #include "core/phi_chunks.h"
 #include "util/clock.h"
+
+/* The CPU's backend; --stream-tokens on asked of a run that found no GPU is refused here. */
+static lda_backend *cpu_create(const lda_layout *L, const lda_params *p, lda_error *err)
+{
+    if (p->stream_tokens == LDA_STREAM_ON) {
+        lda_params on_cpu = *p;
+        on_cpu.device = LDA_DEVICE_CPU;
+        lda_error_input(err, "--stream-tokens on: %s", lda_stream_refusal_params(&on_cpu));
+        return NULL;
+    }
+    return lda_cpu_backend_create(L, p, err);
+}
 
 static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *err)
 {
     switch (p->device) {
     case LDA_DEVICE_CPU:
-        return lda_cpu_backend_create(L, p, err);
+        return cpu_create(L, p, err);
     case LDA_DEVICE_CUDA:
         return lda_cuda_backend_create(L, p, err);
     case LDA_DEVICE_AUTO:
@@ -21,7 +34,7 @@ static lda_backend *create(const lda_layout *L, const lda_params *p, lda_error *
         char why[256];
         if (lda_cuda_device_count(why, sizeof why) > 0)
             return lda_cuda_backend_create(L, p, err);
-        return lda_cpu_backend_create(L, p, err);
+        return cpu_create(L, p, err);
     }
     }
 }

@@ -368,6 +368,17 @@ void lda_layout_z_to_positions(const lda_layout *L, const uint32_t *z, uint32_t 
             z_positions[lda_layout_pos(L, s, i)] = z[lda_layout_corpus_token(L, L->slot_token_base[s] + i)];
 }
 
+int lda_word_tokens_check(const size_t *offsets, uint32_t vocab_size, lda_error *err)
+{
+    for (uint32_t w = 0; w < vocab_size; w++)
+        if (offsets[w + 1] - offsets[w] > UINT32_MAX) {
+            lda_error_input(err, "word id %u has %zu tokens; a word may have at most %u (its counts are 32-bit)", w,
+                            offsets[w + 1] - offsets[w], UINT32_MAX);
+            return -1;
+        }
+    return 0;
+}
+
 int lda_word_index_build(const lda_layout *L, lda_word_index *out, lda_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -384,6 +395,11 @@ int lda_word_index_build(const lda_layout *L, lda_word_index *out, lda_error *er
             out->offsets[L->words[lda_layout_pos(L, s, i)] + 1]++;
     for (uint32_t w = 0; w < L->vocab_size; w++)
         out->offsets[w + 1] += out->offsets[w];
+    if (lda_word_tokens_check(out->offsets, L->vocab_size, err)) {
+        free(fill);
+        lda_word_index_free(out);
+        return -1;
+    }
     memcpy(fill, out->offsets, L->vocab_size * sizeof *fill);
     for (size_t q = 0; q < L->num_warps; q++)
         for (uint32_t i = 0; i < L->warp_len[q]; i++)

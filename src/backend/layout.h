@@ -159,6 +159,10 @@ typedef struct {
 } lda_word_index;
 
 int lda_word_index_build(const lda_layout *L, lda_word_index *out, lda_error *err);
+
+/* n[w,k] is 32-bit: -1 with err (bad input) when a word of offsets[V + 1] (word w's tokens are
+ * offsets[w] .. offsets[w + 1]) has more than 2^32 - 1 tokens. lda_word_index_build checks. */
+int lda_word_tokens_check(const size_t *offsets, uint32_t vocab_size, lda_error *err);
 void lda_word_index_free(lda_word_index *wi);
 
 #ifdef __cplusplus

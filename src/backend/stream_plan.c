@@ -9,22 +9,19 @@
 
 #include "core/sparse_draw.h"
 
-/* The list entries of warps first .. end - 1: every slot's, and the whole documents' alone. */
-static void chunk_entries(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *all, uint64_t *whole)
+/* The list entries of warps first .. end - 1. */
+static uint64_t chunk_entries(const lda_layout *L, uint32_t K, size_t first, size_t end)
 {
-    *all = *whole = 0;
-    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++) {
-        const uint64_t room = lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]);
-        *all += room;
-        *whole += L->slot_len[s] == L->slot_doc_len[s] ? room : 0; /* a piece is shorter than its document */
-    }
+    uint64_t all = 0;
+    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++)
+        all += lda_sparse_list_capacity(K, L->slot_len[s], L->slot_doc_len[s]);
+    return all;
 }
 
 /* What the chunk holds, without its arrays' alignment. */
 static uint64_t chunk_payload(const lda_layout *L, uint32_t K, size_t first, size_t end)
 {
-    uint64_t all, whole;
-    chunk_entries(L, K, first, end, &all, &whole);
+    const uint64_t all = chunk_entries(L, K, first, end);
     const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
     return 2 * positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + (end - first) * LDA_WARP * sizeof(uint32_t);
 }
@@ -37,11 +34,12 @@ uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, s
 void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
                              uint64_t *out)
 {
-    uint64_t all, whole;
-    chunk_entries(L, K, first, end, &all, &whole);
+    const uint64_t all = chunk_entries(L, K, first, end);
     const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
     const uint64_t lengths = (end - first) * LDA_WARP * sizeof(uint32_t);
-    *out = positions * sizeof(uint32_t) + 2 * whole * sizeof(uint32_t) + lengths;
+    /* the lists' whole range, one copy each way: the pieces' room among the whole documents'
+       travels too (their lists are formed on the device before they are read) */
+    *out = positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + lengths;
     *in = *out + positions * sizeof(uint32_t);
 }
 
@@ -183,6 +181,95 @@ static uint64_t largest_forced_chunk(const lda_layout *L, uint32_t K, size_t war
     return most;
 }
 
+#define ONLY_COLLAPSED_SPARSE "only --model collapsed --sampler sparse streams its tokens"
+
+const char *lda_stream_refusal_params(const lda_params *p)
+{
+    if (p->device == LDA_DEVICE_CPU)
+        return "tokens are streamed through a GPU, and this run trains on the CPU";
+    if (lda_params_model(p) != LDA_MODEL_COLLAPSED ||
+        (p->sampler != LDA_SAMPLER_SPARSE && p->sampler != LDA_SAMPLER_AUTO))
+        return ONLY_COLLAPSED_SPARSE;
+    if (p->num_topics > LDA_ZPLAN_Z_MARKS_MOST_K)
+        return "tokens are streamed at K <= 65535 only";
+    if (p->refresh > 1)
+        return "tokens are streamed with --refresh 1 only";
+    if (p->shards > 1 || p->over_ranks)
+        return "tokens are streamed on one GPU only";
+    return NULL;
+}
+
+const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan)
+{
+    const char *why = lda_stream_refusal_params(p);
+    if (why)
+        return why;
+    if (plan->kernel != LDA_ZKERNEL_SPARSE || !plan->phi_from_counts)
+        return ONLY_COLLAPSED_SPARSE;
+    if (!plan->z_marks_changes)
+        return "tokens are streamed at K <= 65535 only";
+    return NULL;
+}
+
+uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_list_entries)
+{
+    return ((uint64_t)L->vocab_size + 1) * K * sizeof(uint32_t) + 2 * cut_list_entries * sizeof(uint32_t) +
+           L->num_cut_docs * sizeof(uint32_t);
+}
+
+/* A buffer's bytes for chunks: each of its arrays as large as the largest chunk's (the chunk
+ * with the most positions need not be the one with the most list entries: the pieces of cut
+ * documents list far more topics than they have tokens). */
+static uint64_t buffer_bytes(const lda_layout *L, uint32_t K, const lda_stream_chunk *chunks, size_t n)
+{
+    uint64_t positions = 0, entries = 0, slots = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t first = chunks[i].first_warp, end = chunks[i].end_warp;
+        const uint64_t p = L->warp_offset[end] - L->warp_offset[first], e = chunk_entries(L, K, first, end);
+        positions = p > positions ? p : positions;
+        entries = e > entries ? e : entries;
+        slots = (end - first) * LDA_WARP > slots ? (end - first) * LDA_WARP : slots;
+    }
+    return (2 * positions + 2 * entries + slots) * sizeof(uint32_t) + (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+}
+
+/* The streamed plan's chunks whose buffers take at most `room` bytes (or its forced warps),
+ * their sums, and its line. */
+static int chunk_streamed(const lda_layout *L, uint32_t K, uint64_t room, uint64_t free_bytes, lda_stream_plan *plan,
+                          lda_error *err)
+{
+    uint64_t bound = room;
+    for (int tries = 0;; tries++) {
+        if (lda_stream_chunks(L, K, bound, plan->forced_warps, &plan->chunks, &plan->num_chunks, err))
+            return -1;
+        plan->chunk_room = buffer_bytes(L, K, plan->chunks, plan->num_chunks);
+        if (plan->forced_warps || plan->chunk_room <= room)
+            break;
+        free(plan->chunks);
+        plan->chunks = NULL;
+        const uint64_t smaller = (uint64_t)((double)bound * room / plan->chunk_room * 0.99);
+        if (tries == 8 || smaller == 0) {
+            lda_error_fail(err, "too little device memory to stream the tokens: no chunks fit buffers of %.2f GiB",
+                           gib(room));
+            return -1;
+        }
+        bound = smaller;
+    }
+    plan->free_bytes = free_bytes;
+    plan->copy_in = plan->copy_out = 0;
+    for (size_t i = 0; i < plan->num_chunks; i++) {
+        plan->copy_in += plan->chunks[i].copy_in;
+        plan->copy_out += plan->chunks[i].copy_out;
+    }
+    snprintf(plan->why, sizeof plan->why,
+             "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "
+             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB in and %.2f GiB out an iteration",
+             plan->num_chunks, plan->forced_warps ? " (forced size)" : "", gib(plan->in_memory_bytes),
+             gib(free_bytes), plan->mode == LDA_STREAM_ON ? " (streaming on)" : "", gib(plan->resident_bytes),
+             LDA_STREAM_BUFFERS, gib(plan->chunk_room), gib(plan->copy_in), gib(plan->copy_out));
+    return 0;
+}
+
 int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, uint64_t in_memory_bytes,
                          uint64_t cut_list_entries, uint64_t free_bytes, size_t forced_warps, lda_stream_plan *plan,
                          lda_error *err)
@@ -191,54 +278,70 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
     plan->in_memory_bytes = in_memory_bytes;
     const int fits = in_memory_bytes <= free_bytes;
     if (mode == LDA_STREAM_OFF || (mode == LDA_STREAM_AUTO && fits)) {
-        snprintf(plan->why, sizeof plan->why, "tokens in device memory: %.2f GiB needed, %.2f GiB free%s",
+        if (forced_warps && lda_stream_chunks(L, K, UINT64_MAX, forced_warps, &plan->chunks, &plan->num_chunks, err))
+            return -1;
+        char chunks[64] = "";
+        if (forced_warps)
+            snprintf(chunks, sizeof chunks, " in %zu chunks (forced size)", plan->num_chunks);
+        snprintf(plan->why, sizeof plan->why, "tokens in device memory%s: %.2f GiB needed, %.2f GiB free%s", chunks,
                  gib(in_memory_bytes), gib(free_bytes), mode == LDA_STREAM_OFF ? " (streaming off)" : "");
         return 0;
     }
     const uint64_t all = chunk_payload(L, K, 0, L->num_warps);
-    const uint64_t V = L->vocab_size;
     /* the pass counts into its own n[w,k], n[k] (the draws of later chunks read the counts the
        pass began with), and the cut documents' lists as the pass leaves them beside those it began
        with (pieces in several chunks add their changes there) */
-    const uint64_t extra = (V + 1) * K * sizeof(uint32_t) + 2 * cut_list_entries * sizeof(uint32_t) +
-                           L->num_cut_docs * sizeof(uint32_t);
+    const uint64_t extra = lda_stream_pass_bytes(L, K, cut_list_entries);
     plan->resident_bytes = (in_memory_bytes > all ? in_memory_bytes - all : 0) + extra;
     uint64_t in_all = 0, out_all = 0;
     lda_stream_chunk_copies(L, K, 0, L->num_warps, &in_all, &out_all);
-    plan->host_bytes = in_all; /* words, z, the whole documents' lists and the lengths, pinned */
+    plan->host_bytes = out_all; /* z, the slots' lists and lengths, pinned (the words are the layout's, registered) */
     uint64_t room;
     if (forced_warps)
         room = largest_forced_chunk(L, K, forced_warps);
     else {
-        const uint64_t beside = free_bytes > plan->resident_bytes ? free_bytes - plan->resident_bytes : 0;
+        const uint64_t taken = plan->resident_bytes + lda_stream_slack(plan->resident_bytes);
+        const uint64_t beside = free_bytes > taken ? free_bytes - taken : 0;
         room = beside / LDA_STREAM_BUFFERS;
         const uint64_t whole = lda_stream_chunk_bytes(L, K, 0, L->num_warps);
         room = room < whole ? room : whole;
     }
-    if (plan->resident_bytes + LDA_STREAM_BUFFERS * room > free_bytes || room == 0) {
+    if (plan->resident_bytes + lda_stream_slack(plan->resident_bytes) + LDA_STREAM_BUFFERS * room > free_bytes ||
+        room == 0) {
         lda_error_fail(err,
                        "too little device memory to stream the tokens: the word side and the cut documents' "
                        "lists need %.2f GiB, and %u chunk buffers of %.2f GiB, %.2f GiB free",
                        gib(plan->resident_bytes), LDA_STREAM_BUFFERS, gib(room), gib(free_bytes));
         return -1;
     }
-    if (lda_stream_chunks(L, K, room, forced_warps, &plan->chunks, &plan->num_chunks, err))
-        return -1;
     plan->streamed = 1;
-    plan->chunk_room = 0;
-    for (size_t i = 0; i < plan->num_chunks; i++) {
-        const lda_stream_chunk *c = &plan->chunks[i];
-        plan->chunk_room = c->device_bytes > plan->chunk_room ? c->device_bytes : plan->chunk_room;
-        plan->copy_in += c->copy_in;
-        plan->copy_out += c->copy_out;
+    plan->mode = mode;
+    plan->forced_warps = forced_warps;
+    return chunk_streamed(L, K, room, free_bytes, plan, err);
+}
+
+int lda_stream_plan_refit(const lda_layout *L, uint32_t K, uint64_t free_bytes, lda_stream_plan *plan,
+                          lda_error *err)
+{
+    if (!plan->streamed || plan->forced_warps)
+        return 0;
+    const uint64_t slack = lda_stream_slack(plan->resident_bytes);
+    const uint64_t whole = lda_stream_chunk_bytes(L, K, 0, L->num_warps);
+    uint64_t room = free_bytes > slack ? (free_bytes - slack) / LDA_STREAM_BUFFERS : 0;
+    room = room < whole ? room : whole;
+    if (room == 0 || room < plan->chunk_room / 64) { /* not a sixty-fourth of the planned buffers */
+        lda_error_fail(err,
+                       "too little device memory to stream the tokens: %.2f GiB free once the word side and the cut "
+                       "documents' lists are allocated, for %u chunk buffers",
+                       gib(free_bytes), LDA_STREAM_BUFFERS);
+        return -1;
     }
-    snprintf(plan->why, sizeof plan->why,
-             "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "
-             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB in and %.2f GiB out an iteration",
-             plan->num_chunks, forced_warps ? " (forced size)" : "", gib(in_memory_bytes), gib(free_bytes),
-             mode == LDA_STREAM_ON ? " (streaming on)" : "", gib(plan->resident_bytes), LDA_STREAM_BUFFERS,
-             gib(plan->chunk_room), gib(plan->copy_in), gib(plan->copy_out));
-    return 0;
+    if (room >= plan->chunk_room)
+        return 0;
+    free(plan->chunks);
+    plan->chunks = NULL;
+    plan->num_chunks = 0;
+    return chunk_streamed(L, K, room, plan->free_bytes, plan, err);
 }
 
 void lda_stream_plan_free(lda_stream_plan *plan)

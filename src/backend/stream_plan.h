@@ -1,7 +1,7 @@
 /* stream_plan.h — the tokens of a collapsed sparse run kept in pinned host memory and passed
- * through the GPU a chunk of warps at a time (issue: corpora larger than the device's memory).
- * docs/scale.md, "Streaming: the design", says how the draw, the counts and the joins of cut
- * documents work over chunks; this is its arithmetic, in plain C so that it is tested without
+ * through the GPU a chunk of warps at a time (corpora larger than the device's memory).
+ * docs/scale.md, "Tokens streamed from host memory", says how the draw, the counts and the joins
+ * of cut documents work over chunks; this is its arithmetic, in plain C so that it is tested without
  * a GPU: what a chunk carries, where the chunks begin and end, what stays on the device, and
  * whether a run streams at all.
  *
@@ -9,9 +9,9 @@
  * z and slots' lists are contiguous in the in-memory arrays and its slots keep their random
  * keys (slot_token_base): the draws are those of the in-memory run. On the device a chunk holds
  * its positions' words and z, its slots' lists (whole documents' and cut documents' pieces')
- * and their lengths. What crosses the bus is less: words and z and the whole documents' lists
- * and lengths come in; z, those lists and lengths go back; a piece's list is formed on the
- * device from its document's list, which stays there with the word side. */
+ * and their lengths. All of it comes in (words, z, lists, lengths) and but the words goes back;
+ * a piece's list is formed on the device from its document's list, which stays there with the
+ * word side, so the piece's room travels unread (one copy for the whole range of lists). */
 #ifndef LDA_STREAM_PLAN_H
 #define LDA_STREAM_PLAN_H
 
@@ -19,7 +19,9 @@
 #include <stdint.h>
 
 #include "backend/layout.h"
+#include "backend/zplan.h"
 #include "core/error.h"
+#include "core/params.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,11 +33,16 @@ extern "C" {
  * arrays' 256-byte alignment), for each of its 4 arrays. */
 #define LDA_STREAM_ALIGN 256u
 #define LDA_STREAM_ARRAYS 4u
+/* Device memory a streamed plan leaves free beside the resident arrays and the buffers, a
+ * share of the resident bytes: the allocations' rounding and the runtime's own. Measured on the
+ * H100: a plan that left none ran out of memory allocating its last buffer (11 GiB resident). */
+static inline uint64_t lda_stream_slack(uint64_t resident_bytes)
+{
+    return resident_bytes / 32;
+}
 /* The environment variable that forces chunks of this many warps (the tests' several small
  * chunks on a corpus that fits); read by lda_stream_forced_warps alone. */
 #define LDA_STREAM_CHUNK_WARPS_ENV "LDAGPU_STREAM_CHUNK_WARPS"
-
-typedef enum { LDA_STREAM_OFF, LDA_STREAM_AUTO, LDA_STREAM_ON } lda_stream_mode;
 
 typedef struct {
     size_t first_warp, end_warp; /* warps first_warp .. end_warp - 1 of the layout */
@@ -49,7 +56,8 @@ typedef struct {
 uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, size_t end);
 
 /* The bytes of those warps that cross the bus each way in an iteration: in, words, z, the
- * whole documents' lists and every slot's length; out, the same but the words. */
+ * slots' lists (their whole range: the pieces' room too, one copy) and lengths; out, the same
+ * but the words. */
 void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
                              uint64_t *out);
 
@@ -68,7 +76,7 @@ int lda_stream_forced_warps(size_t *warps, lda_error *err);
  * document docs[j] (a cut document of the layout) has the chunk's pieces slots[offsets[j] ..
  * offsets[j + 1]), in the order of the layout's cut documents and their pieces. What the
  * streamed join takes for a chunk: a warp a document to start and list its row, a warp a piece
- * to add and to give (docs/scale.md, "Streaming: the design"). */
+ * to add and to give (docs/scale.md, "Tokens streamed from host memory"). */
 typedef struct {
     size_t num_docs;
     uint32_t *docs;
@@ -92,22 +100,41 @@ void lda_stream_join_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, co
                            uint32_t *next);
 void lda_stream_give_chunk(const lda_stream_chunk_pieces *pieces, uint32_t K, uint32_t *n, const uint32_t *from);
 
+/* Why a run's z pass cannot go a chunk of warps at a time (NULL: it can): only the collapsed
+ * model's sparse draw (φ formed from the counts) on one device, z marking its changes (K <=
+ * LDA_ZPLAN_Z_MARKS_MOST_K: no z_prev to carry) and --refresh 1. A phrase, for "...: PHRASE". */
+const char *lda_stream_refusal(const lda_params *p, const lda_zplan *plan);
+/* The part of it the settings decide, before the z plan is made (--device cpu, another model
+ * or sampler named, --refresh, several GPUs). */
+const char *lda_stream_refusal_params(const lda_params *p);
+
+/* The device bytes a chunked pass adds to what stays: the pass's own n[w,k] and n[k], and the
+ * cut documents' lists as the pass leaves them beside those it began with, with their lengths. */
+uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_list_entries);
+
 typedef struct {
     int streamed;             /* the tokens stay on the host and pass through in chunks */
     uint64_t in_memory_bytes; /* the in-memory plan's total (device_bytes.h) */
     uint64_t resident_bytes;  /* what stays on the device when streamed: the in-memory plan less
                                  what the chunks carry, plus the pass's own n[w,k] and n[k] and
                                  the cut documents' lists as the pass leaves them */
-    uint64_t chunk_room;      /* a chunk buffer's bytes: LDA_STREAM_BUFFERS of them */
-    uint64_t host_bytes;      /* pinned host memory: every warp's words, z, lists and lengths */
+    uint64_t chunk_room;      /* a chunk buffer's bytes, each array the largest chunk's: LDA_STREAM_BUFFERS of them */
+    uint64_t host_bytes;      /* pinned host memory: every warp's z, lists and lengths (the words are
+                                 the layout's own, registered) */
     uint64_t copy_in, copy_out; /* an iteration's, each way */
     lda_stream_chunk *chunks; /* malloc'ed (lda_stream_plan_free) */
     size_t num_chunks;
+    lda_stream_mode mode;     /* as asked */
+    size_t forced_warps;      /* the chunks' forced size (0: by room) */
+    uint64_t free_bytes;      /* the device's free memory the choice weighed */
     char why[320];            /* one line: streamed or not, and the numbers that decided it */
 } lda_stream_plan;
 
 /* The run's choice: off never streams; on always (the caller has checked that the run can);
- * auto streams where in_memory_bytes exceed free_bytes. Streamed, the chunk room is what the
+ * auto streams where in_memory_bytes exceed free_bytes. Not streamed, forced_warps > 0 still
+ * cuts the pass into chunks of that many warps, in device memory (the GPU's test of the chunks'
+ * arithmetic): chunks and num_chunks are set, and in_memory_bytes must then include
+ * lda_stream_pass_bytes. Streamed, the chunk room is what the
  * device has beside the resident arrays, split in LDA_STREAM_BUFFERS, but no more than all the
  * warps need (one chunk); forced_warps > 0 forces chunks of that many warps. cut_list_entries:
  * the cut documents' lists' entries (lda_cut_list_entries), V and K the word side's shape.
@@ -115,6 +142,13 @@ typedef struct {
 int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, uint64_t in_memory_bytes,
                          uint64_t cut_list_entries, uint64_t free_bytes, size_t forced_warps, lda_stream_plan *plan,
                          lda_error *err);
+/* A streamed plan's chunks made again where the buffers would not fit the device's free memory
+ * as measured once the resident arrays are allocated (free_bytes: what is left for the buffers
+ * and the chunks' small arrays; the resident sizing is the plan's estimate, and the runtime takes
+ * its own), its line with them; a forced size or an unstreamed plan is left as it is. -1 with err
+ * (a run failure) where not even a sixty-fourth of the planned buffers fit. */
+int lda_stream_plan_refit(const lda_layout *L, uint32_t K, uint64_t free_bytes, lda_stream_plan *plan,
+                          lda_error *err);
 void lda_stream_plan_free(lda_stream_plan *plan);
 
 #ifdef __cplusplus

@@ -17,7 +17,7 @@ typedef struct {
     const uint32_t *z;
     uint32_t K;
     uint32_t *n_mk, *n_wk;
-    uint32_t *topic_partial; /* chunks × K */
+    uint64_t *topic_partial; /* chunks × K */
 } count_ctx;
 
 static void count_doc_topics(void *vctx, size_t q, int worker)
@@ -39,7 +39,7 @@ static void count_word_topics(void *vctx, size_t chunk, int worker)
     const count_ctx *c = vctx;
     uint32_t w0, w1;
     lda_phi_chunk_words(chunk, c->L->vocab_size, &w0, &w1);
-    uint32_t *partial = c->topic_partial + chunk * c->K;
+    uint64_t *partial = c->topic_partial + chunk * c->K;
     memset(partial, 0, c->K * sizeof *partial);
     for (uint32_t w = w0; w < w1; w++) {
         uint32_t *row = c->n_wk + (size_t)w * c->K;
@@ -61,11 +61,24 @@ int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi,
         return -1;
     lda_pool_run(pool, L->num_warps, count_doc_topics, &c);
     lda_pool_run(pool, chunks, count_word_topics, &c);
-    memset(n_k, 0, K * sizeof *n_k);
-    for (size_t ch = 0; ch < chunks; ch++)
-        for (uint32_t k = 0; k < K; k++)
-            n_k[k] += c.topic_partial[ch * K + k];
+    const int rc = lda_cpu_topic_totals(c.topic_partial, chunks, K, n_k, err);
     free(c.topic_partial);
+    return rc;
+}
+
+int lda_cpu_topic_totals(const uint64_t *partial, size_t chunks, uint32_t K, uint32_t *n_k, lda_error *err)
+{
+    for (uint32_t k = 0; k < K; k++) {
+        uint64_t total = 0;
+        for (size_t ch = 0; ch < chunks; ch++)
+            total += partial[ch * K + k];
+        if (total > UINT32_MAX) {
+            lda_error_fail(err, "topic %u holds %llu tokens; a topic's count is 32-bit (at most %u)", k,
+                           (unsigned long long)total, UINT32_MAX);
+            return -1;
+        }
+        n_k[k] = (uint32_t)total;
+    }
     return 0;
 }
 

@@ -26,6 +26,11 @@
 int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi, const uint32_t *z,
                   uint32_t K, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
 
+/* n[k] from the chunks' partial counts (chunks × K, 64-bit: a chunk of words may hold more
+ * than 2^32 tokens of a topic), summed in the chunks' order; -1 with err (a run failure) when a
+ * topic holds more than 2^32 - 1 tokens, which n[k] cannot count. lda_cpu_count ends with it. */
+int lda_cpu_topic_totals(const uint64_t *partial, size_t chunks, uint32_t K, uint32_t *n_k, lda_error *err);
+
 int lda_cpu_update_theta(lda_pool *pool, const lda_layout *L, const uint32_t *n_mk, uint32_t K,
                          const lda_priors *priors, lda_update update, uint64_t seed, uint32_t iteration,
                          float *theta, lda_error *err);

@@ -178,6 +178,11 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->fill = launch_fill(L, p->refresh, gpu);
     if (lda_zplan_check(p, err))
         return -1;
+    if (L->num_tokens > LDA_GPU_MAX_TOKENS) {
+        lda_error_input(err, "%zu tokens: the GPU backend takes at most %llu (its topic counts are 32-bit); "
+                        "--device cpu takes them", L->num_tokens, (unsigned long long)LDA_GPU_MAX_TOKENS);
+        return -1;
+    }
     if (lda_sampler_cpu_only(p->sampler))
         return refuse(err, "runs on the CPU only (--device cpu)", p);
     if (p->sampler == LDA_SAMPLER_SPARSE) {

@@ -181,9 +181,15 @@ typedef struct {
 #define LDA_ZPLAN_MH_FROM_K 1024u
 #endif
 
+/* The most tokens a GPU run takes: its counts n[k] and n[w,k] are 32-bit and nothing on the
+ * device checks them, so one topic past 2^32 - 1 tokens would wrap. (The CPU backend, whose
+ * counts are checked, takes more: corpus.h.) */
+#define LDA_GPU_MAX_TOKENS ((uint64_t)UINT32_MAX)
+
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
- * sampler without θ-collapsed weights, --refresh with another sampler than butterfly, or
- * --split staged where θ of a group does not fit in shared memory. */
+ * sampler without θ-collapsed weights, --refresh with another sampler than butterfly,
+ * --split staged where θ of a group does not fit in shared memory, or a layout of more than
+ * LDA_GPU_MAX_TOKENS tokens (the whole layout's, under --gpus: the counts are summed). */
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *plan,
                    lda_error *err);
 

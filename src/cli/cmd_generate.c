@@ -146,10 +146,10 @@ int lda_cmd_generate(int argc, char **argv)
         return lda_report(argv[0], &err);
     const double seconds = lda_now_seconds() - t0;
     fprintf(stderr, "ldagpu generate: wrote %s (%s): %llu documents, %llu tokens, %u words in %.2f s (%.3g M "
-                    "tokens/s); the %u planted topics in %s%s%s\n",
+                    "tokens/s; the topics drawn in %.2f s of it); the %u planted topics in %s%s%s\n",
             o->output, corpus_format_name(o->format), (unsigned long long)o->num_docs,
             (unsigned long long)r.num_tokens, o->vocab_size, seconds,
-            (double)r.num_tokens / (seconds > 0 ? seconds : 1e-9) / 1e6, o->num_topics, r.phi_path,
+            (double)r.num_tokens / (seconds > 0 ? seconds : 1e-9) / 1e6, r.topics_seconds, o->num_topics, r.phi_path,
             r.theta_path ? ", θ in " : "", r.theta_path ? r.theta_path : "");
     lda_generate_result_free(&r);
     return LDA_EXIT_OK;

@@ -22,7 +22,7 @@
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
     OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_OPTIMIZE_INTERVAL,
-    OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
+    OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_STREAM_TOKENS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
     OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_HELP,
     OPT_COUNT
@@ -71,6 +71,10 @@ static const lda_option_spec train_options[] = {
     [OPT_GPUS] = {"gpus", 0, "N", "train on N GPUs (implies --device cuda): the documents split between them by "
                   "tokens, the word-topic counts summed after every z pass; the model is the one a single GPU "
                   "trains, byte for byte", "1"},
+    [OPT_STREAM_TOKENS] = {"stream-tokens", 0, "auto|on|off", "keep the tokens in host memory and pass them "
+                           "through the GPU a chunk at a time (--model collapsed --sampler sparse, one GPU); auto: "
+                           "where the run does not fit the GPU's memory. The same model either way", "auto",
+                           lda_stream_choices},
     [OPT_THREADS] = {"threads", 'j', "N", "CPU threads (CPU backend)", "all cores", .mallet = "num-threads"},
     [OPT_EVAL_EVERY] = {"eval-every", 'e', "N", "log-likelihoods every N iterations (0: only the last)", "10"},
     LDA_READER_OPTION_ROWS,

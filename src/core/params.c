@@ -51,6 +51,13 @@ const lda_choice lda_optimize_mode_choices[] = {
     {NULL, 0, NULL},
 };
 
+const lda_choice lda_stream_choices[] = {
+    {"auto", LDA_STREAM_AUTO, "streamed where the run does not fit the GPU's memory"},
+    {"on", LDA_STREAM_ON, "streamed"},
+    {"off", LDA_STREAM_OFF, "kept in the GPU's memory"},
+    {NULL, 0, NULL},
+};
+
 const lda_choice lda_model_choices[] = {
     {"uncollapsed", LDA_MODEL_UNCOLLAPSED, "θ and φ drawn from their Dirichlet conditionals"},
     {"mean-for-mode", LDA_MODEL_MEAN_FOR_MODE, "θ and φ set to their Dirichlet means"},
@@ -126,6 +133,7 @@ void lda_params_default(lda_params *p)
     p->sampler = LDA_SAMPLER_BUTTERFLY; /* what a model.conf without the key ran; train and bench default to auto */
     p->threads = 0;
     p->shards = 1;
+    p->stream_tokens = LDA_STREAM_AUTO;
     p->cuda_device = -1;
     p->eval_every = 10;
     p->refresh = 1;

@@ -45,6 +45,9 @@ typedef enum {
     LDA_OPTIMIZE_ONCE = 0,  /* at the first multiple of the interval after the burn-in, then held */
     LDA_OPTIMIZE_EVERY = 1, /* at every multiple of the interval after the burn-in (Mallet's) */
 } lda_optimize_mode;
+/* --stream-tokens: whether the tokens stay in host memory and pass through the GPU a chunk at a
+ * time (backend/stream_plan.h). Not recorded: the model is the same either way. */
+typedef enum { LDA_STREAM_OFF = 0, LDA_STREAM_AUTO = 1, LDA_STREAM_ON = 2 } lda_stream_mode;
 /* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
 typedef enum {
     LDA_MODEL_UNCOLLAPSED = 0,     /* θ and φ drawn */
@@ -67,6 +70,7 @@ extern const lda_choice lda_device_choices[];
 extern const lda_choice lda_sampler_choices[];
 extern const lda_choice lda_model_choices[];
 extern const lda_choice lda_optimize_mode_choices[];
+extern const lda_choice lda_stream_choices[];
 
 /* Value of NAME in a NULL-terminated table, or -1. */
 int lda_choice_parse(const lda_choice *table, const char *name);
@@ -105,6 +109,7 @@ typedef struct {
     int over_ranks;        /* shard g is MPI process g's (mpirun; util/ranks.h), shards the processes */
     int shards_by_memory;  /* 1: the shards are split by memory even where it does not bind (backend/shards.h;
                               LDAGPU_SHARD_SPLIT=memory, a test switch) */
+    int stream_tokens;     /* lda_stream_mode (--stream-tokens); not recorded */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
     int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's

@@ -16,11 +16,15 @@
 #include "core/params.h"
 #include "util/string_list.h"
 
-/* The counts are 32-bit on the CPU and the GPU (n[k], n[w,k], N[m]), so a corpus has fewer
- * than 2^32 tokens; a document's tokens are moreover interleaved 32 to a row of 32-bit
- * positions (layout.h), so a document has fewer than 2^32 / 32. Readers check both, and the
- * memory the tokens take, from what a file declares before expanding it. */
-#define CORPUS_MAX_TOKENS ((uint64_t)UINT32_MAX)
+/* Tokens are counted and indexed in 64 bits on the host (offsets, the layout's positions, a
+ * model's z), and a token's index in the corpus keys its random numbers in 56 bits
+ * (core/rng.h), so a corpus has fewer than 2^56 tokens. The counts n[k], n[w,k] and N[m] are
+ * 32-bit: a document has fewer than 2^32 / 32 tokens (they are interleaved 32 to a row of
+ * 32-bit positions, layout.h), a word fewer than 2^32 (lda_word_index_build checks), and a
+ * topic may hold at most 2^32 - 1 (the CPU backend checks at every count; the GPU backend
+ * takes at most LDA_GPU_MAX_TOKENS tokens, zplan.h). Readers check the corpus's limits, and
+ * the memory the tokens take, from what a file declares before expanding it. */
+#define CORPUS_MAX_TOKENS (((uint64_t)1 << 56) - 1)
 #define CORPUS_MAX_DOC_TOKENS ((uint64_t)UINT32_MAX / 32)
 
 typedef enum {

@@ -497,8 +497,8 @@ corpus *corpus_binary_read(const char *path, lda_error *err)
     if (open_source(&s, path, err) == 0) {
         const header *h = &s.h;
         if (h->num_tokens > CORPUS_MAX_TOKENS)
-            lda_error_input(err, "%s: %llu tokens; ldagpu counts tokens in 32 bits, so a corpus has at most %llu",
-                            path, (unsigned long long)h->num_tokens, (unsigned long long)CORPUS_MAX_TOKENS);
+            lda_error_input(err, "%s: %llu tokens; a corpus has at most %llu", path, (unsigned long long)h->num_tokens,
+                            (unsigned long long)CORPUS_MAX_TOKENS);
         else if (h->num_input_docs > UINT32_MAX)
             lda_error_input(err, "%s: %llu input documents; a corpus has at most %u", path,
                             (unsigned long long)h->num_input_docs, UINT32_MAX);

@@ -91,9 +91,8 @@ int corpus_check_tokens(const gzlines *src, uint64_t doc_tokens, uint64_t total,
                         "document may have", path, line, (unsigned long long)CORPUS_MAX_DOC_TOKENS,
                         (unsigned long long)doc_tokens);
     else if (total > CORPUS_MAX_TOKENS)
-        lda_error_input(err, "%s:%zu: the corpus reaches %llu tokens by this line; ldagpu counts tokens in 32 "
-                        "bits, so a corpus has at most %llu", path, line, (unsigned long long)total,
-                        (unsigned long long)CORPUS_MAX_TOKENS);
+        lda_error_input(err, "%s:%zu: the corpus reaches %llu tokens by this line; a corpus has at most %llu", path,
+                        line, (unsigned long long)total, (unsigned long long)CORPUS_MAX_TOKENS);
     else
         return corpus_check_memory(path, line, total, max_tokens, err);
     return -1;

@@ -11,6 +11,7 @@
 #include "synth/gen_output.h"
 #include "synth/planted_model.h"
 #include "util/memory.h"
+#include "util/clock.h"
 #include "util/threadpool.h"
 
 enum {
@@ -30,12 +31,13 @@ typedef struct {
 } gen_block;
 
 /* One worker's scratch: a document's word counts (zero between documents) and distinct words,
- * and its θ with its alias table. */
+ * its tokens' topics and words' random words (the longest document's length each), and with θ
+ * asked for, its topic counts (zero between documents) and θ. */
 typedef struct {
     uint32_t *counts, *distinct, *sort_tmp;
-    double *theta, *q;
-    uint32_t *work;
-    lda_alias_entry *theta_alias;
+    uint32_t *topics, *topic_counts;
+    uint64_t *word_bits;
+    double *theta;
 } gen_scratch;
 
 typedef struct {
@@ -139,21 +141,27 @@ static int emit_document(gen_block *b, const gen_scratch *s, size_t n, uint64_t 
     return 0;
 }
 
-/* Document d: θ_d, then each token's topic and word from the token's own Philox block. */
+/* Document d: its tokens' topics, then their words, in a pass of their own: each word is an
+ * entry of the topics' alias tables (K × V, gigabytes at K = 10^4) at random, so the entry of
+ * the token PREFETCH_AHEAD on is fetched while this one is drawn. */
 static int make_document(const gen_job *job, gen_scratch *s, gen_block *b, uint64_t d)
 {
+    enum { PREFETCH_AHEAD = 16 };
     const lda_generate_options *o = job->o;
-    const uint32_t K = o->num_topics, V = o->vocab_size, length = job->lengths[d];
-    lda_planted_theta(o->seed, d, o->alpha, K, s->theta);
+    const uint32_t V = o->vocab_size, length = job->lengths[d];
+    const lda_alias_entry *alias = job->topics->alias;
+    lda_planted_doc_topics(o->seed, d, o->alpha, o->num_topics, length, s->topics, s->word_bits);
     if (job->theta_out)
-        for (uint32_t k = 0; k < K; k++)
-            job->theta_out[d * K + k] = (float)s->theta[k];
-    lda_alias_build(s->theta, K, s->theta_alias, s->q, s->work);
+        lda_planted_theta_given(o->seed, d, o->alpha, o->num_topics, s->topics, length, s->topic_counts, s->theta,
+                                job->theta_out + d * o->num_topics);
     size_t n = 0;
     for (uint32_t i = 0; i < length; i++) {
-        const lda_u32x4 u = lda_philox(lda_rng_counter(LDA_RNG_GEN_TOKENS, 0, d, i), o->seed);
-        const uint32_t z = lda_alias_draw(s->theta_alias, K, u.v[0], u.v[1]);
-        const uint32_t w = lda_alias_draw(job->topics->alias + (size_t)z * V, V, u.v[2], u.v[3]);
+        if (i + PREFETCH_AHEAD < length) {
+            const uint32_t j = i + PREFETCH_AHEAD, bucket = (uint32_t)(((s->word_bits[j] >> 32) * V) >> 32);
+            __builtin_prefetch(alias + (size_t)s->topics[j] * V + bucket);
+        }
+        const uint32_t w = lda_alias_draw(alias + (size_t)s->topics[i] * V, V, (uint32_t)(s->word_bits[i] >> 32),
+                                          (uint32_t)s->word_bits[i]);
         if (s->counts[w]++ == 0)
             s->distinct[n++] = w;
     }
@@ -215,26 +223,28 @@ static void free_scratch(gen_scratch *s, int threads)
         free(s[t].counts);
         free(s[t].distinct);
         free(s[t].sort_tmp);
+        free(s[t].topics);
+        free(s[t].topic_counts);
+        free(s[t].word_bits);
         free(s[t].theta);
-        free(s[t].q);
-        free(s[t].work);
-        free(s[t].theta_alias);
     }
     free(s);
 }
 
-static gen_scratch *make_scratch(int threads, uint32_t K, uint32_t V, uint32_t most_distinct, lda_error *err)
+static gen_scratch *make_scratch(int threads, uint32_t K, uint32_t V, uint32_t longest, int want_theta,
+                                 lda_error *err)
 {
+    const uint32_t most_distinct = longest < V ? longest : V;
     gen_scratch *s = lda_calloc((size_t)threads, sizeof *s, "generator scratch", err);
     for (int t = 0; s && t < threads; t++) {
         gen_scratch *w = &s[t];
         if (!(w->counts = lda_calloc(V, sizeof *w->counts, "word counts", err)) ||
             !(w->distinct = lda_malloc_array(most_distinct, sizeof(uint32_t), "document words", err)) ||
             !(w->sort_tmp = lda_malloc_array(most_distinct, sizeof(uint32_t), "document words", err)) ||
-            !(w->theta = lda_malloc_array(K, sizeof(double), "theta", err)) ||
-            !(w->q = lda_malloc_array(K, sizeof(double), "theta", err)) ||
-            !(w->work = lda_malloc_array(K, sizeof(uint32_t), "theta", err)) ||
-            !(w->theta_alias = lda_malloc_array(K, sizeof(lda_alias_entry), "theta", err))) {
+            !(w->topics = lda_malloc_array(longest, sizeof(uint32_t), "document topics", err)) ||
+            !(w->word_bits = lda_malloc_array(longest, sizeof(uint64_t), "document topics", err)) ||
+            (want_theta && (!(w->topic_counts = lda_calloc(K, sizeof(uint32_t), "theta", err)) ||
+                            !(w->theta = lda_malloc_array(K, sizeof(double), "theta", err))))) {
             free_scratch(s, threads);
             return NULL;
         }
@@ -350,7 +360,7 @@ static int check_corpus_size(const lda_generate_options *o, const uint32_t *leng
     if (*tokens <= CORPUS_MAX_TOKENS)
         return 0;
     lda_error_input(err, "%llu documents of mean length %g came to %llu tokens, more than the %llu a corpus may "
-                    "have (ldagpu counts tokens in 32 bits): ask for fewer or shorter documents",
+                    "have: ask for fewer or shorter documents",
                     (unsigned long long)o->num_docs, o->lengths.mean, (unsigned long long)*tokens,
                     (unsigned long long)CORPUS_MAX_TOKENS);
     return -1;
@@ -387,11 +397,14 @@ int lda_generate(const lda_generate_options *o, lda_generate_result *result, lda
         goto out;
     length_job lj = {o, lengths};
     lda_pool_run(pool, (size_t)((o->num_docs + LENGTH_TASK - 1) / LENGTH_TASK), draw_lengths, &lj);
+    const double t0 = lda_now_seconds();
     if (check_corpus_size(o, lengths, &longest, &result->num_tokens, err) ||
         (o->want_theta && !(theta = lda_malloc_array(o->num_docs * o->num_topics, sizeof *theta, "theta", err))) ||
-        lda_planted_topics_draw(&topics, o->num_topics, o->vocab_size, o->beta, o->seed, pool, err) ||
-        !(scratch = make_scratch(lda_pool_threads(pool), o->num_topics, o->vocab_size,
-                                 longest < o->vocab_size ? longest : o->vocab_size, err)) ||
+        lda_planted_topics_draw(&topics, o->num_topics, o->vocab_size, o->beta, o->seed, pool, err))
+        goto out;
+    result->topics_seconds = lda_now_seconds() - t0;
+    if (!(scratch = make_scratch(lda_pool_threads(pool), o->num_topics, o->vocab_size, longest, o->want_theta,
+                                 err)) ||
         gen_output_open(&out, o->output, o->format, o->num_docs, lengths, o->vocab_size, err))
         goto out;
     gen_job job = {o, &topics, lengths, theta, NULL, scratch};

@@ -4,14 +4,16 @@
  *
  * φ_k ~ Dirichlet(β) for K topics over V words, θ_d ~ Dirichlet(α) per document, the length of
  * document d from doc_lengths.h, and each of its tokens z ~ θ_d, w ~ φ_z: one Philox block a
- * token, two alias-table draws (core/alias.h; the topics' tables built once, a document's
- * when its θ is drawn). Every random number is keyed on (seed, purpose, topic or document),
+ * token, the topics drawn with θ_d integrated out (a Pólya urn, planted_model.h: the same law,
+ * without K Gamma variates a document), the word from the topic's alias table (core/alias.h,
+ * the topics' tables built once). Every random number is keyed on (seed, purpose, topic or document),
  * so the files are the same bytes for any thread count. A document is written as its bag of
  * words in word order (UCI triples, or the binary form's ids sorted likewise), so both forms
  * read back as the same corpus.
  *
  * Files: the corpus (gen_output.h), PATH.phi.npy (K × V float32, row k = φ_k: a model's
- * phi.npy layout) and with want_theta PATH.theta.npy (D × K float32). Documents are made in
+ * phi.npy layout) and with want_theta PATH.theta.npy (D × K float32; each row drawn given the
+ * document's topics, so θ and the corpus have the law of θ first). Documents are made in
  * blocks, a round of blocks at a time over the threads, and written in order while the next
  * round is made, so the memory used does not grow with the corpus (but for the lengths, 4
  * bytes a document, and θ when asked for). */
@@ -37,6 +39,7 @@ typedef struct {
 
 typedef struct {
     uint64_t num_tokens;
+    double topics_seconds;       /* of the run's time, the planted topics' (K × V Gamma variates) */
     char *phi_path, *theta_path; /* malloc'ed; theta_path NULL unless asked for */
 } lda_generate_result;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/stream_plan.h"
 #include "cli/cli_parse.h"
 #include "model/settings.h"
 #include "util/ranks.h"
@@ -46,6 +47,13 @@ static int set_gpus(lda_train_options *o, lda_train_given *g, const char *where,
     return lda_parse_u32(where, v, 1, LDA_MAX_SHARDS, &o->settings.params.shards, err);
 }
 
+static int set_stream_tokens(lda_train_options *o, lda_train_given *g, const char *where, const char *v,
+                             lda_error *err)
+{
+    (void)g;
+    return lda_parse_choice(where, v, lda_stream_choices, &o->settings.params.stream_tokens, err);
+}
+
 static int set_threads(lda_train_options *o, lda_train_given *g, const char *where, const char *v, lda_error *err)
 {
     (void)g;
@@ -69,7 +77,8 @@ static const struct {
     run_setting_fn set;
 } run_settings[] = {
     {"iterations", set_iterations}, {"device", set_device},         {"split", set_split}, {"gpus", set_gpus},
-    {"threads", set_threads},       {"eval-every", set_eval_every}, {"top", set_top},     {NULL, NULL},
+    {"threads", set_threads},       {"eval-every", set_eval_every}, {"top", set_top},     {"stream-tokens", set_stream_tokens},
+    {NULL, NULL},
 };
 
 const char *lda_train_run_setting_name(size_t i)
@@ -167,10 +176,27 @@ static int resolve_shard_split(lda_params *p, lda_error *err)
     return env && *env ? lda_parse_choice("LDAGPU_SHARD_SPLIT", env, splits, &p->shards_by_memory, err) : 0;
 }
 
+/* --stream-tokens on asks for what only some runs can do: those that cannot are refused before
+ * any input is read (the z plan's part of the rule waits for the backend: lda_stream_refusal). */
+static int check_stream_tokens(const lda_train_options *o, lda_error *err)
+{
+    const lda_params *p = &o->settings.params;
+    if (p->stream_tokens != LDA_STREAM_ON)
+        return 0;
+    const char *why = lda_stream_refusal_params(p);
+    if (!why && o->settings.holdout > 0)
+        why = "held-out scoring (--holdout) reads tokens kept on the GPU";
+    if (why) {
+        lda_error_input(err, "--stream-tokens on: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int lda_train_settings_finish(lda_train_options *o, const lda_train_given *g, lda_error *err)
 {
     return check_model_update(o, g, err) || resolve_shards(o, g, err) ||
-                   resolve_shard_split(&o->settings.params, err)
+                   resolve_shard_split(&o->settings.params, err) || check_stream_tokens(o, err)
                ? -1
                : 0;
 }

@@ -617,6 +617,11 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (lda_run_check_memory(r.L, &params, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
+    if (r.b->tokens_streamed && r.heldout) { /* its scoring reads tokens kept on the GPU */
+        lda_error_input(err, "--holdout: not with the tokens streamed from host memory (%s); train without "
+                        "--holdout, or on more GPUs", r.b->stream_why);
+        goto out;
+    }
     if (r.b->following) { /* an MPI rank other than 0: its shard, as rank 0's training asks */
         rc = lda_backend_follow(r.b, err);
         goto out;
@@ -634,6 +639,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
         lda_device_bytes_plan(r.L, &r.b->params, &r.b->zplan, &bytes);
         lda_device_bytes_describe(&bytes, r.L->num_tokens, LDA_DEVICE_BYTES_MAX_ROWS, shares, sizeof shares);
         say(o, "ldagpu: device memory: %s\n", shares);
+        if (r.b->stream_why[0])
+            say(o, "ldagpu: %s\n", r.b->stream_why);
     }
     if (start_completion(&r, err))
         goto out;

@@ -1,0 +1,585 @@
+// stream_pass.cu — the z pass a chunk of warps at a time (stream_pass.cuh says what and why;
+// docs/scale.md, "Tokens streamed from host memory", why the model is the in-memory pass's byte for byte).
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/sampler_sparse.h"
+#include "backend_cuda_internal.cuh"
+#include "check.cuh"
+#include "stream_pass.cuh"
+
+#define JOIN_WARPS 8u // warps a block
+
+static unsigned warps_grid(size_t warps)
+{
+    return (unsigned)((warps + JOIN_WARPS - 1) / JOIN_WARPS);
+}
+
+static stream_state &chunked(lda_backend *b)
+{
+    return *((cuda_impl *)b->impl)->s.chunked;
+}
+
+// Chunk c as the kernels see it: s with its warp- and slot-indexed arrays from the chunk's
+// first warp on, so that the chunk's warps are warps 0 .. w1 - w0 - 1 (its document groups keep
+// their random keys, slot_token_base). The arrays indexed by position (words, z) and by list
+// entry (the slots' lists) are indexed by the layout's own offsets (warp_offset, the lists'
+// offsets), so a buffer holding the chunk's part alone is pointed at as if it held them all.
+static device_state chunk_view(const device_state &s, const stream_chunk &c, const stream_buffer *buf)
+{
+    device_state v = s;
+    v.warp_offset += c.w0;
+    v.warp_len += c.w0;
+    v.slot_len += c.s0;
+    v.slot_doc += c.s0;
+    v.slot_doc_len += c.s0;
+    v.slot_piece += c.s0;
+    v.slot_token_base += c.s0;
+    v.sparse.list_offset += c.s0;
+    v.sparse.slot_doc_len += c.s0;
+    if (buf) {
+        v.words = buf->words - c.p0;
+        v.z = buf->z - c.p0;
+        v.sparse.lists = buf->topics - c.e0;
+        v.sparse.counts = buf->counts - c.e0;
+        v.sparse.list_len = buf->len;
+    } else {
+        v.sparse.list_len += c.s0;
+    }
+    v.num_warps = c.w1 - c.w0;
+    v.num_slots = v.num_warps * LDA_WARP;
+    v.num_positions = c.p1 - c.p0;
+    v.num_cut_docs = 0; // the chunk's share of the join is this file's (chunk_join)
+    return v;
+}
+
+// Each of the chunk's pieces (p0 .. p0 + pieces - 1) takes its document's list in `from`.
+__global__ void chunk_give_kernel(const uint32_t *piece_slot, const uint32_t *piece_row, const uint32_t *row_doc,
+                                  size_t p0, size_t pieces, size_t s0, count_lists slots, count_lists from)
+{
+    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
+    if (i >= pieces)
+        return;
+    const size_t p = p0 + i;
+    count_list_copy(from, row_doc[piece_row[p]], slots, piece_slot[p] - s0, threadIdx.x % LDA_WARP);
+}
+
+// The join's first step for rows j0 .. j0 + n - 1 (a warp a row): the document's row of `next`
+// less (its pieces here) × its row of `base` (from_scratch: no base; the pieces hold their own
+// tokens), modulo 2^32.
+__global__ void chunk_join_start_kernel(const uint32_t *row_doc, const uint32_t *row_pieces, size_t j0, size_t n,
+                                        uint32_t K, bool from_scratch, count_lists base, count_lists next,
+                                        uint32_t *rows)
+{
+    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
+    if (i >= n)
+        return;
+    const uint32_t lane = threadIdx.x % LDA_WARP;
+    const size_t c = row_doc[j0 + i];
+    uint32_t *row = rows + i * K;
+    for (uint32_t k = lane; k < K; k += LDA_WARP)
+        row[k] = 0;
+    __syncwarp(); // the zeros before the list's entries
+    for (uint32_t j = lane; j < next.len[c]; j += LDA_WARP)
+        row[next.topics[next.offset[c] + j]] = next.counts[next.offset[c] + j];
+    if (from_scratch)
+        return;
+    __syncwarp(); // next's entries before base's
+    const uint32_t times = 0u - row_pieces[j0 + i];
+    for (uint32_t j = lane; j < base.len[c]; j += LDA_WARP)
+        row[base.topics[base.offset[c] + j]] += times * base.counts[base.offset[c] + j];
+}
+
+// The pieces p0 .. p0 + pieces - 1 (a warp a piece) add their lists into their rows (of j0 on).
+__global__ void chunk_join_add_kernel(const uint32_t *piece_slot, const uint32_t *piece_row, size_t p0,
+                                      size_t pieces, size_t j0, size_t s0, uint32_t K, count_lists slots,
+                                      uint32_t *rows)
+{
+    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
+    if (i >= pieces)
+        return;
+    const size_t p = p0 + i, s = piece_slot[p] - s0;
+    const uint64_t at = slots.offset[s];
+    uint32_t *row = rows + (piece_row[p] - j0) * K;
+    for (uint32_t j = threadIdx.x % LDA_WARP; j < slots.len[s]; j += LDA_WARP)
+        atomicAdd(&row[slots.topics[at + j]], slots.counts[at + j]); // the document's other pieces add too
+}
+
+__global__ void chunk_join_list_kernel(const uint32_t *row_doc, size_t j0, size_t n, uint32_t K, count_lists next,
+                                       const uint32_t *rows)
+{
+    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
+    if (i < n)
+        count_list_from_row(rows + i * K, K, next, row_doc[j0 + i], threadIdx.x % LDA_WARP);
+}
+
+// The chunk's pieces given their documents' lists of `from` (v: the chunk's view).
+static int chunk_give(const device_state &v, const stream_state &st, const stream_chunk &c, const count_lists &from,
+                      lda_error *err)
+{
+    const size_t p0 = st.piece_first[c.j0], pieces = st.piece_first[c.j1] - p0;
+    if (pieces == 0)
+        return 0;
+    chunk_give_kernel<<<warps_grid(pieces), JOIN_WARPS * LDA_WARP, 0, v.stream>>>(
+        st.piece_slot, st.piece_row, st.row_doc, p0, pieces, c.s0, sparse_count_lists(v.sparse), from);
+    LAUNCH_TRY();
+    return 0;
+fail:
+    return -1;
+}
+
+// The chunk's pieces' changes from `base` added into their documents' lists of st.next, a window
+// of rows at a time (the window of cuda_doc_rows, which nothing else reads meanwhile).
+static int chunk_join(const device_state &v, const stream_state &st, const stream_chunk &c, const count_lists &base,
+                      bool from_scratch, lda_error *err)
+{
+    const unsigned threads = JOIN_WARPS * LDA_WARP;
+    for (size_t j0 = c.j0, step = v.doc_window_slots; j0 < c.j1; j0 += step) {
+        const size_t n = c.j1 - j0 < step ? c.j1 - j0 : step;
+        const size_t p0 = st.piece_first[j0], pieces = st.piece_first[j0 + n] - p0;
+        chunk_join_start_kernel<<<warps_grid(n), threads, 0, v.stream>>>(st.row_doc, st.row_pieces, j0, n, v.K,
+                                                                         from_scratch, base, st.next, v.doc_window);
+        LAUNCH_TRY();
+        chunk_join_add_kernel<<<warps_grid(pieces), threads, 0, v.stream>>>(
+            st.piece_slot, st.piece_row, p0, pieces, j0, c.s0, v.K, sparse_count_lists(v.sparse), v.doc_window);
+        LAUNCH_TRY();
+        chunk_join_list_kernel<<<warps_grid(n), threads, 0, v.stream>>>(st.row_doc, j0, n, v.K, st.next,
+                                                                        v.doc_window);
+        LAUNCH_TRY();
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+// st.next becomes the cut documents' lists, and they st.next's room.
+static void swap_cut_lists(device_state &s, stream_state &st)
+{
+    count_lists t = s.cut_lists;
+    s.cut_lists.topics = st.next.topics;
+    s.cut_lists.counts = st.next.counts;
+    s.cut_lists.len = st.next.len;
+    st.next.topics = t.topics;
+    st.next.counts = t.counts;
+    st.next.len = t.len;
+}
+
+// The pass's counts become the totals the next pass draws against.
+static int settle_counts(const device_state &s, lda_error *err)
+{
+    CUDA_TRY(cudaMemcpyAsync(s.n_wk, s.own_wk, (size_t)s.V * s.K * sizeof *s.n_wk, cudaMemcpyDeviceToDevice,
+                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(s.n_k, s.own_k, s.K * sizeof *s.n_k, cudaMemcpyDeviceToDevice, s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+// st.next begun as the cut documents' lists (from_scratch: empty).
+static int begin_next(const device_state &s, const stream_state &st, bool from_scratch, lda_error *err)
+{
+    if (s.num_cut_docs == 0)
+        return 0;
+    if (!from_scratch) {
+        CUDA_TRY(cudaMemcpyAsync(st.next.topics, s.cut_lists.topics, st.cut_entries * sizeof(uint32_t),
+                                 cudaMemcpyDeviceToDevice, s.stream));
+        CUDA_TRY(cudaMemcpyAsync(st.next.counts, s.cut_lists.counts, st.cut_entries * sizeof(uint32_t),
+                                 cudaMemcpyDeviceToDevice, s.stream));
+        CUDA_TRY(cudaMemcpyAsync(st.next.len, s.cut_lists.len, s.num_cut_docs * sizeof(uint32_t),
+                                 cudaMemcpyDeviceToDevice, s.stream));
+    } else {
+        CUDA_TRY(cudaMemsetAsync(st.next.len, 0, s.num_cut_docs * sizeof(uint32_t), s.stream));
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+// Chunk i's tokens and lists queued into its buffer on the copy stream (streamed): what the
+// chunk's work on s.stream waits for (copied_in), once the buffer's last chunk was copied out.
+// z from the host's copy (with_z) or, at the start without a z, left for the start to draw.
+static int copy_chunk_in(const device_state &s, stream_state &st, size_t i, bool with_z, lda_error *err)
+{
+    const stream_chunk &c = st.chunks[i];
+    stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
+    const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
+    const uint64_t entries = c.e1 - c.e0;
+    CUDA_TRY(cudaStreamWaitEvent(st.copy_in, buf.copied_out, 0));
+    CUDA_TRY(cudaMemcpyAsync(buf.words, st.host_words + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             st.copy_in));
+    if (with_z) {
+        CUDA_TRY(cudaMemcpyAsync(buf.z, st.host_z + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                 st.copy_in));
+        CUDA_TRY(cudaMemcpyAsync(buf.topics, st.host_topics + c.e0, entries * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice, st.copy_in));
+        CUDA_TRY(cudaMemcpyAsync(buf.counts, st.host_counts + c.e0, entries * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice, st.copy_in));
+        CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                 st.copy_in));
+    }
+    CUDA_TRY(cudaEventRecord(buf.copied_in, st.copy_in));
+    CUDA_TRY(cudaStreamWaitEvent(s.stream, buf.copied_in, 0));
+    return 0;
+fail:
+    return -1;
+}
+
+// Chunk i's z and lists back to the host once its work on s.stream is done (streamed).
+static int copy_chunk_out(const device_state &s, stream_state &st, size_t i, lda_error *err)
+{
+    const stream_chunk &c = st.chunks[i];
+    stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
+    const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
+    const uint64_t entries = c.e1 - c.e0;
+    CUDA_TRY(cudaEventRecord(buf.drawn, s.stream));
+    CUDA_TRY(cudaStreamWaitEvent(st.copy_out, buf.drawn, 0));
+    CUDA_TRY(cudaMemcpyAsync(st.host_z + c.p0, buf.z, positions * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_topics + c.e0, buf.topics, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_counts + c.e0, buf.counts, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_len + c.s0, buf.len, slots * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             st.copy_out));
+    CUDA_TRY(cudaEventRecord(buf.copied_out, st.copy_out));
+    return 0;
+fail:
+    return -1;
+}
+
+// Before the chunks' copies: whatever s.stream queued (a reader's use of a buffer, the tables)
+// comes first. After them: s.stream waits for the last copies back, so that the host's arrays
+// are whole once s.stream is.
+static int copies_after_stream(const device_state &s, stream_state &st, lda_error *err)
+{
+    st.loaded = SIZE_MAX; // the reader's chunk is overwritten
+    CUDA_TRY(cudaEventRecord(st.pass_done, s.stream));
+    CUDA_TRY(cudaStreamWaitEvent(st.copy_in, st.pass_done, 0));
+    return 0;
+fail:
+    return -1;
+}
+
+static int stream_after_copies(const device_state &s, stream_state &st, lda_error *err)
+{
+    for (uint32_t i = 0; i < LDA_STREAM_BUFFERS; i++)
+        CUDA_TRY(cudaStreamWaitEvent(s.stream, st.buffers[i].copied_out, 0));
+    return 0;
+fail:
+    return -1;
+}
+
+// Chunk i's view: its buffer's where streamed, else the device's own arrays.
+static device_state chunk_view_of(const device_state &s, const stream_state &st, size_t i)
+{
+    return chunk_view(s, st.chunks[i], st.streamed ? &st.buffers[i % LDA_STREAM_BUFFERS] : NULL);
+}
+
+int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    stream_state &st = chunked(b);
+    const lda_zplan &plan = b->zplan;
+    zsample_args a;
+    zsample_sparse_tables t;
+    cuda_zsample_args(b, s, iteration, 0, &a, &t);
+    if (zsample_sparse_tables_launch(plan, a, t, s.stream, err) || begin_next(s, st, false, err))
+        return -1;
+    if (st.streamed && copies_after_stream(s, st, err))
+        return -1;
+    for (size_t i = 0; i < st.num_chunks; i++) {
+        const stream_chunk &c = st.chunks[i];
+        if (st.streamed && copy_chunk_in(s, st, i, true, err))
+            return -1;
+        const device_state v = chunk_view_of(s, st, i);
+        cuda_zsample_args(b, v, iteration, 0, &a, &t);
+        if (chunk_give(v, st, c, s.cut_lists, err) || zsample_sparse_draw_launch(plan, a, t, v.stream, err) ||
+            cuda_count_changes(v, true, 0, 1, err) || chunk_join(v, st, c, s.cut_lists, false, err))
+            return -1;
+        if (st.streamed && copy_chunk_out(s, st, i, err))
+            return -1;
+    }
+    if (st.streamed && stream_after_copies(s, st, err))
+        return -1;
+    swap_cut_lists(s, st);
+    for (size_t i = 0; !st.streamed && i < st.num_chunks; i++) // what reads the slots' lists reads the joined ones
+        if (chunk_give(chunk_view(s, st.chunks[i], NULL), st, st.chunks[i], s.cut_lists, err))
+            return -1;
+    return settle_counts(s, err);
+}
+
+// Streamed: z (given, or drawn from the start) counted chunk by chunk: n[w,k] and n[k] into
+// own_wk, own_k (zeroed), each slot's list, and the cut documents' lists joined from scratch.
+static int start_streamed(lda_backend *b, const uint32_t *z, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    stream_state &st = chunked(b);
+    if (z)
+        memcpy(st.host_z, z, s.num_positions * sizeof *z);
+    CUDA_TRY(cudaMemsetAsync(s.own_wk, 0, (size_t)s.V * s.K * sizeof *s.own_wk, s.stream));
+    CUDA_TRY(cudaMemsetAsync(s.own_k, 0, s.K * sizeof *s.own_k, s.stream));
+    if (begin_next(s, st, true, err) || copies_after_stream(s, st, err))
+        return -1;
+    for (size_t i = 0; i < st.num_chunks; i++) {
+        const stream_chunk &c = st.chunks[i];
+        stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
+        const size_t positions = c.p1 - c.p0;
+        if (copy_chunk_in(s, st, i, false, err))
+            return -1;
+        if (z)
+            CUDA_TRY(cudaMemcpyAsync(buf.z, st.host_z + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                     s.stream));
+        const device_state v = chunk_view_of(s, st, i);
+        if ((!z && cuda_init_z(v, b->params.seed, lda_params_start_topics(&b->params), err)) ||
+            cuda_count_add(v, err) || chunk_join(v, st, c, s.cut_lists, true, err) || copy_chunk_out(s, st, i, err))
+            return -1;
+    }
+    if (stream_after_copies(s, st, err))
+        return -1;
+    swap_cut_lists(s, st);
+    if (z) // the host array may change once this returns
+        CUDA_TRY(cudaStreamSynchronize(s.stream));
+    return settle_counts(s, err);
+fail:
+    return -1;
+}
+
+int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (chunked(b).streamed)
+        return start_streamed(b, z, err);
+    return cuda_start_counts(b, z, err) || settle_counts(s, err) ? -1 : 0;
+}
+
+int cuda_stream_load(lda_backend *b, size_t i, bool words, device_state *view, lda_error *err)
+{
+    const device_state &s = ((cuda_impl *)b->impl)->s;
+    stream_state &st = chunked(b);
+    const stream_chunk &c = st.chunks[i];
+    stream_buffer &buf = st.buffers[0];
+    *view = chunk_view(s, c, &buf);
+    if (st.loaded == i && (st.loaded_words || !words))
+        return 0;
+    const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
+    const uint64_t entries = c.e1 - c.e0;
+    // on s.stream: after the pass that wrote the host's arrays (it waits for their copies)
+    if (words)
+        CUDA_TRY(cudaMemcpyAsync(buf.words, st.host_words + c.p0, positions * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice, s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.topics, st.host_topics + c.e0, entries * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.counts, st.host_counts + c.e0, entries * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+    if (chunk_give(*view, st, c, s.cut_lists, err))
+        return -1;
+    st.loaded = i;
+    st.loaded_words = words;
+    return 0;
+fail:
+    return -1;
+}
+
+// The chunks of the plan, and their cut documents' rows and pieces, to the device.
+static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L, const lda_stream_plan *plan,
+                         lda_error *err)
+{
+    const size_t n = plan->num_chunks;
+    uint64_t *offsets = NULL;
+    lda_stream_chunk_pieces *pieces = (lda_stream_chunk_pieces *)calloc(n ? n : 1, sizeof *pieces);
+    uint32_t *row_doc = NULL, *row_pieces = NULL, *piece_slot = NULL, *piece_row = NULL;
+    int rc = -1;
+    st.chunks = (stream_chunk *)calloc(n ? n : 1, sizeof *st.chunks);
+    offsets = (uint64_t *)malloc((L->num_slots + 1) * sizeof *offsets);
+    if (!pieces || !st.chunks || !offsets) {
+        lda_error_fail(err, "out of memory");
+        goto done;
+    }
+    lda_sparse_list_offsets(L, s.K, offsets);
+    {
+        size_t rows = 0, all = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (lda_stream_chunk_pieces_make(L, plan->chunks[i].first_warp, plan->chunks[i].end_warp, &pieces[i], err))
+                goto done;
+            rows += pieces[i].num_docs;
+            all += pieces[i].offsets[pieces[i].num_docs];
+        }
+        row_doc = (uint32_t *)malloc((rows + 1) * sizeof *row_doc);
+        row_pieces = (uint32_t *)malloc((rows + 1) * sizeof *row_pieces);
+        piece_slot = (uint32_t *)malloc((all + 1) * sizeof *piece_slot);
+        piece_row = (uint32_t *)malloc((all + 1) * sizeof *piece_row);
+        st.piece_first = (size_t *)malloc((rows + 1) * sizeof *st.piece_first);
+        if (!row_doc || !row_pieces || !piece_slot || !piece_row || !st.piece_first) {
+            lda_error_fail(err, "out of memory");
+            goto done;
+        }
+        size_t j = 0, p = 0;
+        for (size_t i = 0; i < n; i++) {
+            const lda_stream_chunk &pc = plan->chunks[i];
+            stream_chunk &c = st.chunks[i];
+            c.w0 = pc.first_warp;
+            c.w1 = pc.end_warp;
+            c.p0 = L->warp_offset[c.w0];
+            c.p1 = L->warp_offset[c.w1];
+            c.s0 = c.w0 * LDA_WARP;
+            c.e0 = offsets[c.s0];
+            c.e1 = offsets[c.w1 * LDA_WARP];
+            c.j0 = j;
+            for (size_t d = 0; d < pieces[i].num_docs; d++, j++) {
+                row_doc[j] = pieces[i].docs[d];
+                row_pieces[j] = (uint32_t)(pieces[i].offsets[d + 1] - pieces[i].offsets[d]);
+                st.piece_first[j] = p;
+                for (size_t q = pieces[i].offsets[d]; q < pieces[i].offsets[d + 1]; q++, p++) {
+                    piece_slot[p] = pieces[i].slots[q];
+                    piece_row[p] = (uint32_t)j;
+                }
+            }
+            c.j1 = j;
+        }
+        st.piece_first[j] = p;
+        st.num_chunks = n;
+        CUDA_TRY(cudaMalloc(&st.row_doc, (rows + 1) * sizeof *st.row_doc));
+        CUDA_TRY(cudaMalloc(&st.row_pieces, (rows + 1) * sizeof *st.row_pieces));
+        CUDA_TRY(cudaMalloc(&st.piece_slot, (all + 1) * sizeof *st.piece_slot));
+        CUDA_TRY(cudaMalloc(&st.piece_row, (all + 1) * sizeof *st.piece_row));
+        CUDA_TRY(cudaMemcpy(st.row_doc, row_doc, rows * sizeof *row_doc, cudaMemcpyHostToDevice));
+        CUDA_TRY(cudaMemcpy(st.row_pieces, row_pieces, rows * sizeof *row_pieces, cudaMemcpyHostToDevice));
+        CUDA_TRY(cudaMemcpy(st.piece_slot, piece_slot, all * sizeof *piece_slot, cudaMemcpyHostToDevice));
+        CUDA_TRY(cudaMemcpy(st.piece_row, piece_row, all * sizeof *piece_row, cudaMemcpyHostToDevice));
+    }
+    rc = 0;
+    goto done;
+fail:
+    rc = -1;
+done:
+    for (size_t i = 0; pieces && i < n; i++)
+        lda_stream_chunk_pieces_free(&pieces[i]);
+    free(pieces);
+    free(offsets);
+    free(row_doc);
+    free(row_pieces);
+    free(piece_slot);
+    free(piece_row);
+    return rc;
+}
+
+// The host's pinned arrays (the layout's words registered where they are), the buffers sized
+// for the largest chunk, the copy streams and their events.
+static int setup_streamed(device_state &s, stream_state &st, const lda_layout *L, lda_error *err)
+{
+    size_t positions = 0, slots = 0;
+    uint64_t entries = 0;
+    for (size_t i = 0; i < st.num_chunks; i++) {
+        const stream_chunk &c = st.chunks[i];
+        positions = c.p1 - c.p0 > positions ? c.p1 - c.p0 : positions;
+        slots = (c.w1 - c.w0) * LDA_WARP > slots ? (c.w1 - c.w0) * LDA_WARP : slots;
+        entries = c.e1 - c.e0 > entries ? c.e1 - c.e0 : entries;
+    }
+    const uint64_t all_entries = st.num_chunks ? st.chunks[st.num_chunks - 1].e1 : 0;
+    st.streamed = true;
+    st.loaded = SIZE_MAX;
+    CUDA_TRY(cudaHostRegister((void *)L->words, L->num_positions * sizeof *L->words, cudaHostRegisterDefault));
+    st.words_registered = true;
+    st.host_words = L->words;
+    CUDA_TRY(cudaMallocHost(&st.host_z, L->num_positions * sizeof *st.host_z + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_topics, all_entries * sizeof *st.host_topics + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_counts, all_entries * sizeof *st.host_counts + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_len, L->num_slots * sizeof *st.host_len + 16));
+    for (uint32_t i = 0; i < LDA_STREAM_BUFFERS; i++) {
+        stream_buffer &buf = st.buffers[i];
+        CUDA_TRY(cudaMalloc(&buf.words, positions * sizeof *buf.words + 16));
+        CUDA_TRY(cudaMalloc(&buf.z, positions * sizeof *buf.z + 16));
+        CUDA_TRY(cudaMalloc(&buf.topics, entries * sizeof *buf.topics + 16));
+        CUDA_TRY(cudaMalloc(&buf.counts, entries * sizeof *buf.counts + 16));
+        CUDA_TRY(cudaMalloc(&buf.len, slots * sizeof *buf.len + 16));
+        CUDA_TRY(cudaEventCreateWithFlags(&buf.copied_in, cudaEventDisableTiming));
+        CUDA_TRY(cudaEventCreateWithFlags(&buf.drawn, cudaEventDisableTiming));
+        CUDA_TRY(cudaEventCreateWithFlags(&buf.copied_out, cudaEventDisableTiming));
+    }
+    CUDA_TRY(cudaStreamCreate(&st.copy_in));
+    CUDA_TRY(cudaStreamCreate(&st.copy_out));
+    CUDA_TRY(cudaEventCreateWithFlags(&st.pass_done, cudaEventDisableTiming));
+    (void)s;
+    return 0;
+fail:
+    return -1;
+}
+
+int cuda_stream_setup(lda_backend *b, lda_stream_plan *plan, lda_error *err)
+{
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    const lda_layout *L = b->layout;
+    stream_state *st = (stream_state *)calloc(1, sizeof *st);
+    if (!st) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    s.chunked = st;
+    if (b->zplan.kernel != LDA_ZKERNEL_SPARSE || s.z_prev || s.own_wk != s.n_wk) {
+        lda_error_fail(err, "internal error: chunks of warps need the collapsed sparse draw of one device");
+        return -1;
+    }
+    s.own_wk = NULL; // free_state frees own_* only where they are not n_*
+    s.own_k = NULL;
+    CUDA_TRY(cudaMalloc(&s.own_wk, (size_t)s.V * s.K * sizeof *s.own_wk + 16));
+    CUDA_TRY(cudaMalloc(&s.own_k, s.K * sizeof *s.own_k + 16));
+    {
+        const uint64_t entries = st->cut_entries = lda_cut_list_entries(L, s.K);
+        st->next.offset = s.cut_lists.offset;
+        CUDA_TRY(cudaMalloc(&st->next.topics, entries * sizeof(uint32_t) + 16));
+        CUDA_TRY(cudaMalloc(&st->next.counts, entries * sizeof(uint32_t) + 16));
+        CUDA_TRY(cudaMalloc(&st->next.len, s.num_cut_docs * sizeof(uint32_t) + 16));
+    }
+    if (plan->streamed) { // the buffers sized by what the resident arrays left
+        size_t free_bytes = 0, total_bytes = 0;
+        CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (lda_stream_plan_refit(L, s.K, free_bytes, plan, err))
+            return -1;
+    }
+    if (upload_chunks(s, *st, L, plan, err))
+        return -1;
+    return plan->streamed ? setup_streamed(s, *st, L, err) : 0;
+fail:
+    return -1;
+}
+
+void cuda_stream_free(device_state &s)
+{
+    stream_state *st = s.chunked;
+    if (!st)
+        return;
+    void *ptrs[] = {st->row_doc, st->row_pieces, st->piece_slot, st->piece_row, st->next.topics, st->next.counts,
+                    st->next.len};
+    for (void *ptr : ptrs)
+        if (ptr)
+            cudaFree(ptr);
+    for (stream_buffer &buf : st->buffers) {
+        void *bufs[] = {buf.words, buf.z, buf.topics, buf.counts, buf.len};
+        for (void *ptr : bufs)
+            if (ptr)
+                cudaFree(ptr);
+        cudaEvent_t events[] = {buf.copied_in, buf.drawn, buf.copied_out};
+        for (cudaEvent_t e : events)
+            if (e)
+                cudaEventDestroy(e);
+    }
+    void *host[] = {st->host_z, st->host_topics, st->host_counts, st->host_len};
+    for (void *ptr : host)
+        if (ptr)
+            cudaFreeHost(ptr);
+    if (st->words_registered)
+        cudaHostUnregister((void *)st->host_words);
+    if (st->copy_in)
+        cudaStreamDestroy(st->copy_in);
+    if (st->copy_out)
+        cudaStreamDestroy(st->copy_out);
+    if (st->pass_done)
+        cudaEventDestroy(st->pass_done);
+    free(st->chunks);
+    free(st->piece_first);
+    free(st);
+    s.chunked = NULL;
+}
