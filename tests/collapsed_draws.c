@@ -247,6 +247,47 @@ uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const doubl
     return lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
 }
 
+size_t alias_pass_restated(lda_pool *pool, int_state *st, lda_zdraw *in, const lda_alias_sampler *s, uint32_t *en,
+                           uint32_t *ez, void (*run_begin)(void *ctx, uint32_t w),
+                           uint32_t (*draw)(void *ctx, const alias_walk_token *t), void *ctx)
+{
+    const lda_layout *L = st->L;
+    const uint32_t K = in->K, parts = in->part_count ? in->part_count : 1, part = in->part;
+    lda_error err = {0};
+    collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
+    memcpy(en, st->n, L->num_slots * K * sizeof *en);
+    cr_assert_eq(lda_cpu_sample_z(pool, L, in, st->z, &err), 0, "%s", err.msg);
+    const size_t part_warps = lda_part_warps(L->num_warps, part, parts);
+    size_t changed = 0;
+    for (size_t b = s->part_block[part]; b < s->part_block[part + 1]; b++) {
+        const lda_alias_token *tok = s->tokens + s->block_token[b];
+        for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1]; r++) {
+            alias_walk_token t = {.w = s->run_word[r], .nw = st->n_wk + (size_t)s->run_word[r] * K};
+            if (run_begin)
+                run_begin(ctx, t.w);
+            for (uint32_t i = 0; i < s->run_len[r]; i++, tok++) {
+                const size_t j = s->block_j0[b] + tok->slot / LDA_WARP;
+                cr_assert_lt(j, part_warps);
+                const size_t sl = (j * parts + part) * LDA_WARP + tok->slot % LDA_WARP;
+                const size_t pos = lda_layout_pos(L, sl, tok->i);
+                cr_assert_eq(L->words[pos], t.w, "the run's word");
+                t.row = en + sl * K;
+                t.old = ez[pos];
+                t.row[t.old]--;
+                t.bits = lda_philox(lda_rng_counter(LDA_RNG_Z, in->iteration, L->slot_token_base[sl] + tok->i, 0), in->seed);
+                const uint32_t k = draw(ctx, &t);
+                t.row[k]++;
+                changed += k != t.old;
+                ez[pos] = k;
+            }
+        }
+    }
+    char what[64];
+    snprintf(what, sizeof what, "K=%u parts %u pass %u", K, parts, in->iteration);
+    expect_same_pass(L, K, st->z, ez, st->n, en, what);
+    return changed;
+}
+
 void expect_same_pass(const lda_layout *L, uint32_t K, const uint32_t *z, const uint32_t *ez, const uint32_t *n,
                       const uint32_t *en, const char *what)
 {

@@ -74,6 +74,22 @@ void same_model_for_any_thread_count(const lda_layout *L, uint32_t K, lda_sample
  * drawn with the token's other two random words. */
 uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits);
 
+/* One token as alias's walk meets it, for a pass restated plainly (the tests of alias and mh). */
+typedef struct {
+    uint32_t w, old;    /* its word; its topic before the pass */
+    const uint32_t *nw; /* the word's n[w,k] at the pass's start */
+    uint32_t *row;      /* its slot's restated n[m,k], its own topic already taken off */
+    lda_u32x4 bits;     /* its random words */
+} alias_walk_token;
+
+/* Part in->part of pass in->iteration drawn by the sampler on st (its counts made from st->z
+ * first), and restated: alias's blocks in their order, for each run of one word run_begin(ctx, w),
+ * then each of the run's tokens draw(ctx, t), whose topic goes into the restated counts en and
+ * topics ez; the pass's z and n[m,k] must equal them. Returns the tokens whose topic changed. */
+size_t alias_pass_restated(lda_pool *pool, int_state *st, lda_zdraw *in, const lda_alias_sampler *s, uint32_t *en,
+                           uint32_t *ez, void (*run_begin)(void *ctx, uint32_t w),
+                           uint32_t (*draw)(void *ctx, const alias_walk_token *t), void *ctx);
+
 /* A pass's z and n[m,k] equal the restatement's (ez, en); `what` names the pass in a failure. */
 void expect_same_pass(const lda_layout *L, uint32_t K, const uint32_t *z, const uint32_t *ez, const uint32_t *n,
                       const uint32_t *en, const char *what);

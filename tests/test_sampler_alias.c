@@ -106,6 +106,22 @@ Test(sampler_alias, tables_exact_on_integer_weights)
  * part n[m,k] (n[w,k] + β) scale_k searched over every topic (those without a count add exactly
  * nothing), and where the target passes it, the word's table or the smoothing's (checked above)
  * drawn with the token's other two random words. */
+typedef struct {
+    const int_state *st;
+    const lda_alias_sampler *s;
+    double *cum;
+} restated_alias;
+
+static uint32_t draw_alias_restated(void *ctx, const alias_walk_token *t)
+{
+    const restated_alias *r = ctx;
+    const uint32_t K = r->st->K;
+    double D = 0;
+    for (uint32_t k = 0; k < K; k++)
+        r->cum[k] = D += (double)t->row[k] * (t->nw[k] + INT_BETA) * r->st->scale[k];
+    return alias_draw_restated(r->s, t->w, r->cum, D, t->bits);
+}
+
 static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length)
 {
     enum { PASSES = 3 };
@@ -120,45 +136,14 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale};
     lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
     uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
-    double *cum = malloc(K * sizeof *cum);
+    restated_alias r = {&st, &s, malloc(K * sizeof *r.cum)};
     memcpy(ez, st.z, L->num_positions * sizeof *ez);
     size_t changed = 0;
     for (uint32_t it = 1; it <= PASSES; it++)
         for (uint32_t part = 0; part < parts; part++) {
-            collapsed_count_all(L, K, st.z, st.n, st.n_wk, st.n_k);
-            memcpy(en, st.n, L->num_slots * K * sizeof *en);
             in.iteration = it;
             in.part = part;
-            cr_assert_eq(lda_cpu_sample_z(pool, L, &in, st.z, &err), 0, "%s", err.msg);
-            const size_t part_warps = lda_part_warps(L->num_warps, part, parts);
-            for (size_t b = s.part_block[part]; b < s.part_block[part + 1]; b++) {
-                const lda_alias_token *tok = s.tokens + s.block_token[b];
-                for (uint64_t r = s.block_run[b]; r < s.block_run[b + 1]; r++) {
-                    const uint32_t w = s.run_word[r], *nw = st.n_wk + (size_t)w * K;
-                    for (uint32_t t = 0; t < s.run_len[r]; t++, tok++) {
-                        const size_t j = s.block_j0[b] + tok->slot / LDA_WARP;
-                        cr_assert_lt(j, part_warps);
-                        const size_t sl = (j * parts + part) * LDA_WARP + tok->slot % LDA_WARP;
-                        const size_t pos = lda_layout_pos(L, sl, tok->i);
-                        cr_assert_eq(L->words[pos], w, "the run's word");
-                        uint32_t *row = en + sl * K;
-                        const uint32_t old = ez[pos];
-                        row[old]--;
-                        double D = 0;
-                        for (uint32_t k = 0; k < K; k++)
-                            cum[k] = D += (double)row[k] * (nw[k] + INT_BETA) * st.scale[k];
-                        const lda_u32x4 bits =
-                            lda_philox(lda_rng_counter(LDA_RNG_Z, it, L->slot_token_base[sl] + tok->i, 0), 21);
-                        const uint32_t k = alias_draw_restated(&s, w, cum, D, bits);
-                        row[k]++;
-                        changed += k != old;
-                        ez[pos] = k;
-                    }
-                }
-            }
-            char what[64];
-            snprintf(what, sizeof what, "K=%u parts %u pass %u", K, parts, it);
-            expect_same_pass(L, K, st.z, ez, st.n, en, what);
+            changed += alias_pass_restated(pool, &st, &in, &s, en, ez, NULL, draw_alias_restated, &r);
         }
     if (K > 1)
         cr_assert_gt(changed, st.c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
@@ -166,7 +151,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     lda_pool_destroy(pool);
     free(ez);
     free(en);
-    free(cum);
+    free(r.cum);
     int_state_free(&st);
 }
 
