@@ -425,6 +425,13 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
     if (timing) {
         timing->z_seconds = z_ms * 1e-3;
         timing->update_seconds = update_ms * 1e-3;
+        timing->copy_wait_seconds = 0;
+        if (tokens_streamed(s)) {
+            float waited_ms = 0;
+            if (cuda_stream_waited_ms(*s.chunked, &waited_ms, err))
+                return -1;
+            timing->copy_wait_seconds = waited_ms * 1e-3;
+        }
     }
     return 0;
 fail:
@@ -485,8 +492,9 @@ static int cuda_fetch(lda_backend *b, float *theta, float *phi, uint32_t *z, lda
     if (z && !tokens_streamed(s))
         CUDA_TRY(cudaMemcpyAsync(z, s.z, s.num_positions * sizeof *z, cudaMemcpyDeviceToHost, s.stream));
     CUDA_TRY(cudaStreamSynchronize(s.stream));
-    if (z && tokens_streamed(s)) // the pass's copies back are done once s.stream is
-        memcpy(z, s.chunked->host_z, s.num_positions * sizeof *z);
+    if (z && tokens_streamed(s)) // the pass's copies back are done once s.stream is; the host's z is 16-bit
+        for (size_t i = 0; i < s.num_positions; i++)
+            z[i] = s.chunked->host_z[i];
     return 0;
 fail:
     return -1;

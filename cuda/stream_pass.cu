@@ -196,50 +196,52 @@ fail:
     return -1;
 }
 
-// Chunk i's tokens and lists queued into its buffer on the copy stream (streamed): what the
-// chunk's work on s.stream waits for (copied_in), once the buffer's last chunk was copied out.
-// z from the host's copy (with_z) or, at the start without a z, left for the start to draw.
+// Chunk i's tokens and lists queued into its buffer on the copy stream (streamed), in the host's
+// form, and unpacked on s.stream once there: what the chunk's work on s.stream follows, once the
+// buffer's last chunk was copied out. z from the host's copy (with_z) or, at the start without a
+// z, left for the start to draw.
 static int copy_chunk_in(const device_state &s, stream_state &st, size_t i, bool with_z, lda_error *err)
 {
     const stream_chunk &c = st.chunks[i];
     stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
     const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
-    const uint64_t entries = c.e1 - c.e0;
     CUDA_TRY(cudaStreamWaitEvent(st.copy_in, buf.copied_out, 0));
     CUDA_TRY(cudaMemcpyAsync(buf.words, st.host_words + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
                              st.copy_in));
     if (with_z) {
-        CUDA_TRY(cudaMemcpyAsync(buf.z, st.host_z + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
+        CUDA_TRY(cudaMemcpyAsync(buf.z16, st.host_z + c.p0, positions * sizeof(uint16_t), cudaMemcpyHostToDevice,
                                  st.copy_in));
-        CUDA_TRY(cudaMemcpyAsync(buf.topics, st.host_topics + c.e0, entries * sizeof(uint32_t),
-                                 cudaMemcpyHostToDevice, st.copy_in));
-        CUDA_TRY(cudaMemcpyAsync(buf.counts, st.host_counts + c.e0, entries * sizeof(uint32_t),
+        CUDA_TRY(cudaMemcpyAsync(buf.packed, st.host_packed + c.h0, (c.h1 - c.h0) * sizeof(uint32_t),
                                  cudaMemcpyHostToDevice, st.copy_in));
         CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
                                  st.copy_in));
     }
     CUDA_TRY(cudaEventRecord(buf.copied_in, st.copy_in));
     CUDA_TRY(cudaStreamWaitEvent(s.stream, buf.copied_in, 0));
+    CUDA_TRY(cudaEventRecord(st.began[i], s.stream));
+    if (with_z && cuda_stream_unpack(chunk_view(s, c, &buf), st, c, buf, true, err))
+        return -1;
     return 0;
 fail:
     return -1;
 }
 
-// Chunk i's z and lists back to the host once its work on s.stream is done (streamed).
+// Chunk i packed into the host's form once its work on s.stream is done, and its z and lists
+// back to the host (streamed).
 static int copy_chunk_out(const device_state &s, stream_state &st, size_t i, lda_error *err)
 {
     const stream_chunk &c = st.chunks[i];
     stream_buffer &buf = st.buffers[i % LDA_STREAM_BUFFERS];
     const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
-    const uint64_t entries = c.e1 - c.e0;
+    if (cuda_stream_pack(chunk_view(s, c, &buf), st, c, buf, err))
+        return -1;
+    CUDA_TRY(cudaEventRecord(st.ended[i], s.stream));
     CUDA_TRY(cudaEventRecord(buf.drawn, s.stream));
     CUDA_TRY(cudaStreamWaitEvent(st.copy_out, buf.drawn, 0));
-    CUDA_TRY(cudaMemcpyAsync(st.host_z + c.p0, buf.z, positions * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+    CUDA_TRY(cudaMemcpyAsync(st.host_z + c.p0, buf.z16, positions * sizeof(uint16_t), cudaMemcpyDeviceToHost,
                              st.copy_out));
-    CUDA_TRY(cudaMemcpyAsync(st.host_topics + c.e0, buf.topics, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                             st.copy_out));
-    CUDA_TRY(cudaMemcpyAsync(st.host_counts + c.e0, buf.counts, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                             st.copy_out));
+    CUDA_TRY(cudaMemcpyAsync(st.host_packed + c.h0, buf.packed, (c.h1 - c.h0) * sizeof(uint32_t),
+                             cudaMemcpyDeviceToHost, st.copy_out));
     CUDA_TRY(cudaMemcpyAsync(st.host_len + c.s0, buf.len, slots * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                              st.copy_out));
     CUDA_TRY(cudaEventRecord(buf.copied_out, st.copy_out));
@@ -256,6 +258,7 @@ static int copies_after_stream(const device_state &s, stream_state &st, lda_erro
     st.loaded = SIZE_MAX; // the reader's chunk is overwritten
     CUDA_TRY(cudaEventRecord(st.pass_done, s.stream));
     CUDA_TRY(cudaStreamWaitEvent(st.copy_in, st.pass_done, 0));
+    CUDA_TRY(cudaEventRecord(st.chunks_began, s.stream));
     return 0;
 fail:
     return -1;
@@ -265,6 +268,21 @@ static int stream_after_copies(const device_state &s, stream_state &st, lda_erro
 {
     for (uint32_t i = 0; i < LDA_STREAM_BUFFERS; i++)
         CUDA_TRY(cudaStreamWaitEvent(s.stream, st.buffers[i].copied_out, 0));
+    CUDA_TRY(cudaEventRecord(st.chunks_ended, s.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+int cuda_stream_waited_ms(const stream_state &st, float *ms, lda_error *err)
+{
+    *ms = 0;
+    for (size_t i = 0; i <= st.num_chunks; i++) { // before each chunk's work, and after the last's
+        float gap = 0;
+        CUDA_TRY(cudaEventElapsedTime(&gap, i ? st.ended[i - 1] : st.chunks_began,
+                                      i < st.num_chunks ? st.began[i] : st.chunks_ended));
+        *ms += gap;
+    }
     return 0;
 fail:
     return -1;
@@ -315,8 +333,9 @@ static int start_streamed(lda_backend *b, const uint32_t *z, lda_error *err)
 {
     device_state &s = ((cuda_impl *)b->impl)->s;
     stream_state &st = chunked(b);
-    if (z)
-        memcpy(st.host_z, z, s.num_positions * sizeof *z);
+    if (z) // the host's form: K <= 65535, so a topic takes 16 bits
+        for (size_t i = 0; i < s.num_positions; i++)
+            st.host_z[i] = (uint16_t)z[i];
     CUDA_TRY(cudaMemsetAsync(s.own_wk, 0, (size_t)s.V * s.K * sizeof *s.own_wk, s.stream));
     CUDA_TRY(cudaMemsetAsync(s.own_k, 0, s.K * sizeof *s.own_k, s.stream));
     if (begin_next(s, st, true, err) || copies_after_stream(s, st, err))
@@ -327,10 +346,13 @@ static int start_streamed(lda_backend *b, const uint32_t *z, lda_error *err)
         const size_t positions = c.p1 - c.p0;
         if (copy_chunk_in(s, st, i, false, err))
             return -1;
-        if (z)
-            CUDA_TRY(cudaMemcpyAsync(buf.z, st.host_z + c.p0, positions * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                                     s.stream));
         const device_state v = chunk_view_of(s, st, i);
+        if (z) {
+            CUDA_TRY(cudaMemcpyAsync(buf.z16, st.host_z + c.p0, positions * sizeof(uint16_t), cudaMemcpyHostToDevice,
+                                     s.stream));
+            if (cuda_stream_unpack(v, st, c, buf, true, err)) // z; the lists are counted below
+                return -1;
+        }
         if ((!z && cuda_init_z(v, b->params.seed, lda_params_start_topics(&b->params), err)) ||
             cuda_count_add(v, err) || chunk_join(v, st, c, s.cut_lists, true, err) || copy_chunk_out(s, st, i, err))
             return -1;
@@ -338,7 +360,7 @@ static int start_streamed(lda_backend *b, const uint32_t *z, lda_error *err)
     if (stream_after_copies(s, st, err))
         return -1;
     swap_cut_lists(s, st);
-    if (z) // the host array may change once this returns
+    if (z) // the caller's z may change once this returns (it was read into the host's form above)
         CUDA_TRY(cudaStreamSynchronize(s.stream));
     return settle_counts(s, err);
 fail:
@@ -363,18 +385,15 @@ int cuda_stream_load(lda_backend *b, size_t i, bool words, device_state *view, l
     if (st.loaded == i && (st.loaded_words || !words))
         return 0;
     const size_t positions = c.p1 - c.p0, slots = (c.w1 - c.w0) * LDA_WARP;
-    const uint64_t entries = c.e1 - c.e0;
     // on s.stream: after the pass that wrote the host's arrays (it waits for their copies)
     if (words)
         CUDA_TRY(cudaMemcpyAsync(buf.words, st.host_words + c.p0, positions * sizeof(uint32_t),
                                  cudaMemcpyHostToDevice, s.stream));
-    CUDA_TRY(cudaMemcpyAsync(buf.topics, st.host_topics + c.e0, entries * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                             s.stream));
-    CUDA_TRY(cudaMemcpyAsync(buf.counts, st.host_counts + c.e0, entries * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                             s.stream));
+    CUDA_TRY(cudaMemcpyAsync(buf.packed, st.host_packed + c.h0, (c.h1 - c.h0) * sizeof(uint32_t),
+                             cudaMemcpyHostToDevice, s.stream));
     CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
                              s.stream));
-    if (chunk_give(*view, st, c, s.cut_lists, err))
+    if (cuda_stream_unpack(*view, st, c, buf, false, err) || chunk_give(*view, st, c, s.cut_lists, err))
         return -1;
     st.loaded = i;
     st.loaded_words = words;
@@ -388,17 +407,19 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
                          lda_error *err)
 {
     const size_t n = plan->num_chunks;
-    uint64_t *offsets = NULL;
+    uint64_t *offsets = NULL, *host_offsets = NULL;
     lda_stream_chunk_pieces *pieces = (lda_stream_chunk_pieces *)calloc(n ? n : 1, sizeof *pieces);
     uint32_t *row_doc = NULL, *row_pieces = NULL, *piece_slot = NULL, *piece_row = NULL;
     int rc = -1;
     st.chunks = (stream_chunk *)calloc(n ? n : 1, sizeof *st.chunks);
     offsets = (uint64_t *)malloc((L->num_slots + 1) * sizeof *offsets);
-    if (!pieces || !st.chunks || !offsets) {
+    host_offsets = (uint64_t *)malloc((L->num_slots + 1) * sizeof *host_offsets);
+    if (!pieces || !st.chunks || !offsets || !host_offsets) {
         lda_error_fail(err, "out of memory");
         goto done;
     }
     lda_sparse_list_offsets(L, s.K, offsets);
+    lda_stream_host_offsets(L, s.K, host_offsets);
     {
         size_t rows = 0, all = 0;
         for (size_t i = 0; i < n; i++) {
@@ -427,6 +448,8 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
             c.s0 = c.w0 * LDA_WARP;
             c.e0 = offsets[c.s0];
             c.e1 = offsets[c.w1 * LDA_WARP];
+            c.h0 = host_offsets[c.s0];
+            c.h1 = host_offsets[c.w1 * LDA_WARP];
             c.j0 = j;
             for (size_t d = 0; d < pieces[i].num_docs; d++, j++) {
                 row_doc[j] = pieces[i].docs[d];
@@ -449,6 +472,9 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
         CUDA_TRY(cudaMemcpy(st.row_pieces, row_pieces, rows * sizeof *row_pieces, cudaMemcpyHostToDevice));
         CUDA_TRY(cudaMemcpy(st.piece_slot, piece_slot, all * sizeof *piece_slot, cudaMemcpyHostToDevice));
         CUDA_TRY(cudaMemcpy(st.piece_row, piece_row, all * sizeof *piece_row, cudaMemcpyHostToDevice));
+        CUDA_TRY(cudaMalloc(&st.packed_offset, (L->num_slots + 1) * sizeof *st.packed_offset));
+        CUDA_TRY(cudaMemcpy(st.packed_offset, host_offsets, (L->num_slots + 1) * sizeof *host_offsets,
+                            cudaMemcpyHostToDevice));
     }
     rc = 0;
     goto done;
@@ -459,6 +485,7 @@ done:
         lda_stream_chunk_pieces_free(&pieces[i]);
     free(pieces);
     free(offsets);
+    free(host_offsets);
     free(row_doc);
     free(row_pieces);
     free(piece_slot);
@@ -471,22 +498,22 @@ done:
 static int setup_streamed(device_state &s, stream_state &st, const lda_layout *L, lda_error *err)
 {
     size_t positions = 0, slots = 0;
-    uint64_t entries = 0;
+    uint64_t entries = 0, packed = 0;
     for (size_t i = 0; i < st.num_chunks; i++) {
         const stream_chunk &c = st.chunks[i];
         positions = c.p1 - c.p0 > positions ? c.p1 - c.p0 : positions;
         slots = (c.w1 - c.w0) * LDA_WARP > slots ? (c.w1 - c.w0) * LDA_WARP : slots;
         entries = c.e1 - c.e0 > entries ? c.e1 - c.e0 : entries;
+        packed = c.h1 - c.h0 > packed ? c.h1 - c.h0 : packed;
     }
-    const uint64_t all_entries = st.num_chunks ? st.chunks[st.num_chunks - 1].e1 : 0;
+    const uint64_t all_packed = st.num_chunks ? st.chunks[st.num_chunks - 1].h1 : 0;
     st.streamed = true;
     st.loaded = SIZE_MAX;
     CUDA_TRY(cudaHostRegister((void *)L->words, L->num_positions * sizeof *L->words, cudaHostRegisterDefault));
     st.words_registered = true;
     st.host_words = L->words;
     CUDA_TRY(cudaMallocHost(&st.host_z, L->num_positions * sizeof *st.host_z + 16));
-    CUDA_TRY(cudaMallocHost(&st.host_topics, all_entries * sizeof *st.host_topics + 16));
-    CUDA_TRY(cudaMallocHost(&st.host_counts, all_entries * sizeof *st.host_counts + 16));
+    CUDA_TRY(cudaMallocHost(&st.host_packed, all_packed * sizeof *st.host_packed + 16));
     CUDA_TRY(cudaMallocHost(&st.host_len, L->num_slots * sizeof *st.host_len + 16));
     for (uint32_t i = 0; i < LDA_STREAM_BUFFERS; i++) {
         stream_buffer &buf = st.buffers[i];
@@ -495,6 +522,8 @@ static int setup_streamed(device_state &s, stream_state &st, const lda_layout *L
         CUDA_TRY(cudaMalloc(&buf.topics, entries * sizeof *buf.topics + 16));
         CUDA_TRY(cudaMalloc(&buf.counts, entries * sizeof *buf.counts + 16));
         CUDA_TRY(cudaMalloc(&buf.len, slots * sizeof *buf.len + 16));
+        CUDA_TRY(cudaMalloc(&buf.z16, positions * sizeof *buf.z16 + 16));
+        CUDA_TRY(cudaMalloc(&buf.packed, packed * sizeof *buf.packed + 16));
         CUDA_TRY(cudaEventCreateWithFlags(&buf.copied_in, cudaEventDisableTiming));
         CUDA_TRY(cudaEventCreateWithFlags(&buf.drawn, cudaEventDisableTiming));
         CUDA_TRY(cudaEventCreateWithFlags(&buf.copied_out, cudaEventDisableTiming));
@@ -502,6 +531,18 @@ static int setup_streamed(device_state &s, stream_state &st, const lda_layout *L
     CUDA_TRY(cudaStreamCreate(&st.copy_in));
     CUDA_TRY(cudaStreamCreate(&st.copy_out));
     CUDA_TRY(cudaEventCreateWithFlags(&st.pass_done, cudaEventDisableTiming));
+    CUDA_TRY(cudaEventCreate(&st.chunks_began));
+    CUDA_TRY(cudaEventCreate(&st.chunks_ended));
+    st.began = (cudaEvent_t *)calloc(st.num_chunks, sizeof *st.began);
+    st.ended = (cudaEvent_t *)calloc(st.num_chunks, sizeof *st.ended);
+    if (!st.began || !st.ended) {
+        lda_error_fail(err, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < st.num_chunks; i++) {
+        CUDA_TRY(cudaEventCreate(&st.began[i]));
+        CUDA_TRY(cudaEventCreate(&st.ended[i]));
+    }
     (void)s;
     return 0;
 fail:
@@ -551,13 +592,13 @@ void cuda_stream_free(device_state &s)
     stream_state *st = s.chunked;
     if (!st)
         return;
-    void *ptrs[] = {st->row_doc, st->row_pieces, st->piece_slot, st->piece_row, st->next.topics, st->next.counts,
-                    st->next.len};
+    void *ptrs[] = {st->row_doc,      st->row_pieces,  st->piece_slot, st->piece_row,    st->next.topics,
+                    st->next.counts, st->next.len, st->packed_offset};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
     for (stream_buffer &buf : st->buffers) {
-        void *bufs[] = {buf.words, buf.z, buf.topics, buf.counts, buf.len};
+        void *bufs[] = {buf.words, buf.z, buf.topics, buf.counts, buf.len, buf.z16, buf.packed};
         for (void *ptr : bufs)
             if (ptr)
                 cudaFree(ptr);
@@ -566,7 +607,7 @@ void cuda_stream_free(device_state &s)
             if (e)
                 cudaEventDestroy(e);
     }
-    void *host[] = {st->host_z, st->host_topics, st->host_counts, st->host_len};
+    void *host[] = {st->host_z, st->host_packed, st->host_len};
     for (void *ptr : host)
         if (ptr)
             cudaFreeHost(ptr);
@@ -576,8 +617,18 @@ void cuda_stream_free(device_state &s)
         cudaStreamDestroy(st->copy_in);
     if (st->copy_out)
         cudaStreamDestroy(st->copy_out);
-    if (st->pass_done)
-        cudaEventDestroy(st->pass_done);
+    cudaEvent_t events[] = {st->pass_done, st->chunks_began, st->chunks_ended};
+    for (cudaEvent_t e : events)
+        if (e)
+            cudaEventDestroy(e);
+    for (size_t i = 0; i < st->num_chunks; i++) {
+        if (st->began && st->began[i])
+            cudaEventDestroy(st->began[i]);
+        if (st->ended && st->ended[i])
+            cudaEventDestroy(st->ended[i]);
+    }
+    free(st->began);
+    free(st->ended);
     free(st->chunks);
     free(st->piece_first);
     free(st);

@@ -23,13 +23,17 @@ struct stream_chunk {
     size_t p0, p1;  // positions (warp_offset)
     size_t s0;      // first slot (32 w0)
     uint64_t e0, e1; // list entries (the slots' list offsets)
+    uint64_t h0, h1; // the host's packed list entries (lda_stream_host_offsets)
     size_t j0, j1;  // rows of cut documents with pieces here
 };
 
 // A chunk buffer on the device (streamed): the chunk's words and z from position p0, its
-// slots' lists from entry e0, their lengths from slot s0.
+// slots' lists from entry e0, their lengths from slot s0; and the host's form of z and of the
+// whole documents' lists as they cross the bus (z16 from p0, packed from h0).
 struct stream_buffer {
     uint32_t *words, *z, *topics, *counts, *len;
+    uint16_t *z16;
+    uint32_t *packed;
     cudaEvent_t copied_in, drawn, copied_out;
 };
 
@@ -46,14 +50,21 @@ struct stream_state {
     count_lists next;
     uint64_t cut_entries; // the cut documents' lists' room
     bool streamed;
-    // Streamed: the host's pinned arrays (layout order; the layout's words registered in place),
-    // the buffers and their streams.
+    // Streamed: the host's pinned arrays (layout order; the layout's words registered in place:
+    // z in 16 bits, the whole documents' lists packed, the slots' lengths; stream_plan.h), where
+    // each slot's packed list starts (on the device), the buffers and their streams.
     const uint32_t *host_words;
     bool words_registered;
-    uint32_t *host_z, *host_topics, *host_counts, *host_len;
+    uint16_t *host_z;
+    uint32_t *host_packed, *host_len;
+    uint64_t *packed_offset; // device, num_slots + 1
     stream_buffer buffers[LDA_STREAM_BUFFERS];
     cudaStream_t copy_in, copy_out;
     cudaEvent_t pass_done;
+    // Timed on s.stream: the chunks' work began (after their copies in) and ended (packed), and
+    // the pass's chunks began and ended (the copies back done): what the copies did not hide.
+    cudaEvent_t *began, *ended; // num_chunks each
+    cudaEvent_t chunks_began, chunks_ended;
     size_t loaded; // the chunk a reader has in buffer 0 (SIZE_MAX: none), until the next pass
     bool loaded_words; // ... with its words
 };
@@ -69,6 +80,14 @@ int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err);
 // One z pass and its counts; the totals updated when it ends.
 int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err);
 
+// The host's form of chunk c in buf and the chunk's view v (stream_pack.cu), on v.stream:
+// unpacked (z widened where with_z; the whole documents' lists from their packed entries; the
+// pieces' lists are given by chunk_give), and packed back (z narrowed, the whole documents' lists).
+int cuda_stream_unpack(const device_state &v, const stream_state &st, const stream_chunk &c,
+                       const stream_buffer &buf, bool with_z, lda_error *err);
+int cuda_stream_pack(const device_state &v, const stream_state &st, const stream_chunk &c, const stream_buffer &buf,
+                     lda_error *err);
+
 // The readers of the slots' lists where the tokens are streamed (stream_read.cu): chunk i in
 // buffer 0 (words too where asked), its pieces given their documents' lists, and its view; the
 // chunks' first warps, slots, and the chunk holding a slot.
@@ -81,6 +100,10 @@ int cuda_stream_theta_to_host(lda_backend *b, size_t first, size_t count, float 
 int cuda_stream_doc_rows_to_host(lda_backend *b, uint32_t *n_mk, lda_error *err);
 int cuda_stream_eval_terms(lda_backend *b, double *pred_warps, double *doc_warps, lda_error *err);
 int cuda_stream_histograms(lda_backend *b, lda_count_hist *h, lda_error *err);
+
+// Of the last pass's time, the milliseconds s.stream waited for the chunks' copies (streamed,
+// once the pass is done).
+int cuda_stream_waited_ms(const stream_state &st, float *ms, lda_error *err);
 
 // Whether s's tokens are in host memory, passing through in chunks.
 inline bool tokens_streamed(const device_state &s)

@@ -48,31 +48,38 @@ static uint64_t row(const lda_device_bytes *b, const char *name)
 }
 
 /* A chunk holds its positions' words and z, its slots' lists with room for
- * lda_sparse_list_capacity entries, and their lengths; it copies in all of it, and back the same
- * but the words (the pieces' room in the one copy of the lists' range). */
+ * lda_sparse_list_capacity entries, and their lengths, and the host's form as it lands: z in 2
+ * bytes, the whole documents' lists packed with room for min(K, tokens). It copies in the words
+ * and the host's form, and back the host's form: the pieces' lists never cross the bus. */
 Test(stream_plan, a_chunk_holds_its_warps_tokens_and_lists)
 {
     corpus *c;
     lda_layout *L = cut_layout(&c);
     const size_t first = 3, end = 9;
-    uint64_t entries = 0, whole = 0, pieces = 0;
+    uint64_t entries = 0, whole = 0, pieces = 0, packed = 0;
     for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++) {
         const uint64_t room = lda_sparse_list_capacity(K_TOPICS, L->slot_len[s], L->slot_doc_len[s]);
         entries += room;
-        if (L->slot_len[s] < L->slot_doc_len[s])
+        if (L->slot_len[s] < L->slot_doc_len[s]) {
             pieces++;
-        else
+            cr_assert_eq(lda_stream_host_room(L, K_TOPICS, s), 0, "slot %zu is a piece", s);
+        } else {
             whole += room;
+            packed += L->slot_len[s] < K_TOPICS ? L->slot_len[s] : K_TOPICS;
+        }
     }
+    cr_assert_eq(lda_stream_host_entries(L, K_TOPICS, first, end), packed);
     cr_assert_gt(pieces, 0, "the range has pieces of cut documents");
     const uint64_t positions = L->warp_offset[end] - L->warp_offset[first], slots = (end - first) * LDA_WARP;
     cr_assert_eq(lda_stream_chunk_bytes(L, K_TOPICS, first, end),
-                 8 * positions + 8 * entries + 4 * slots + LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN);
+                 8 * positions + 8 * entries + 4 * slots + 2 * positions + 4 * packed +
+                     LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN);
     uint64_t in, out;
     lda_stream_chunk_copies(L, K_TOPICS, first, end, &in, &out);
     cr_assert_gt(whole, 0);
-    cr_assert_eq(in, 8 * positions + 8 * entries + 4 * slots);
-    cr_assert_eq(out, 4 * positions + 8 * entries + 4 * slots);
+    cr_assert_lt(packed, whole, "the host's room is less than the device's");
+    cr_assert_eq(in, 6 * positions + 4 * packed + 4 * slots);
+    cr_assert_eq(out, 2 * positions + 4 * packed + 4 * slots);
     lda_layout_free(L);
     corpus_free(c);
 }
@@ -85,7 +92,8 @@ Test(stream_plan, the_chunks_carry_the_in_memory_plans_token_arrays)
     lda_layout *L = cut_layout(&c);
     const lda_device_bytes b = in_memory(L, K_TOPICS);
     const uint64_t carried = lda_stream_chunk_bytes(L, K_TOPICS, 0, L->num_warps) -
-                             LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+                             LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN - 2 * L->num_positions -
+                             4 * lda_stream_host_entries(L, K_TOPICS, 0, L->num_warps);
     const uint64_t planned = row(&b, "words") + row(&b, "z") + row(&b, "lists of whole documents") +
                              row(&b, "lists of cut documents' pieces") + 4 * L->num_slots;
     cr_assert_leq(carried, planned);
@@ -175,11 +183,12 @@ Test(stream_plan, the_choice_follows_the_mode_and_the_free_memory)
 
     /* the streamed plan's resident part: the in-memory plan less the chunks' arrays, plus the
        pass's own n[w,k], n[k] and the cut documents' second lists */
+    const uint64_t staging = 2 * L->num_positions + 4 * lda_stream_host_entries(L, K_TOPICS, 0, L->num_warps);
     const uint64_t carried = lda_stream_chunk_bytes(L, K_TOPICS, 0, L->num_warps) -
-                             LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+                             LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN - staging;
     const uint64_t resident = need - carried + (uint64_t)(L->vocab_size + 1) * K_TOPICS * 4 + 8 * cut_entries +
                               4 * L->num_cut_docs;
-    const uint64_t free_bytes = resident + lda_stream_slack(resident) + LDA_STREAM_BUFFERS * (carried / 6);
+    const uint64_t free_bytes = resident + lda_stream_slack(resident) + LDA_STREAM_BUFFERS * ((carried + staging) / 6);
     cr_assert_lt(free_bytes, need, "need %llu, resident %llu, carried %llu", (unsigned long long)need,
                  (unsigned long long)resident, (unsigned long long)carried);
     cr_assert_eq(lda_stream_plan_make(L, K_TOPICS, LDA_STREAM_AUTO, need, cut_entries, free_bytes, 0, &plan, &err),
@@ -193,7 +202,8 @@ Test(stream_plan, the_choice_follows_the_mode_and_the_free_memory)
     lda_stream_chunk_copies(L, K_TOPICS, 0, L->num_warps, &in_all, &out_all);
     cr_assert_eq(plan.copy_in, in_all, "the chunks' copies add up to the whole layout's");
     cr_assert_eq(plan.copy_out, out_all);
-    cr_assert_eq(plan.host_bytes, out_all);
+    cr_assert_eq(plan.host_bytes, out_all + 8 * (L->num_slots + 1), "z, packed lists, lengths and their offsets");
+    cr_assert_lt(plan.host_bytes, carried / 2, "the host keeps less than half what the chunks carry on the device");
     cr_assert(strstr(plan.why, "tokens streamed from host memory in "), "%s", plan.why);
     cr_assert(strstr(plan.why, "GiB needed in device memory"), "%s", plan.why);
     lda_stream_plan_free(&plan);
@@ -445,4 +455,39 @@ Test(stream_plan, a_streamed_plan_refits_its_chunks_to_the_memory_left)
     cr_assert_eq(plan.num_chunks, n);
     lda_stream_plan_free(&plan);
     planned_free(&f);
+}
+
+/* The host's packed entry keeps a topic and a count of up to 65,535 each. */
+Test(stream_plan, a_packed_entry_keeps_its_topic_and_count)
+{
+    const uint32_t values[] = {0, 1, 2, 255, 256, 32767, 32768, 65534, LDA_STREAM_PACKED_MOST};
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+        for (size_t j = 0; j < sizeof values / sizeof *values; j++) {
+            const uint32_t e = lda_stream_pack_entry(values[i], values[j]);
+            cr_assert_eq(lda_stream_packed_topic(e), values[i]);
+            cr_assert_eq(lda_stream_packed_count(e), values[j]);
+        }
+}
+
+/* A whole document of more than 65,535 tokens cannot be packed: streaming it is refused, with
+ * what to do; cut into pieces it streams. */
+Test(stream_plan, an_uncut_document_longer_than_the_packed_count_is_refused)
+{
+    corpus *c = test_planted_corpus(4, 40, 3, 70000, 70001, 5, NULL);
+    lda_error err = {0};
+    lda_layout *whole = lda_layout_build(c, 0, &err), *cut = lda_layout_build(c, 512, &err);
+    cr_assert(whole && cut, "%s", err.msg);
+    cr_assert_not_null(lda_stream_layout_refusal(whole));
+    cr_assert_null(lda_stream_layout_refusal(cut));
+    lda_stream_plan plan;
+    cr_assert_eq(lda_stream_plan_make(whole, 16, LDA_STREAM_ON, 1u << 30, 0, 1ull << 40, 0, &plan, &err), -1);
+    cr_assert(strstr(err.msg, "more than 65535 tokens is not cut into pieces (--piece-length)"), "%s", err.msg);
+    const uint64_t cut_entries = lda_cut_list_entries(cut, 16);
+    cr_assert_eq(lda_stream_plan_make(cut, 16, LDA_STREAM_ON, 1u << 30, cut_entries, 1ull << 40, 0, &plan, &err), 0,
+                 "%s", err.msg);
+    cr_assert(plan.streamed);
+    lda_stream_plan_free(&plan);
+    lda_layout_free(whole);
+    lda_layout_free(cut);
+    corpus_free(c);
 }

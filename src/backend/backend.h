@@ -25,6 +25,8 @@ extern "C" {
 typedef struct {
     double z_seconds;      /* drawing z */
     double update_seconds; /* counts and the θ/φ update */
+    double copy_wait_seconds; /* tokens streamed from host memory: of z_seconds, the time the GPU's
+                                 draw waited for the chunks' copies (what they did not hide) */
 } lda_iter_timing;
 
 typedef struct {
@@ -111,7 +113,7 @@ struct lda_backend {
     lda_params params;        /* as given, alpha and device resolved */
     char description[512];    /* "CPU (2 threads)", "CUDA: NVIDIA H100 80GB HBM3 ...", ... */
     lda_zplan zplan;          /* how z is drawn, and why (printed by train and bench) */
-    char stream_why[320];     /* CUDA: where the tokens are (backend/stream_plan.h), printed by train; "": not
+    char stream_why[400];     /* CUDA: where the tokens are (backend/stream_plan.h), printed by train; "": not
                                  weighed */
     int tokens_streamed;      /* ... in host memory, passing through the GPU a chunk at a time */
     lda_priors priors;        /* α per topic and β the backend samples with (core/priors.h) */

@@ -92,6 +92,7 @@ int lda_backend_iterate_in_steps(lda_backend *b, uint32_t iteration, lda_iter_ti
     if (timing) {
         timing->z_seconds = z_seconds;
         timing->update_seconds = update_seconds;
+        timing->copy_wait_seconds = 0;
     }
     return 0;
 }

@@ -18,7 +18,38 @@ static uint64_t chunk_entries(const lda_layout *L, uint32_t K, size_t first, siz
     return all;
 }
 
-/* What the chunk holds, without its arrays' alignment. */
+uint64_t lda_stream_host_room(const lda_layout *L, uint32_t K, size_t slot)
+{
+    const uint32_t len = L->slot_len[slot];
+    if (len != L->slot_doc_len[slot]) /* a piece of a cut document: given its document's list */
+        return 0;
+    return len < K ? len : K;
+}
+
+uint64_t lda_stream_host_entries(const lda_layout *L, uint32_t K, size_t first, size_t end)
+{
+    uint64_t all = 0;
+    for (size_t s = first * LDA_WARP; s < end * LDA_WARP; s++)
+        all += lda_stream_host_room(L, K, s);
+    return all;
+}
+
+const char *lda_stream_layout_refusal(const lda_layout *L)
+{
+    for (size_t s = 0; s < L->num_slots; s++)
+        if (L->slot_len[s] == L->slot_doc_len[s] && L->slot_len[s] > LDA_STREAM_PACKED_MOST)
+            return "a document of more than 65535 tokens is not cut into pieces (--piece-length)";
+    return NULL;
+}
+
+void lda_stream_host_offsets(const lda_layout *L, uint32_t K, uint64_t *offsets)
+{
+    offsets[0] = 0;
+    for (size_t s = 0; s < L->num_slots; s++)
+        offsets[s + 1] = offsets[s] + lda_stream_host_room(L, K, s);
+}
+
+/* What the chunk holds of the in-memory arrays (words, z, the slots' lists and lengths). */
 static uint64_t chunk_payload(const lda_layout *L, uint32_t K, size_t first, size_t end)
 {
     const uint64_t all = chunk_entries(L, K, first, end);
@@ -26,20 +57,33 @@ static uint64_t chunk_payload(const lda_layout *L, uint32_t K, size_t first, siz
     return 2 * positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + (end - first) * LDA_WARP * sizeof(uint32_t);
 }
 
+/* The chunk's host form as it crosses the bus and lands on the device before it is unpacked:
+ * z in 16 bits, the whole documents' lists packed. */
+static uint64_t chunk_staging(const lda_layout *L, uint32_t K, size_t first, size_t end)
+{
+    const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
+    return positions * sizeof(uint16_t) + lda_stream_host_entries(L, K, first, end) * sizeof(uint32_t);
+}
+
+/* Both, without the arrays' alignment: the sums are additive by warp. */
+static uint64_t chunk_room(const lda_layout *L, uint32_t K, size_t first, size_t end)
+{
+    return chunk_payload(L, K, first, end) + chunk_staging(L, K, first, end);
+}
+
 uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, size_t end)
 {
-    return chunk_payload(L, K, first, end) + (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+    return chunk_room(L, K, first, end) + (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
 }
 
 void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
                              uint64_t *out)
 {
-    const uint64_t all = chunk_entries(L, K, first, end);
     const uint64_t positions = L->warp_offset[end] - L->warp_offset[first];
     const uint64_t lengths = (end - first) * LDA_WARP * sizeof(uint32_t);
-    /* the lists' whole range, one copy each way: the pieces' room among the whole documents'
-       travels too (their lists are formed on the device before they are read) */
-    *out = positions * sizeof(uint32_t) + 2 * all * sizeof(uint32_t) + lengths;
+    /* z in 16 bits and the whole documents' lists packed; the pieces' lists do not travel (they
+       are formed on the device from their documents' lists before they are read) */
+    *out = chunk_staging(L, K, first, end) + lengths;
     *in = *out + positions * sizeof(uint32_t);
 }
 
@@ -67,7 +111,7 @@ int lda_stream_chunks(const lda_layout *L, uint32_t K, uint64_t room, size_t war
         if (warps) {
             end = first + warps < W ? first + warps : W;
         } else {
-            uint64_t bytes = chunk_payload(L, K, first, end) + align; /* the sums are additive by warp */
+            uint64_t bytes = chunk_room(L, K, first, end) + align;
             if (bytes > room) {
                 lda_error_fail(err,
                                "a group of 32 documents (warp %zu) needs %llu bytes on the device, more than a "
@@ -76,8 +120,8 @@ int lda_stream_chunks(const lda_layout *L, uint32_t K, uint64_t room, size_t war
                 free(out);
                 return -1;
             }
-            while (end < W && bytes + chunk_payload(L, K, end, end + 1) <= room)
-                bytes += chunk_payload(L, K, end, end + 1), end++;
+            while (end < W && bytes + chunk_room(L, K, end, end + 1) <= room)
+                bytes += chunk_room(L, K, end, end + 1), end++;
         }
         put_chunk(L, K, first, end, &out[n++]);
         first = end;
@@ -222,15 +266,18 @@ uint64_t lda_stream_pass_bytes(const lda_layout *L, uint32_t K, uint64_t cut_lis
  * documents list far more topics than they have tokens). */
 static uint64_t buffer_bytes(const lda_layout *L, uint32_t K, const lda_stream_chunk *chunks, size_t n)
 {
-    uint64_t positions = 0, entries = 0, slots = 0;
+    uint64_t positions = 0, entries = 0, slots = 0, packed = 0;
     for (size_t i = 0; i < n; i++) {
         const size_t first = chunks[i].first_warp, end = chunks[i].end_warp;
-        const uint64_t p = L->warp_offset[end] - L->warp_offset[first], e = chunk_entries(L, K, first, end);
+        const uint64_t p = L->warp_offset[end] - L->warp_offset[first], e = chunk_entries(L, K, first, end),
+                       h = lda_stream_host_entries(L, K, first, end);
         positions = p > positions ? p : positions;
         entries = e > entries ? e : entries;
+        packed = h > packed ? h : packed;
         slots = (end - first) * LDA_WARP > slots ? (end - first) * LDA_WARP : slots;
     }
-    return (2 * positions + 2 * entries + slots) * sizeof(uint32_t) + (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
+    return (2 * positions + 2 * entries + slots + packed) * sizeof(uint32_t) + positions * sizeof(uint16_t) +
+           (uint64_t)LDA_STREAM_ARRAYS * LDA_STREAM_ALIGN;
 }
 
 /* The streamed plan's chunks whose buffers take at most `room` bytes (or its forced warps),
@@ -263,10 +310,11 @@ static int chunk_streamed(const lda_layout *L, uint32_t K, uint64_t room, uint64
     }
     snprintf(plan->why, sizeof plan->why,
              "tokens streamed from host memory in %zu chunks%s: %.2f GiB needed in device memory, %.2f GiB free%s; "
-             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB in and %.2f GiB out an iteration",
+             "%.2f GiB stay, %u buffers of %.2f GiB; %.2f GiB pinned in host memory; %.2f GiB in and %.2f GiB out an "
+             "iteration",
              plan->num_chunks, plan->forced_warps ? " (forced size)" : "", gib(plan->in_memory_bytes),
              gib(free_bytes), plan->mode == LDA_STREAM_ON ? " (streaming on)" : "", gib(plan->resident_bytes),
-             LDA_STREAM_BUFFERS, gib(plan->chunk_room), gib(plan->copy_in), gib(plan->copy_out));
+             LDA_STREAM_BUFFERS, gib(plan->chunk_room), gib(plan->host_bytes), gib(plan->copy_in), gib(plan->copy_out));
     return 0;
 }
 
@@ -287,6 +335,11 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
                  gib(in_memory_bytes), gib(free_bytes), mode == LDA_STREAM_OFF ? " (streaming off)" : "");
         return 0;
     }
+    const char *refusal = lda_stream_layout_refusal(L);
+    if (refusal) {
+        lda_error_fail(err, "the tokens cannot be streamed from host memory: %s", refusal);
+        return -1;
+    }
     const uint64_t all = chunk_payload(L, K, 0, L->num_warps);
     /* the pass counts into its own n[w,k], n[k] (the draws of later chunks read the counts the
        pass began with), and the cut documents' lists as the pass leaves them beside those it began
@@ -295,7 +348,9 @@ int lda_stream_plan_make(const lda_layout *L, uint32_t K, lda_stream_mode mode, 
     plan->resident_bytes = (in_memory_bytes > all ? in_memory_bytes - all : 0) + extra;
     uint64_t in_all = 0, out_all = 0;
     lda_stream_chunk_copies(L, K, 0, L->num_warps, &in_all, &out_all);
-    plan->host_bytes = out_all; /* z, the slots' lists and lengths, pinned (the words are the layout's, registered) */
+    /* z, the whole documents' lists and the slots' lengths, pinned (the words are the layout's,
+       registered), and where each slot's list starts there */
+    plan->host_bytes = out_all + ((uint64_t)L->num_slots + 1) * sizeof(uint64_t);
     uint64_t room;
     if (forced_warps)
         room = largest_forced_chunk(L, K, forced_warps);

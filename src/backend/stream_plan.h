@@ -11,7 +11,15 @@
  * its positions' words and z, its slots' lists (whole documents' and cut documents' pieces')
  * and their lengths. All of it comes in (words, z, lists, lengths) and but the words goes back;
  * a piece's list is formed on the device from its document's list, which stays there with the
- * word side, so the piece's room travels unread (one copy for the whole range of lists). */
+ * word side, so the pieces' lists neither travel nor stay on the host.
+ *
+ * The host keeps a chunk in a narrower form than the device draws from: z in 16 bits (K <= 65535,
+ * and z holds plain topics between passes) and each whole document's list packed, an entry a
+ * 32-bit word (topic << 16 | count: a whole document has at most 65,535 tokens, which
+ * lda_stream_layout_refusal checks), with room for min(K, its tokens) entries (between passes a
+ * list holds only its non-zero topics, count_lists.cuh), where the device's list has room for the
+ * draw's additions. The chunk crosses the bus in that form and is unpacked on the device before
+ * its draw, packed after it (cuda/stream_pack.cu). */
 #ifndef LDA_STREAM_PLAN_H
 #define LDA_STREAM_PLAN_H
 
@@ -21,6 +29,7 @@
 #include "backend/layout.h"
 #include "backend/zplan.h"
 #include "core/error.h"
+#include "core/hd.h"
 #include "core/params.h"
 
 #ifdef __cplusplus
@@ -30,9 +39,24 @@ extern "C" {
 /* Chunk buffers on the device: one copied in, one drawn, one copied out at a time. */
 #define LDA_STREAM_BUFFERS 3u
 /* Room a chunk's array may need beyond its bytes for its start's alignment (the device
- * arrays' 256-byte alignment), for each of its 4 arrays. */
+ * arrays' 256-byte alignment), for each of its 6 arrays (words, z, topics, counts, the packed
+ * lists, z in 16 bits; the lengths' are in the slots' 4 bytes' rounding). */
 #define LDA_STREAM_ALIGN 256u
-#define LDA_STREAM_ARRAYS 4u
+#define LDA_STREAM_ARRAYS 6u
+/* The packed form of a list entry on the host (above): topic and count in 16 bits each. */
+#define LDA_STREAM_PACKED_MOST 65535u
+LDA_HD uint32_t lda_stream_pack_entry(uint32_t topic, uint32_t count)
+{
+    return topic << 16 | count;
+}
+LDA_HD uint32_t lda_stream_packed_topic(uint32_t entry)
+{
+    return entry >> 16;
+}
+LDA_HD uint32_t lda_stream_packed_count(uint32_t entry)
+{
+    return entry & 0xFFFFu;
+}
 /* Device memory a streamed plan leaves free beside the resident arrays and the buffers, a
  * share of the resident bytes: the allocations' rounding and the runtime's own. Measured on the
  * H100: a plan that left none ran out of memory allocating its last buffer (11 GiB resident). */
@@ -52,11 +76,23 @@ typedef struct {
 
 /* What warps first .. end - 1 of L take on the device at K topics: words and z at their
  * positions (4 bytes each), each slot's list of lda_sparse_list_capacity entries (a topic and
- * a count, 4 bytes each) and its length (4 bytes), and each array's alignment. */
+ * a count, 4 bytes each) and its length (4 bytes); their host form as it lands (z in 2 bytes a
+ * position, the whole documents' packed entries, 4 bytes each); and each array's alignment. */
 uint64_t lda_stream_chunk_bytes(const lda_layout *L, uint32_t K, size_t first, size_t end);
 
-/* The bytes of those warps that cross the bus each way in an iteration: in, words, z, the
- * slots' lists (their whole range: the pieces' room too, one copy) and lengths; out, the same
+/* A slot's room in the host's packed lists: min(K, its tokens) for a whole document, none for a
+ * piece of a cut document. lda_stream_host_entries sums it over warps first .. end - 1;
+ * lda_stream_host_offsets writes where each slot's starts (num_slots + 1 offsets). */
+uint64_t lda_stream_host_room(const lda_layout *L, uint32_t K, size_t slot);
+uint64_t lda_stream_host_entries(const lda_layout *L, uint32_t K, size_t first, size_t end);
+void lda_stream_host_offsets(const lda_layout *L, uint32_t K, uint64_t *offsets);
+
+/* Why L's tokens cannot be streamed (NULL: they can): a whole document of more than
+ * LDA_STREAM_PACKED_MOST tokens, whose counts the packed form cannot hold. A phrase. */
+const char *lda_stream_layout_refusal(const lda_layout *L);
+
+/* The bytes of those warps that cross the bus each way in an iteration, in the host's form: in,
+ * words, z (2 bytes), the whole documents' packed lists and the slots' lengths; out, the same
  * but the words. */
 void lda_stream_chunk_copies(const lda_layout *L, uint32_t K, size_t first, size_t end, uint64_t *in,
                              uint64_t *out);
@@ -119,15 +155,16 @@ typedef struct {
                                  what the chunks carry, plus the pass's own n[w,k] and n[k] and
                                  the cut documents' lists as the pass leaves them */
     uint64_t chunk_room;      /* a chunk buffer's bytes, each array the largest chunk's: LDA_STREAM_BUFFERS of them */
-    uint64_t host_bytes;      /* pinned host memory: every warp's z, lists and lengths (the words are
-                                 the layout's own, registered) */
+    uint64_t host_bytes;      /* pinned host memory: every position's z (2 bytes), the whole documents'
+                                 packed lists, the slots' lengths and list offsets (the words are the
+                                 layout's own, registered) */
     uint64_t copy_in, copy_out; /* an iteration's, each way */
     lda_stream_chunk *chunks; /* malloc'ed (lda_stream_plan_free) */
     size_t num_chunks;
     lda_stream_mode mode;     /* as asked */
     size_t forced_warps;      /* the chunks' forced size (0: by room) */
     uint64_t free_bytes;      /* the device's free memory the choice weighed */
-    char why[320];            /* one line: streamed or not, and the numbers that decided it */
+    char why[400];            /* one line: streamed or not, and the numbers that decided it */
 } lda_stream_plan;
 
 /* The run's choice: off never streams; on always (the caller has checked that the run can);

@@ -51,6 +51,8 @@ int lda_train_log_add(lda_train_log *log, const lda_log_row *row, lda_error *err
     else
         fprintf(log->out, "iter %4u  %8.4f s  %7.2f Mtok/s  (z %.4f s, update %.4f s)", row->iteration,
                 row->seconds, row->tokens_per_second / 1e6, row->timing.z_seconds, row->timing.update_seconds);
+    if (row->iteration && row->timing.copy_wait_seconds > 0)
+        fprintf(log->out, "  copies not hidden %.4f s", row->timing.copy_wait_seconds);
     if (row->evaluated)
         fprintf(log->out, "  loglik %.4f  joint %.4f", row->eval.loglik_pred, row->eval.loglik_joint);
     if (row->heldout_evaluated)
