@@ -1,6 +1,6 @@
 #!/bin/sh
 # A run of 10^9 tokens or more on one GPU: generate a corpus from K planted topics in the binary
-# form, train K topics on it with --doc-topics top:10, and report what was measured: generation
+# form, train K topics on it with --doc-topics DOC_TOPICS (top:10), and report what was measured: generation
 # (s, tokens/s, the planted topics' share), the corpus read and the set-up, ms an iteration and
 # tokens/s over the run (iterations 1, 2, 5, 10, 20, 50, 100, ... and the last), the device memory
 # planned and the peak nvidia-smi saw, the host's peak RSS, where train streams tokens from host
@@ -10,7 +10,7 @@
 # usage: scripts/billion.sh OUTDIR
 # env:  TOKENS (1000000000), K (1024, planted and trained), ITERS (400), DEVICE (cuda), JOBS (nproc),
 #       LDAGPU (./ldagpu), MODEL (collapsed), SAMPLER (sparse), TRAIN_ARGS (more train options), MEAN_LENGTH (300), LENGTH_SIGMA (1), VOCAB (50000),
-#       ALPHA (3.2/K), BETA (0.01), SEED (1), EVAL_EVERY (10), TRAIN_LIMIT (seconds, 300: the
+#       ALPHA (3.2/K), BETA (0.01), SEED (1), EVAL_EVERY (10), DOC_TOPICS (top:10), TRAIN_LIMIT (seconds, 300: the
 #       train command gets SIGTERM then, stops after its iteration and writes the model),
 #       WORK (where the corpus and model go, ${TMPDIR:-/tmp}/ldagpu-billion: local disk, 8.2 bytes a
 #       token; removed at the end unless KEEP=1), PYTHON (python3, with NumPy), RECOVERY_LIMIT (900 s).
@@ -56,9 +56,9 @@
 #   would sit in the memory beside the run's own ~90 GB (below).
 # - Host memory (train/run_memory.c and the corpus): the corpus 20 GB + the layout's words 20 GB
 #   + z fetched 20 GB + z in input order 20 GB + 16VK (φ fetched and the model's, 16 GB at K =
-#   10^4) ≈ 96 GB, and streamed (--stream-tokens) the pinned whole documents' lists, about 8
-#   bytes a token at K = 10^4 (docs/scale.md: 41 GB at 5 x 10^9): ≈ 136 GB against 128 GiB. So
-#   5 x 10^9 at K = 10^4 may not fit the host; the script warns before generating.
+#   10^4) ≈ 96 GB, and streamed (--stream-tokens) the chunks' host form, pinned: z in 2 bytes
+#   and the whole documents' packed lists, about 4 bytes a token (docs/scale.md): ≈ 116 GB
+#   against 128 GiB (137 GB), z fetched and in input order only once the iterations are done.
 #   The generator holds 12VK (12 GB) while it runs, and frees it before train starts.
 # - Device: with tokens streamed from host memory, what stays on the GPU is the word side (n[w,k]
 #   and φ, 8VK = 8 GB, the word lists and tables) and the chunks in flight; without streaming
@@ -97,13 +97,13 @@ if [ "$device" = cuda ] && command -v nvidia-smi > /dev/null; then
 fi
 # The disk of WORK (the corpus, 4 bytes a token and 16 a document; the model, z 4 bytes a token and
 # φ 4VK) and the host's memory (the corpus, the layout's words, z fetched and in input order: 16
-# bytes a token; φ fetched and the model's, 16VK; on the GPU the streamed run's pinned lists,
-# about 8 bytes a token at K = 10^4; and WORK's files where WORK is in memory): a short disk is
+# bytes a token; φ fetched and the model's, 16VK; on the GPU the streamed run's pinned host form,
+# about 4 bytes a token; and WORK's files where WORK is in memory): a short disk is
 # refused, a short memory only warned of (the estimate is an upper bound: z is fetched to save it
 # once the iterations are done).
 disk_need=$(awk -v n="$tokens" -v d="$docs" -v k="$K" -v v="$V" 'BEGIN { printf "%.0f", 8 * n + 16 * d + 4 * v * k }')
 pinned=0
-[ "$device" != cuda ] || pinned=8
+[ "$device" != cuda ] || pinned=4
 host_need=$(awk -v n="$tokens" -v k="$K" -v v="$V" -v p="$pinned" 'BEGIN { printf "%.0f", (16 + p) * n + 16 * v * k }')
 [ "$(stat -f -c %T "$work" 2> /dev/null)" != tmpfs ] || host_need=$((host_need + disk_need))
 disk_free=$(($(df -Pk "$work" | awk 'NR == 2 { print $4 }') * 1024))
@@ -137,7 +137,8 @@ deadline=$(($(date +%s) + limit))
 # shellcheck disable=SC2016
 "$@" sh -c 'echo $$ > "$0"; exec "$@"' "$work/train.pid" "$bin" train "$corpus" -K "$K" -n "$iters" \
     --model "$model" --sampler "${SAMPLER:-sparse}" --device "$device" -j "$jobs" --alpha "$alpha" --beta "$beta" -s "$seed" \
-    -e "${EVAL_EVERY:-10}" --doc-topics top:10 ${TRAIN_ARGS:-} -o "$work/model" 2> "$out/train.log" &
+    -e "${EVAL_EVERY:-10}" --doc-topics "${DOC_TOPICS:-top:10}" ${TRAIN_ARGS:-} -o "$work/model" \
+    > "$out/iterations.log" 2> "$out/train.log" &
 runner=$!
 while [ ! -s "$work/train.pid" ] && kill -0 "$runner" 2> /dev/null; do sleep 0.05; done
 pid=$(cat "$work/train.pid" 2> /dev/null || echo "$runner")
@@ -197,7 +198,10 @@ over_run=$(awk -F, -v n="${n_tokens:-0}" 'NR > 1 && $1 > 0 { s[$1 + 0] = $2; las
     if (last) printf "%d (the last): %.0f ms, %.0f M tokens/s", last, 1000 * s[last], n / s[last] / 1e6 }' "$out/log.csv")
 # where train streams tokens from host memory through the GPU: its line, and the copies' share
 stream_line=$(sed -n 's/^ldagpu: \(.*tokens streamed from host memory.*\)/\1/p' "$out/train.log" | head -1)
-copies_line=$(grep -i 'copies' "$out/train.log" | grep -v 'tokens streamed from host memory' | sed 's/^ldagpu: //' | tail -1)
+# the iterations' lines: "copies not hidden S s" (the time the draw waited for the chunks' copies)
+copies_line=$(awk '/^iter/ && /copies not hidden/ { for (i = 1; i < NF; i++) { if ($i == "s" && !t) t = $(i - 1)
+        if ($i == "hidden") w = $(i + 1) } s += t; c += w; n++; t = 0 } END {
+    if (n) printf "%.1f ms of %.1f ms an iteration (%.1f%%) not hidden behind the draw, the mean of %d iterations", 1000 * c / n, 1000 * s / n, 100 * c / s, n }' "$out/iterations.log")
 gpu_peak=
 [ ! -s "$out/gpu-memory.txt" ] ||
     gpu_peak="$(sort -n "$out/gpu-memory.txt" | tail -1) MiB (before the run: $(cat "$out/gpu-before.txt") MiB, total $gpu_total MiB)"
@@ -232,9 +236,9 @@ rec="$out/recovery.txt"
     echo "| device memory peak (nvidia-smi memory.used, every 0.2 s) | ${gpu_peak:-$nm} |"
     echo "| host peak RSS (train) | ${rss:-$nm} |"
     echo "| tokens streamed from host memory (train's line) | ${stream_line:-not streamed (no such line in the log)} |"
-    copies=${copies_line:-${stream_line:+not printed by train (the GiB copied an iteration are in the line above; the share not hidden: the streamed time over the same run kept in memory in as many chunks, LDAGPU_STREAM_CHUNK_WARPS)}}
+    copies=${copies_line:-${stream_line:+not printed by train}}
     echo "| the copies' share (train's line) | ${copies:-not streamed} |"
-    echo "| model saved (--doc-topics top:10) | ${saved:-$nm} |"
+    echo "| model saved (--doc-topics ${DOC_TOPICS:-top:10}) | ${saved:-$nm} |"
     echo "| train command, wall | $train_wall s |"
     echo "| the script so far (generate, train, recovery), wall | $(echo "$start $(now)" | awk '{ printf "%.1f", $2 - $1 }') s |"
     if grep -q '^recovered=' "$rec" 2> /dev/null; then
