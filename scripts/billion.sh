@@ -237,7 +237,7 @@ rec="$out/recovery.txt"
     echo "| host peak RSS (train) | ${rss:-$nm} |"
     echo "| tokens streamed from host memory (train's line) | ${stream_line:-not streamed (no such line in the log)} |"
     copies=${copies_line:-${stream_line:+not printed by train}}
-    echo "| the copies' share (train's line) | ${copies:-not streamed} |"
+    echo "| the copies' share (train's iteration lines: copies not hidden) | ${copies:-not streamed} |"
     echo "| model saved (--doc-topics ${DOC_TOPICS:-top:10}) | ${saved:-$nm} |"
     echo "| train command, wall | $train_wall s |"
     echo "| the script so far (generate, train, recovery), wall | $(echo "$start $(now)" | awk '{ printf "%.1f", $2 - $1 }') s |"
