@@ -4,7 +4,7 @@
 // n[k] stays 32-bit and is checked rather than widened. Its updates are 32-bit atomics, so a
 // topic past 2^32 - 1 leaves it right modulo 2^32 and every real token is counted in exactly one
 // topic: Σ_k n[k] summed in 64 bits equals the tokens counted unless a topic wrapped, and then
-// falls short by a multiple of 2^32. That sum costs one block over K counts and eight bytes
+// falls short by a multiple of 2^32. That sum costs one warp over K counts and eight bytes
 // written to pinned host memory, once a pass, read after the wait that ends every iteration. A
 // 64-bit n[k] would change every kernel that reads or counts it (the count updates' atomics, φ's
 // scales, the butterfly draws' totals, which share these kernels with the other samplers) and
@@ -18,27 +18,20 @@
 #include "backend/updates_cpu.h" // lda_topic_total_error
 #include "check.cuh"
 #include "device_state.cuh"
+#include "warp.cuh"
 
 #define TOTALS_THREADS 256u
 #define COLUMN_WORDS 1024u // words a thread adds in the naming pass
 
-// Σ_k n[k] in 64 bits into *sum (one block).
-__global__ void __launch_bounds__(TOTALS_THREADS) topic_sum_kernel(const uint32_t *n_k, uint32_t K,
-                                                                   unsigned long long *sum)
+// Σ_k n[k] in 64 bits into *sum (one warp: K is at most a few tens of thousands of counts).
+__global__ void topic_sum_kernel(const uint32_t *n_k, uint32_t K, unsigned long long *sum)
 {
-    __shared__ unsigned long long part[TOTALS_THREADS];
     unsigned long long total = 0;
-    for (uint32_t k = threadIdx.x; k < K; k += TOTALS_THREADS)
+    for (uint32_t k = threadIdx.x; k < K; k += LDA_WARP)
         total += n_k[k];
-    part[threadIdx.x] = total;
-    __syncthreads();
-    for (uint32_t half = TOTALS_THREADS / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half)
-            part[threadIdx.x] += part[threadIdx.x + half];
-        __syncthreads();
-    }
+    total = warp_sum(total);
     if (threadIdx.x == 0)
-        *sum = part[0];
+        *sum = total;
 }
 
 // totals[k] += Σ over a block of words of n[w,k], in 64 bits (totals zeroed before).
@@ -74,7 +67,7 @@ int cuda_topic_totals_queue(const device_state &s, lda_error *err)
         return 0;
     unsigned long long *sum = NULL;
     CUDA_TRY(cudaHostGetDevicePointer((void **)&sum, s.topic_sum, 0));
-    topic_sum_kernel<<<1, TOTALS_THREADS, 0, s.stream>>>(s.n_k, s.K, sum);
+    topic_sum_kernel<<<1, LDA_WARP, 0, s.stream>>>(s.n_k, s.K, sum);
     LAUNCH_TRY();
     return 0;
 fail:
@@ -104,24 +97,17 @@ int cuda_topic_totals_verify(const device_state &s, lda_error *err)
 {
     if (!s.topic_sum || *(volatile unsigned long long *)s.topic_sum == s.topic_tokens)
         return 0;
-    const unsigned long long sum = *s.topic_sum;
-    unsigned long long *totals = (unsigned long long *)malloc(s.K * sizeof *totals);
-    if (!totals) {
-        lda_error_fail(err, "out of memory");
-        return -1;
-    }
-    if (column_totals(s, totals, err)) {
-        free(totals);
-        return -1;
-    }
-    for (uint32_t k = 0; k < s.K; k++)
-        if (totals[k] > UINT32_MAX) {
+    unsigned long long *totals = (unsigned long long *)lda_malloc_array(s.K, sizeof *totals, "topic totals", err);
+    uint32_t k = 0;
+    if (totals && column_totals(s, totals, err) == 0) {
+        while (k < s.K && totals[k] <= UINT32_MAX)
+            k++;
+        if (k < s.K)
             lda_topic_total_error(err, k, totals[k]);
-            free(totals);
-            return -1;
-        }
+        else
+            lda_error_fail(err, "internal error: the topic totals add up to %llu tokens, %llu were counted",
+                           *s.topic_sum, (unsigned long long)s.topic_tokens);
+    }
     free(totals);
-    lda_error_fail(err, "internal error: the topic totals add up to %llu tokens, %llu were counted", sum,
-                   (unsigned long long)s.topic_tokens);
     return -1;
 }
