@@ -190,7 +190,7 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
             lda_error_input(err, "%zu tokens: a corpus has at most %llu", L->num_tokens, (unsigned long long)most);
         else
             lda_error_input(err, "%zu tokens: this GPU run takes at most %llu (its topic counts are 32-bit and "
-                            "unchecked); --sampler sparse on one GPU, or --device cpu, takes them",
+                            "unchecked); --model collapsed --sampler sparse on one GPU, or --device cpu, takes them",
                             L->num_tokens, (unsigned long long)most);
         return -1;
     }
