@@ -101,6 +101,8 @@ static void free_state(device_state &s)
         if (ptr)
             cudaFree(ptr);
     free(s.cut_offsets_host);
+    if (s.topic_sum)
+        cudaFreeHost(s.topic_sum);
     if (s.stream)
         cudaStreamDestroy(s.stream);
     if (s.ev_start)
@@ -320,10 +322,10 @@ static int cuda_start(lda_backend *b, const uint32_t *z, uint32_t iteration, lda
     device_state &s = ((cuda_impl *)b->impl)->s;
     if (s.chunked ? cuda_stream_start(b, z, err) : cuda_start_counts(b, z, err))
         return -1;
-    if (cuda_backend_update_model(b, iteration, err))
+    if (cuda_topic_totals_queue(s, err) || cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaStreamSynchronize(s.stream));
-    return 0;
+    return cuda_topic_totals_verify(s, err);
 fail:
     return -1;
 }
@@ -408,10 +410,13 @@ static int cuda_iterate(lda_backend *b, uint32_t iteration, lda_iter_timing *tim
         if (part + 1 < R && cuda_backend_update_phi(b, lda_phi_stream(iteration, part, R), err))
             return -1;
     }
-    if (lda_backend_learn_priors(b, iteration, err) || cuda_backend_update_model(b, iteration, err))
+    if (cuda_topic_totals_queue(s, err) || lda_backend_learn_priors(b, iteration, err) ||
+        cuda_backend_update_model(b, iteration, err))
         return -1;
     CUDA_TRY(cudaEventRecord(s.ev_updated, s.stream));
     CUDA_TRY(cudaEventSynchronize(s.ev_updated));
+    if (cuda_topic_totals_verify(s, err))
+        return -1;
     for (uint32_t part = 0; part < R; part++) { // z: the draws alone; updates: the rest
         float ms = 0;
         CUDA_TRY(cudaEventElapsedTime(&ms, s.ev_parts[2 * part], s.ev_parts[2 * part + 1]));
@@ -724,7 +729,8 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
             choose_stream(L, params, &b->zplan, &chunks, err) ||
             check_fits(L, params, &b->zplan, &chunks, prop, err) ||
             create_state(impl->s, L, params, &b->zplan, chunks.streamed, err) ||
-            (chunks.num_chunks && cuda_stream_setup(b, &chunks, err))) {
+            (chunks.num_chunks && cuda_stream_setup(b, &chunks, err)) ||
+            cuda_topic_totals_setup(impl->s, chunks.num_chunks > 0, err)) {
             free_state(impl->s);
             lda_stream_plan_free(&chunks);
             goto fail_quiet;

@@ -91,6 +91,11 @@ struct device_state {
     bool phi_stale;
     // The z pass a chunk of warps at a time (stream_pass.cuh); NULL: the whole layout at once.
     struct stream_state *chunked;
+    // The topic totals' check (topic_totals.cu): once a pass's counts settle, Σ_k n[k] in 64 bits
+    // must be topic_tokens (the tokens counted); the device writes the sum into topic_sum (pinned
+    // host memory, mapped). NULL: not checked (no topic can pass 2^32 - 1: cuda_topic_totals_setup).
+    uint64_t topic_tokens;
+    unsigned long long *topic_sum;
 };
 
 
@@ -160,6 +165,13 @@ int cuda_shard_doc_spread(const device_state &s, lda_error *err);
 // The histograms of the current counts (optimize_priors.h: lda_count_hist_build is the CPU
 // reference), lists sorted.
 int cuda_count_histograms(const device_state &s, lda_count_hist *h, lda_error *err);
+// The topic totals' check (topic_totals.cu): set up for a run of s's tokens (chunked: its z pass
+// goes over chunks), where a topic could pass 2^32 - 1 tokens and wherever the pass is chunked;
+// the sum of n[k] queued on s.stream once a pass's counts settle; and, once s.stream has reached
+// it, checked: -1 with err (a run failure) naming the topic past 2^32 - 1.
+int cuda_topic_totals_setup(device_state &s, bool chunked, lda_error *err);
+int cuda_topic_totals_queue(const device_state &s, lda_error *err);
+int cuda_topic_totals_verify(const device_state &s, lda_error *err);
 // Its three steps, for states whose documents come a chunk at a time (stream_read.cu): zeroed;
 // the documents' counts of s (a chunk's view) added; the words' counts, all to the host.
 int cuda_hist_begin(const device_state &s, lda_error *err);

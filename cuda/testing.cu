@@ -6,6 +6,7 @@
 #include "backend/allreduce.h"
 #include "backend/backend.h"
 #include "backend/sampler_sparse.h"
+#include "backend_cuda_internal.cuh"
 #include "check.cuh"
 #include "core/gamma.h"
 #include "device_state.cuh"
@@ -379,4 +380,38 @@ fail:
     cudaFree(s.sparse.words.counts);
     cudaFree(s.sparse.words.len);
     return rc;
+}
+
+// Word w's n[w,k] and, where the pass counts apart, its own_wk, given 2^32 / V more (word 0 also the
+// rest of 2^32): 2^32 in all.
+__global__ void overfill_topic_kernel(uint32_t *n_wk, uint32_t *own_wk, uint32_t V, uint32_t K, uint32_t k)
+{
+    const uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= V)
+        return;
+    const uint64_t all = 1ull << 32;
+    const uint32_t more = (uint32_t)(all / V + (w == 0 ? all % V : 0));
+    n_wk[(size_t)w * K + k] += more;
+    if (own_wk != n_wk)
+        own_wk[(size_t)w * K + k] += more;
+}
+
+extern "C" int lda_cuda_test_overfill_topic(lda_backend *b, uint32_t k, lda_error *err)
+{
+    if (cuda_enter(b, err))
+        return -1;
+    device_state &s = ((cuda_impl *)b->impl)->s;
+    if (s.V < 4 || k >= s.K) {
+        lda_error_fail(err, "internal error: topic %u of %u overfilled over %u words", k, s.K, s.V);
+        return -1;
+    }
+    if (!s.topic_sum && cuda_topic_totals_setup(s, true, err))
+        return -1;
+    overfill_topic_kernel<<<(s.V + 255) / 256, 256, 0, s.stream>>>(s.n_wk, s.own_wk, s.V, s.K, k);
+    LAUNCH_TRY();
+    CUDA_TRY(cudaStreamSynchronize(s.stream));
+    s.topic_tokens += 1ull << 32; // n[k] itself, 2^32 more, is as it was
+    return 0;
+fail:
+    return -1;
 }

@@ -62,8 +62,8 @@
 #   The generator holds 12VK (12 GB) while it runs, and frees it before train starts.
 # - Device: with tokens streamed from host memory, what stays on the GPU is the word side (n[w,k]
 #   and φ, 8VK = 8 GB, the word lists and tables) and the chunks in flight; without streaming
-#   (or beyond 2^32 - 1 tokens, which the GPU backend refuses until its counts are made 64-bit or
-#   checked) train stops at its plan, before allocating.
+#   train stops at its plan, before allocating. Past 2^32 - 1 tokens the GPU takes --sampler
+#   sparse alone (the script's default), its topic totals checked after every pass.
 # The script refuses before generating where the disk is short (df) and warns where the host
 # memory may be (MemAvailable), with the arithmetic above.
 set -eu

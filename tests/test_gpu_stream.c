@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/cuda_testing.h"
 #include "backend/stream_plan.h"
 #include "helpers.h"
 
@@ -184,6 +185,62 @@ Test(stream_gpu, chunks_refused_for_other_samplers)
     test_rmdir(dir);
     free(dir);
     free(c);
+}
+
+/* A topic past 2^32 - 1 tokens stops the run (cuda/topic_totals.cu): a collapsed sparse backend,
+ * its pass over the whole layout, in chunks of 3 warps in device memory, or streamed in them
+ * (warps 0: unset; mode: --stream-tokens), starts and iterates with the check passing; then topic
+ * 3 is given 2^32 tokens more than it holds (lda_cuda_test_overfill_topic), and the next iteration
+ * fails, a run failure naming the topic and its 64-bit total. */
+static void overfilled_topic_stops(unsigned warps, lda_stream_mode mode)
+{
+    require_gpu();
+    corpus *c = test_planted_corpus(8, 40, 400, 20, 300, 5, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 64, &err);
+    cr_assert(L, "%s", err.msg);
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 16);
+    p.device = LDA_DEVICE_CUDA;
+    p.piece_length = 64;
+    p.stream_tokens = mode;
+    char value[32];
+    snprintf(value, sizeof value, "%u", warps);
+    if (warps)
+        cr_assert_eq(setenv(LDA_STREAM_CHUNK_WARPS_ENV, value, 1), 0);
+    lda_backend *b = lda_backend_create(L, &p, &err);
+    unsetenv(LDA_STREAM_CHUNK_WARPS_ENV);
+    cr_assert(b, "%s", err.msg);
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 2; it++)
+        cr_assert_eq(b->ops->iterate(b, it, NULL, &err), 0, "iteration %u: %s", it, err.msg);
+    cr_assert_eq(lda_cuda_test_overfill_topic(b, 3, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->iterate(b, 3, NULL, &err), -1, "a topic past 2^32 - 1 tokens went unnoticed");
+    cr_assert_eq(err.status, LDA_EXIT_FAILURE, "%s", err.msg);
+    uint32_t n_k[16];
+    lda_error fetched = {0};
+    cr_assert_eq(b->ops->fetch_counts(b, NULL, NULL, n_k, &fetched), 0, "%s", fetched.msg);
+    char says[128];
+    snprintf(says, sizeof says, "topic 3 holds %llu tokens; a topic's count is 32-bit (at most 4294967295)",
+             (1ull << 32) + n_k[3]);
+    cr_assert(strcmp(err.msg, says) == 0, "'%s', not '%s'", err.msg, says);
+    lda_backend_destroy(b);
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
+Test(stream_gpu, a_topic_past_2_to_the_32_stops_the_run_in_device_memory, .timeout = 120)
+{
+    overfilled_topic_stops(0, LDA_STREAM_OFF);
+}
+
+Test(stream_gpu, a_topic_past_2_to_the_32_stops_the_run_in_chunks, .timeout = 120)
+{
+    overfilled_topic_stops(3, LDA_STREAM_OFF);
+}
+
+Test(stream_gpu, a_topic_past_2_to_the_32_stops_the_streamed_run, .timeout = 120)
+{
+    overfilled_topic_stops(3, LDA_STREAM_ON);
 }
 
 #else

@@ -586,6 +586,23 @@ Test(shards, devices_needed_is_the_fewest_that_fit)
     lda_layout_free(L);
 }
 
+/* Several GPUs take at most 2^32 - 1 tokens (zplan.h, lda_gpu_max_tokens), so the advice of a
+ * run of more that does not fit one GPU names no number of GPUs, but that limit. */
+Test(shards, the_advice_past_2_to_the_32_tokens_names_no_number_of_gpus)
+{
+    lda_layout *L = cut_layout(2000, 300, 64, NULL);
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 64);
+    p.device = LDA_DEVICE_CUDA;
+    const size_t tokens = L->num_tokens;
+    L->num_tokens = (size_t)5000000000u; /* the count alone: what the advice weighs against the limit */
+    char advice[512];
+    lda_gpu_memory_advice(L, &p, 80ull << 30, 2, advice, sizeof advice);
+    cr_assert(strstr(advice, "; on several GPUs a run takes at most 4294967295 tokens"), "%s", advice);
+    cr_assert(!strstr(advice, "split over") && !strstr(advice, "not even"), "%s", advice);
+    L->num_tokens = tokens;
+    lda_layout_free(L);
+}
+
 /* The log's line: which split, each shard's tokens and, where sized, bytes. */
 Test(shards, describe_says_the_split_and_each_shard)
 {

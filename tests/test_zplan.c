@@ -203,9 +203,9 @@ Test(zplan, auto_resolves_by_the_model_before_the_plan)
     cr_assert_eq(p.sampler, LDA_SAMPLER_NAIVE, "a named sampler is kept");
 }
 
-/* The GPU's counts (n[k], n[w,k]) are 32-bit and nothing on the device checks them, so a
- * corpus of more tokens than they hold is refused before anything is allocated, naming the
- * CPU, which takes it; one token fewer is planned. */
+/* Where the GPU's topic totals n[k] are not checked (every draw but the sparse one of one GPU),
+ * a corpus of more tokens than they hold is refused before anything is allocated, naming the
+ * sparse draw and the CPU, which take it; one token fewer is planned. */
 Test(zplan, more_tokens_than_the_gpus_counts_hold_are_refused)
 {
     lda_params p = params(LDA_MODEL_MEAN_FOR_MODE, 1024);
@@ -218,6 +218,43 @@ Test(zplan, more_tokens_than_the_gpus_counts_hold_are_refused)
     cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1, "accepted: %s", z.why);
     cr_assert_eq(err.status, LDA_EXIT_BAD_INPUT);
     cr_assert(strstr(err.msg, "4294967296 tokens") && strstr(err.msg, "at most 4294967295") &&
-                  strstr(err.msg, "--device cpu"),
+                  strstr(err.msg, "--sampler sparse on one GPU") && strstr(err.msg, "--device cpu"),
               "%s", err.msg);
+}
+
+/* The sparse draw of one GPU (in device memory or streamed) indexes its tokens in 64 bits and
+ * checks its topic totals after every pass, so it takes a corpus's most tokens; on several GPUs,
+ * whose summed totals are not checked, and for every other sampler, the most is 2^32 - 1. */
+Test(zplan, the_sparse_draw_of_one_gpu_takes_a_corpus_past_2_to_the_32)
+{
+    lda_params p = params(LDA_MODEL_COLLAPSED, 1024);
+    p.sampler = LDA_SAMPLER_SPARSE;
+    cr_assert_eq(lda_gpu_max_tokens(&p), CORPUS_MAX_TOKENS);
+    lda_params q = p;
+    q.shards = 2;
+    cr_assert_eq(lda_gpu_max_tokens(&q), UINT32_MAX, "several GPUs");
+    q = p;
+    q.over_ranks = 1;
+    cr_assert_eq(lda_gpu_max_tokens(&q), UINT32_MAX, "MPI processes");
+    q = params(LDA_MODEL_COLLAPSED, 1024);
+    q.sampler = LDA_SAMPLER_BUTTERFLY;
+    cr_assert_eq(lda_gpu_max_tokens(&q), UINT32_MAX, "another sampler");
+
+    /* the plan of a layout of 5 x 10^9 tokens (its shape alone: the slots' lengths are zero) */
+    static uint32_t zeros[64 * LDA_WARP];
+    lda_layout L = layout_of(64);
+    L.slot_len = L.slot_doc_len = zeros;
+    L.num_tokens = (size_t)5000000000u;
+    p.sparse_long_lists = 0;
+    lda_zplan z = plan_on(&p, &L);
+    cr_assert_eq(z.kernel, LDA_ZKERNEL_SPARSE);
+    L.num_tokens = (size_t)CORPUS_MAX_TOKENS + 1;
+    lda_error err = {0};
+    cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1, "accepted: %s", z.why);
+    cr_assert(strstr(err.msg, "72057594037927936 tokens") && strstr(err.msg, "at most 72057594037927935"),
+              "%s", err.msg);
+    p.shards = 2;
+    L.num_tokens = (size_t)UINT32_MAX + 1;
+    cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1, "accepted on 2 GPUs: %s", z.why);
+    cr_assert(strstr(err.msg, "at most 4294967295"), "%s", err.msg);
 }

@@ -140,7 +140,8 @@ uint64_t lda_shard_warp_bytes(const lda_layout *L, const lda_params *p, uint64_t
 int lda_cuda_free_bytes(int device, uint64_t *out, lda_error *err);
 /* The end of a "not enough GPU memory" message for a run of the whole layout `whole`: the fewest
  * GPUs with per_device bytes each (at least `from`) that would hold it split (--gpus N, or
- * mpirun -np N), or that no number would; and, where they are most of it, that the dense D × K
+ * mpirun -np N), or that no number would (or, past the tokens several GPUs take, zplan.h's
+ * lda_gpu_max_tokens, that limit); and, where they are most of it, that the dense D × K
  * arrays (θ and n[m,k]) are what runs out. */
 void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_t per_device, uint32_t from,
                            char *out, size_t size);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "backend/layout.h"
 #include "backend/sampler_cpu.h"
 #include "backend/zplan.h"
@@ -78,6 +79,14 @@ int lda_cuda_log_gamma(double shape, uint64_t seed, size_t n, double *out, lda_e
  * back to out[g]. *used_nccl: whether NCCL summed them (else the peer copies). */
 int lda_cuda_allreduce(uint32_t ranks, const int *devices, const uint32_t *const *in, uint32_t *const *out,
                        size_t count, int *used_nccl, lda_error *err);
+
+/* The topic totals' check (cuda/topic_totals.cu) put to the test on b, a started CUDA backend of
+ * one GPU: topic k is given 2^32 tokens more than it holds, spread over its n[w,k] (V >= 4, so
+ * that no n[w,k] wraps), as if that many more had been counted; its 32-bit n[k] wraps back to
+ * what it was, as a topic's total past 2^32 - 1 wraps. The check is set up where the run has none
+ * (its tokens in device memory, fewer than 2^32). The next iterate fails (a run failure), naming
+ * topic k. */
+int lda_cuda_test_overfill_topic(lda_backend *b, uint32_t k, lda_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #include "backend/backend.h"
 #include "backend/device_bytes.h"
 #include "backend/shards.h"
+#include "backend/zplan.h"
 
 int lda_backend_check_gpus(uint32_t gpus, lda_error *err)
 {
@@ -70,7 +71,10 @@ void lda_gpu_memory_advice(const lda_layout *whole, const lda_params *p, uint64_
     lda_error ignored = {0};
     int used;
     const lda_shard_memory m = {lda_shard_device_bytes, lda_shard_warp_bytes, &split, per_device};
-    if (lda_shards_needed(whole, from < 2 ? 2 : from, &m, &needed, &largest, &ignored))
+    const uint64_t split_most = lda_gpu_max_tokens(&split);
+    if (whole->num_tokens > split_most) /* no number of GPUs takes it (a shard's tokens would fit) */
+        used = snprintf(out, size, "; on several GPUs a run takes at most %llu tokens", (unsigned long long)split_most);
+    else if (lda_shards_needed(whole, from < 2 ? 2 : from, &m, &needed, &largest, &ignored))
         used = snprintf(out, size, "%s", "");
     else if (needed)
         used = snprintf(out, size, "; split over %u GPUs like this one it would need at most %.2f GiB each (--gpus %u, "

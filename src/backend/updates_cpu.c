@@ -66,6 +66,12 @@ int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi,
     return rc;
 }
 
+void lda_topic_total_error(lda_error *err, uint32_t k, uint64_t total)
+{
+    lda_error_fail(err, "topic %u holds %llu tokens; a topic's count is 32-bit (at most %u)", k,
+                   (unsigned long long)total, UINT32_MAX);
+}
+
 int lda_cpu_topic_totals(const uint64_t *partial, size_t chunks, uint32_t K, uint32_t *n_k, lda_error *err)
 {
     for (uint32_t k = 0; k < K; k++) {
@@ -73,8 +79,7 @@ int lda_cpu_topic_totals(const uint64_t *partial, size_t chunks, uint32_t K, uin
         for (size_t ch = 0; ch < chunks; ch++)
             total += partial[ch * K + k];
         if (total > UINT32_MAX) {
-            lda_error_fail(err, "topic %u holds %llu tokens; a topic's count is 32-bit (at most %u)", k,
-                           (unsigned long long)total, UINT32_MAX);
+            lda_topic_total_error(err, k, total);
             return -1;
         }
         n_k[k] = (uint32_t)total;

@@ -23,6 +23,10 @@
  * depend on the thread count. */
 #include "core/phi_chunks.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi, const uint32_t *z,
                   uint32_t K, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
 
@@ -31,6 +35,10 @@ int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi,
  * topic holds more than 2^32 - 1 tokens, which n[k] cannot count. lda_cpu_count ends with it. */
 int lda_cpu_topic_totals(const uint64_t *partial, size_t chunks, uint32_t K, uint32_t *n_k, lda_error *err);
 
+/* The failure of topic k past 2^32 - 1 tokens (it holds `total`), a run failure: the CPU's totals
+ * and the GPU's check (cuda/topic_totals.cu) say it in the same words. */
+void lda_topic_total_error(lda_error *err, uint32_t k, uint64_t total);
+
 int lda_cpu_update_theta(lda_pool *pool, const lda_layout *L, const uint32_t *n_mk, uint32_t K,
                          const lda_priors *priors, lda_update update, uint64_t seed, uint32_t iteration,
                          float *theta, lda_error *err);
@@ -38,5 +46,9 @@ int lda_cpu_update_theta(lda_pool *pool, const lda_layout *L, const uint32_t *n_
 int lda_cpu_update_phi(lda_pool *pool, uint32_t V, const uint32_t *n_wk, const uint32_t *n_k,
                        uint32_t K, double beta, lda_update update, uint64_t seed, uint32_t iteration,
                        float *phi, lda_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

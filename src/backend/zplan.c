@@ -166,6 +166,12 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
              LDA_SPARSE_BLOCK, z->scratch_bytes >> 20);
 }
 
+uint64_t lda_gpu_max_tokens(const lda_params *p)
+{
+    const int one_gpu = p->shards <= 1 && !p->over_ranks;
+    return p->sampler == LDA_SAMPLER_SPARSE && one_gpu ? LDA_GPU_MAX_TOKENS : LDA_GPU_MAX_TOKENS_UNCHECKED;
+}
+
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *z,
                    lda_error *err)
 {
@@ -178,9 +184,14 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
     z->fill = launch_fill(L, p->refresh, gpu);
     if (lda_zplan_check(p, err))
         return -1;
-    if (L->num_tokens > LDA_GPU_MAX_TOKENS) {
-        lda_error_input(err, "%zu tokens: the GPU backend takes at most %llu (its topic counts are 32-bit); "
-                        "--device cpu takes them", L->num_tokens, (unsigned long long)LDA_GPU_MAX_TOKENS);
+    const uint64_t most = lda_gpu_max_tokens(p);
+    if (L->num_tokens > most) {
+        if (most == LDA_GPU_MAX_TOKENS)
+            lda_error_input(err, "%zu tokens: a corpus has at most %llu", L->num_tokens, (unsigned long long)most);
+        else
+            lda_error_input(err, "%zu tokens: this GPU run takes at most %llu (its topic counts are 32-bit and "
+                            "unchecked); --model collapsed --sampler sparse on one GPU, or --device cpu, takes them",
+                            L->num_tokens, (unsigned long long)most);
         return -1;
     }
     if (lda_sampler_cpu_only(p->sampler))

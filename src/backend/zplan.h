@@ -181,15 +181,22 @@ typedef struct {
 #define LDA_ZPLAN_MH_FROM_K 1024u
 #endif
 
-/* The most tokens a GPU run takes: its counts n[k] and n[w,k] are 32-bit and nothing on the
- * device checks them, so one topic past 2^32 - 1 tokens would wrap. (The CPU backend, whose
- * counts are checked, takes more: corpus.h.) */
-#define LDA_GPU_MAX_TOKENS ((uint64_t)UINT32_MAX)
+/* The most tokens a GPU run takes, the one rule (lda_gpu_max_tokens). The sparse draw
+ * (--sampler sparse) on one GPU, its tokens in device memory or streamed from the host, indexes
+ * positions, list entries and random keys in 64 bits (docs/scale.md, "Memory and limits", lists
+ * what was checked) and checks after every pass that no topic's 32-bit total n[k] wrapped
+ * (cuda/topic_totals.cu): it takes a corpus's most, LDA_GPU_MAX_TOKENS. Every other GPU run takes
+ * at most LDA_GPU_MAX_TOKENS_UNCHECKED: its n[k] are 32-bit and unchecked (several GPUs also sum
+ * theirs unchecked), so one topic past 2^32 - 1 tokens would wrap. (The CPU backend checks its
+ * counts and takes a corpus's most: corpus.h.) */
+#define LDA_GPU_MAX_TOKENS CORPUS_MAX_TOKENS
+#define LDA_GPU_MAX_TOKENS_UNCHECKED ((uint64_t)UINT32_MAX)
+uint64_t lda_gpu_max_tokens(const lda_params *p);
 
 /* The plan of a run; -1 with err (bad input) for a combination that cannot run, e.g. a
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly,
  * --split staged where θ of a group does not fit in shared memory, or a layout of more than
- * LDA_GPU_MAX_TOKENS tokens (the whole layout's, under --gpus: the counts are summed). */
+ * lda_gpu_max_tokens tokens (the whole layout's, under --gpus: the counts are summed). */
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *plan,
                    lda_error *err);
 

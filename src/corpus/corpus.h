@@ -21,9 +21,10 @@
  * (core/rng.h), so a corpus has fewer than 2^56 tokens. The counts n[k], n[w,k] and N[m] are
  * 32-bit: a document has fewer than 2^32 / 32 tokens (they are interleaved 32 to a row of
  * 32-bit positions, layout.h), a word fewer than 2^32 (lda_word_index_build checks), and a
- * topic may hold at most 2^32 - 1 (the CPU backend checks at every count; the GPU backend
- * takes at most LDA_GPU_MAX_TOKENS tokens, zplan.h). Readers check the corpus's limits, and
- * the memory the tokens take, from what a file declares before expanding it. */
+ * topic may hold at most 2^32 - 1 (the CPU backend checks at every count, the GPU's sparse draw
+ * after every pass; other GPU runs take at most 2^32 - 1 tokens: zplan.h, lda_gpu_max_tokens).
+ * Readers check the corpus's limits, and the memory the tokens take, from what a file declares
+ * before expanding it. */
 #define CORPUS_MAX_TOKENS (((uint64_t)1 << 56) - 1)
 #define CORPUS_MAX_DOC_TOKENS ((uint64_t)UINT32_MAX / 32)
 
