@@ -137,8 +137,7 @@ deadline=$(($(date +%s) + limit))
 # shellcheck disable=SC2016
 "$@" sh -c 'echo $$ > "$0"; exec "$@"' "$work/train.pid" "$bin" train "$corpus" -K "$K" -n "$iters" \
     --model "$model" --sampler "${SAMPLER:-sparse}" --device "$device" -j "$jobs" --alpha "$alpha" --beta "$beta" -s "$seed" \
-    -e "${EVAL_EVERY:-10}" --doc-topics "${DOC_TOPICS:-top:10}" ${TRAIN_ARGS:-} -o "$work/model" \
-    > "$out/iterations.log" 2> "$out/train.log" &
+    -e "${EVAL_EVERY:-10}" --doc-topics "${DOC_TOPICS:-top:10}" ${TRAIN_ARGS:-} -o "$work/model" 2> "$out/train.log" &
 runner=$!
 while [ ! -s "$work/train.pid" ] && kill -0 "$runner" 2> /dev/null; do sleep 0.05; done
 pid=$(cat "$work/train.pid" 2> /dev/null || echo "$runner")
@@ -198,10 +197,11 @@ over_run=$(awk -F, -v n="${n_tokens:-0}" 'NR > 1 && $1 > 0 { s[$1 + 0] = $2; las
     if (last) printf "%d (the last): %.0f ms, %.0f M tokens/s", last, 1000 * s[last], n / s[last] / 1e6 }' "$out/log.csv")
 # where train streams tokens from host memory through the GPU: its line, and the copies' share
 stream_line=$(sed -n 's/^ldagpu: \(.*tokens streamed from host memory.*\)/\1/p' "$out/train.log" | head -1)
-# the iterations' lines: "copies not hidden S s" (the time the draw waited for the chunks' copies)
+# the iterations' lines (train's standard error): "copies not hidden S s" (the time the draw waited
+# for the chunks' copies)
 copies_line=$(awk '/^iter/ && /copies not hidden/ { for (i = 1; i < NF; i++) { if ($i == "s" && !t) t = $(i - 1)
         if ($i == "hidden") w = $(i + 1) } s += t; c += w; n++; t = 0 } END {
-    if (n) printf "%.1f ms of %.1f ms an iteration (%.1f%%) not hidden behind the draw, the mean of %d iterations", 1000 * c / n, 1000 * s / n, 100 * c / s, n }' "$out/iterations.log")
+    if (n) printf "%.1f ms of %.1f ms an iteration (%.1f%%) not hidden behind the draw, the mean of %d iterations", 1000 * c / n, 1000 * s / n, 100 * c / s, n }' "$out/train.log")
 gpu_peak=
 [ ! -s "$out/gpu-memory.txt" ] ||
     gpu_peak="$(sort -n "$out/gpu-memory.txt" | tail -1) MiB (before the run: $(cat "$out/gpu-before.txt") MiB, total $gpu_total MiB)"
