@@ -442,14 +442,17 @@ static void fetch_equals_the_backends_theta(lda_device device)
 
 Test(doc_topics, fetched_in_chunks_equals_the_cpu_backends_theta) { fetch_equals_the_backends_theta(LDA_DEVICE_CPU); }
 
-/* In the gpu suite, which gpu-check.sh runs under compute-sanitizer memcheck. */
-Test(gpu, doc_topics_fetched_in_chunks_equal_the_backends_theta)
+/* A check on the GPU, skipped where there is none (in the gpu suite, which gpu-check.sh runs
+ * under compute-sanitizer memcheck). */
+static void on_the_gpu(void (*check)(lda_device))
 {
     char why[256];
     if (lda_cuda_device_count(why, sizeof why) == 0)
         cr_skip_test("no GPU here: %s", why);
-    fetch_equals_the_backends_theta(LDA_DEVICE_CUDA);
+    check(LDA_DEVICE_CUDA);
 }
+
+Test(gpu, doc_topics_fetched_in_chunks_equal_the_backends_theta) { on_the_gpu(fetch_equals_the_backends_theta); }
 
 /* The backend's fetch_theta_rows, watched: how often each slot is fetched, and fetches that
  * go into the buffer the fetch before them filled (which the selection may still be reading). */
@@ -532,13 +535,7 @@ static void fetch_once_same_for_any_threads(lda_device device)
 
 Test(doc_topics, fetched_once_the_same_for_any_threads_and_chunks) { fetch_once_same_for_any_threads(LDA_DEVICE_CPU); }
 
-Test(gpu, doc_topics_fetched_once_the_same_for_any_threads_and_chunks)
-{
-    char why[256];
-    if (lda_cuda_device_count(why, sizeof why) == 0)
-        cr_skip_test("no GPU here: %s", why);
-    fetch_once_same_for_any_threads(LDA_DEVICE_CUDA);
-}
+Test(gpu, doc_topics_fetched_once_the_same_for_any_threads_and_chunks) { on_the_gpu(fetch_once_same_for_any_threads); }
 
 /* Rows given in blocks over a pool's threads (as the fetch gives them) make the same θ as row by
  * row, for blocks of any size with rows that stand for no document among them; rows that sum
