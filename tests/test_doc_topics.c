@@ -338,41 +338,73 @@ Test(doc_topics, malformed_theta_files_are_refused)
  * cut documents (pieces of 16 tokens) by their first piece, the documents missing from the
  * layout (here: every 7th, as if held out) uniform; on the CPU, and on the GPU where there is
  * one (mean-for-mode: θ the staged kernel leaves stale until fetched). */
-static void fetch_equals_the_backends_theta(lda_device device)
+enum { FETCH_K = 8, FETCH_DOCS = 300 };
+
+/* A backend trained 3 iterations on FETCH_DOCS planted documents but every 7th (as if held
+ * out: c keeps their input indices), cut into pieces of 16 tokens; mean-for-mode (θ the staged
+ * kernel leaves stale until fetched). */
+typedef struct {
+    corpus *all, *c;
+    lda_layout *L;
+    lda_backend *b;
+} fetch_setup;
+
+static fetch_setup fetch_setup_make(lda_device device)
 {
-    enum { K = 8, DOCS = 300 };
+    fetch_setup f = {0};
     lda_error err = {0};
-    corpus *all = test_planted_corpus(4, 10, DOCS, 5, 90, 21, NULL), *c = NULL;
-    cr_assert(all);
-    /* the trained documents: a corpus of all but every 7th, input indices kept */
-    const uint32_t *docs[DOCS];
-    uint32_t len[DOCS];
+    f.all = test_planted_corpus(4, 10, FETCH_DOCS, 5, 90, 21, NULL);
+    cr_assert(f.all);
+    const uint32_t *docs[FETCH_DOCS];
+    uint32_t len[FETCH_DOCS];
     size_t n = 0;
-    for (size_t d = 0; d < DOCS; d++)
+    for (size_t d = 0; d < FETCH_DOCS; d++)
         if (d % 7) {
-            docs[n] = all->words + all->doc_offsets[d];
-            len[n++] = (uint32_t)(all->doc_offsets[d + 1] - all->doc_offsets[d]);
+            docs[n] = f.all->words + f.all->doc_offsets[d];
+            len[n++] = (uint32_t)(f.all->doc_offsets[d + 1] - f.all->doc_offsets[d]);
         }
-    c = test_corpus_from_docs(n, docs, len, all->vocab_size);
-    for (size_t i = 0, d = 0; d < DOCS; d++)
+    f.c = test_corpus_from_docs(n, docs, len, f.all->vocab_size);
+    for (size_t i = 0, d = 0; d < FETCH_DOCS; d++)
         if (d % 7)
-            c->input_index[i++] = d;
-    c->num_input_docs = DOCS;
-    lda_layout *L = lda_layout_build(c, 16, &err);
-    cr_assert(L && L->num_cut_docs > 10, "%s", err.msg);
+            f.c->input_index[i++] = d;
+    f.c->num_input_docs = FETCH_DOCS;
+    f.L = lda_layout_build(f.c, 16, &err);
+    cr_assert(f.L && f.L->num_cut_docs > 10, "%s", err.msg);
     lda_params p;
     lda_params_default(&p);
-    p.num_topics = K;
+    p.num_topics = FETCH_K;
     p.device = device;
     p.threads = 2;
     p.piece_length = 16;
     lda_params_set_model(&p, LDA_MODEL_MEAN_FOR_MODE);
-    lda_backend *b = lda_backend_create(L, &p, &err);
-    cr_assert(b, "%s", err.msg);
+    f.b = lda_backend_create(f.L, &p, &err);
+    cr_assert(f.b, "%s", err.msg);
     lda_iter_timing timing;
-    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(f.b->ops->start(f.b, NULL, 0, &err), 0, "%s", err.msg);
     for (uint32_t it = 1; it <= 3; it++)
-        cr_assert_eq(b->ops->iterate(b, it, &timing, &err), 0, "%s", err.msg);
+        cr_assert_eq(f.b->ops->iterate(f.b, it, &timing, &err), 0, "%s", err.msg);
+    return f;
+}
+
+static void fetch_setup_free(fetch_setup *f)
+{
+    lda_backend_destroy(f->b);
+    lda_layout_free(f->L);
+    corpus_free(f->c);
+    corpus_free(f->all);
+}
+
+/* θ from the backend in chunks of slots (theta_fetch.h) equals its whole θ, in input order:
+ * cut documents by their first piece, the documents missing from the layout uniform; on the
+ * CPU, and on the GPU where there is one. */
+static void fetch_equals_the_backends_theta(lda_device device)
+{
+    enum { K = FETCH_K, DOCS = FETCH_DOCS };
+    lda_error err = {0};
+    fetch_setup fs = fetch_setup_make(device);
+    lda_backend *b = fs.b;
+    const lda_layout *L = fs.L;
+    const corpus *c = fs.c;
     float *whole = malloc(L->num_slots * K * sizeof *whole);
     cr_assert_eq(b->ops->fetch(b, whole, NULL, NULL, &err), 0, "%s", err.msg);
     static const char *const forms[] = {"dense", "top:3", "sparse:0.05"};
@@ -405,21 +437,177 @@ static void fetch_equals_the_backends_theta(lda_device device)
             lda_theta_free(&t);
         }
     free(whole);
-    lda_backend_destroy(b);
-    lda_layout_free(L);
-    corpus_free(c);
-    corpus_free(all);
+    fetch_setup_free(&fs);
 }
 
 Test(doc_topics, fetched_in_chunks_equals_the_cpu_backends_theta) { fetch_equals_the_backends_theta(LDA_DEVICE_CPU); }
 
-/* In the gpu suite, which gpu-check.sh runs under compute-sanitizer memcheck. */
-Test(gpu, doc_topics_fetched_in_chunks_equal_the_backends_theta)
+/* A check on the GPU, skipped where there is none (in the gpu suite, which gpu-check.sh runs
+ * under compute-sanitizer memcheck). */
+static void on_the_gpu(void (*check)(lda_device))
 {
     char why[256];
     if (lda_cuda_device_count(why, sizeof why) == 0)
         cr_skip_test("no GPU here: %s", why);
-    fetch_equals_the_backends_theta(LDA_DEVICE_CUDA);
+    check(LDA_DEVICE_CUDA);
+}
+
+Test(gpu, doc_topics_fetched_in_chunks_equal_the_backends_theta) { on_the_gpu(fetch_equals_the_backends_theta); }
+
+/* The backend's fetch_theta_rows, watched: how often each slot is fetched, and fetches that
+ * go into the buffer the fetch before them filled (which the selection may still be reading). */
+static const lda_backend_ops *watched_ops;
+static unsigned watched_fetches[FETCH_DOCS * 8]; /* slots: the documents, their pieces, padding */
+static const float *watched_last;
+static unsigned watched_same_buffer;
+
+static int watched_fetch(lda_backend *b, size_t first, size_t count, float *theta, lda_error *err)
+{
+    for (size_t i = 0; i < count; i++)
+        watched_fetches[first + i]++;
+    watched_same_buffer += theta == watched_last;
+    watched_last = theta;
+    return watched_ops->fetch_theta_rows(b, first, count, theta, err);
+}
+
+/* The same bytes in every array of two θ of one form. */
+static int theta_same(const lda_theta *a, const lda_theta *b)
+{
+    const uint64_t D = a->num_docs, K = a->num_topics;
+    switch (a->form.form) {
+    case LDA_DOC_TOPICS_DENSE:
+        return memcmp(a->dense, b->dense, D * K * 4) == 0;
+    case LDA_DOC_TOPICS_TOP:
+        return memcmp(a->topics, b->topics, D * a->form.top * 4) == 0 &&
+               memcmp(a->weights, b->weights, D * a->form.top * 4) == 0;
+    case LDA_DOC_TOPICS_SPARSE:
+        return memcmp(a->indptr, b->indptr, (D + 1) * 8) == 0 &&
+               memcmp(a->topics, b->topics, a->indptr[D] * 4) == 0 &&
+               memcmp(a->weights, b->weights, a->indptr[D] * 4) == 0;
+    default:
+        return 1;
+    }
+}
+
+/* Every form's θ is the same bytes for 1, 2 and 3 threads and chunks of 32, 64, 96 and all
+ * slots; each slot is fetched once (sparse included), and each fetch goes into the other
+ * buffer than the one before it, which the threads are keeping the entries of. */
+static void fetch_once_same_for_any_threads(lda_device device)
+{
+    lda_error err = {0};
+    fetch_setup fs = fetch_setup_make(device);
+    lda_backend *b = fs.b;
+    cr_assert_leq(fs.L->num_slots, sizeof watched_fetches / sizeof watched_fetches[0]);
+    lda_backend_ops ops = *b->ops;
+    ops.fetch_theta_rows = watched_fetch;
+    watched_ops = b->ops;
+    b->ops = &ops;
+    static const char *const forms[] = {"dense", "top:3", "sparse:0.05", "sparse:0.3"};
+    static const size_t chunks[] = {32, 64, 96, 0};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        lda_doc_topics form;
+        lda_theta want;
+        cr_assert_eq(lda_doc_topics_parse("test", forms[f], &form, &err), 0);
+        b->params.threads = 1;
+        cr_assert_eq(lda_theta_fetch(&want, b, fs.c, FETCH_DOCS, &form, 0, &err), 0, "%s", err.msg);
+        for (int threads = 1; threads <= 3; threads++)
+            for (size_t ch = 0; ch < sizeof chunks / sizeof chunks[0]; ch++) {
+                lda_theta t;
+                memset(watched_fetches, 0, sizeof watched_fetches);
+                watched_last = NULL;
+                watched_same_buffer = 0;
+                b->params.threads = threads;
+                cr_assert_eq(lda_theta_fetch(&t, b, fs.c, FETCH_DOCS, &form, chunks[ch], &err), 0, "%s", err.msg);
+                for (size_t slot = 0; slot < fs.L->num_slots; slot++)
+                    cr_assert_eq(watched_fetches[slot], 1, "%s, chunks of %zu: slot %zu fetched %u times", forms[f],
+                                 chunks[ch], slot, watched_fetches[slot]);
+                cr_assert_eq(watched_same_buffer, 0, "%s, chunks of %zu: %u fetches into the buffer just filled",
+                             forms[f], chunks[ch], watched_same_buffer);
+                cr_assert(theta_same(&t, &want), "%s, %d threads, chunks of %zu: not the same θ", forms[f], threads,
+                          chunks[ch]);
+                lda_theta_free(&t);
+            }
+        lda_theta_free(&want);
+    }
+    b->ops = watched_ops;
+    fetch_setup_free(&fs);
+}
+
+Test(doc_topics, fetched_once_the_same_for_any_threads_and_chunks) { fetch_once_same_for_any_threads(LDA_DEVICE_CPU); }
+
+Test(gpu, doc_topics_fetched_once_the_same_for_any_threads_and_chunks) { on_the_gpu(fetch_once_same_for_any_threads); }
+
+/* Rows given in blocks over a pool's threads (as the fetch gives them) make the same θ as row by
+ * row, for blocks of any size with rows that stand for no document among them; rows that sum
+ * above 1 (every 5th: each entry 0.5, more entries ≥ EPS than a row's place holds) are kept
+ * whole too. */
+static void heavy_row(uint64_t d, float *row)
+{
+    synthetic_row(d, row);
+    if (d % 5 == 0)
+        for (uint32_t k = 0; k < TK; k++)
+            row[k] = 0.5f;
+}
+
+static int heavy_source(void *ctx, lda_theta_row_fn fn, void *fn_ctx, lda_error *err)
+{
+    (void)ctx;
+    float row[TK];
+    for (uint64_t d = 0; d < TD; d++) {
+        heavy_row(d, row);
+        if (fn(fn_ctx, d, row, err))
+            return -1;
+    }
+    return 0;
+}
+
+Test(doc_topics, rows_kept_in_blocks_over_threads_equal_row_by_row)
+{
+    static const char *const forms[] = {"dense", "top:4", "sparse:0.2", "sparse:0.35", "sparse:1"};
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(3, &err);
+    cr_assert(pool, "%s", err.msg);
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        lda_doc_topics form;
+        cr_assert_eq(lda_doc_topics_parse("test", forms[f], &form, &err), 0);
+        form = lda_doc_topics_resolve(&form, TD, TK, NULL, 0);
+        lda_theta want;
+        cr_assert_eq(lda_theta_build(&want, &form, TD, TK, heavy_source, NULL, &err), 0, "%s", err.msg);
+        for (uint64_t d = 0; d < TD; d++) { /* what row by row keeps: the entries ≥ EPS, all of them */
+            float row[TK], got[TK];
+            heavy_row(d, row);
+            lda_theta_row_dense(&want, d, got);
+            for (uint32_t k = 0; form.form == LDA_DOC_TOPICS_SPARSE && k < TK; k++)
+                cr_assert_eq(got[k], row[k] >= (float)form.threshold ? row[k] : 0.0f, "%s: row %llu, topic %u",
+                             forms[f], (unsigned long long)d, k);
+        }
+        for (size_t block = 1; block <= 11; block += 5) {
+            /* the documents in a scrambled order, every 4th place no document's */
+            enum { PLACES = TD + TD / 3 + 1 };
+            uint64_t docs[PLACES];
+            float rows[PLACES * TK];
+            size_t n = 0;
+            for (uint64_t i = 0; i < TD; i++) {
+                if (n % 4 == 3)
+                    docs[n++] = LDA_THETA_NO_ROW;
+                docs[n] = (i * 17) % TD;
+                heavy_row(docs[n], rows + n * TK);
+                n++;
+            }
+            lda_theta_builder bld;
+            lda_theta t;
+            cr_assert_eq(lda_theta_build_begin(&bld, &t, &form, TD, TK, &err), 0, "%s", err.msg);
+            for (size_t at = 0; at < n; at += block)
+                cr_assert_eq(lda_theta_build_rows(&bld, pool, docs + at, rows + at * TK, 1,
+                                                  n - at < block ? n - at : block, &err),
+                             0, "%s", err.msg);
+            cr_assert_eq(lda_theta_build_end(&bld, &err), 0, "%s", err.msg);
+            cr_assert(theta_same(&t, &want), "%s, blocks of %zu: not the same θ", forms[f], block);
+            lda_theta_free(&t);
+        }
+        lda_theta_free(&want);
+    }
+    lda_pool_destroy(pool);
 }
 
 /* ---- the planned host memory ---- */

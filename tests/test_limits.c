@@ -106,8 +106,8 @@ Test(limits, tokens_beyond_the_memory_available_are_refused_before_expanding)
     free(dir);
 }
 
-/* K = 2^20 on the tiny corpus: 1.1 GiB of θ, φ, their counts and the saved model on the CPU (θ
- * saved from a chunk of rows at a time, theta_fetch.h). */
+/* K = 2^20 on the tiny corpus: 1.2 GiB of θ, φ, their counts and the saved model on the CPU (θ
+ * saved from two chunks of rows, one fetched while the other is kept: theta_fetch.h). */
 Test(limits, a_run_beyond_the_memory_available_is_refused_before_allocating)
 {
     char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), args[4096];
@@ -116,7 +116,7 @@ Test(limits, a_run_beyond_the_memory_available_is_refused_before_allocating)
     char *out = NULL;
     int rc = test_run_ldagpu_within(args, 60, &out);
     cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "ldagpu train: not enough memory for this run: it needs 1.1 GiB (K=1048576, 64 "
+    cr_assert(strstr(out, "ldagpu train: not enough memory for this run: it needs 1.2 GiB (K=1048576, 64 "
                           "documents, V=12, training on the CPU), and 200 MiB are available"),
               "%s", out);
     free(out);

@@ -124,24 +124,58 @@ uint32_t lda_top_entries(const uint32_t *topics, const float *weights, uint32_t 
 
 /* ---- building from rows ---- */
 
-typedef struct {
-    lda_theta *t;
-    int fill;       /* sparse: 0 counts a row's entries, 1 stores them */
-    uint64_t rows;  /* rows given in this pass */
-} build_ctx;
+/* A sparse row with more entries ≥ EPS than its place holds, kept whole on the side. */
+struct lda_theta_spill {
+    uint64_t d;
+    uint32_t count;
+    uint32_t *topics;
+    float *weights;
+};
 
-static int keep_row(void *vctx, uint64_t d, const float *row, lda_error *err)
+/* What one task of a block found: its spilled rows, or the first row it could not keep. */
+typedef struct {
+    lda_theta_spill *spill;
+    size_t num_spilled, spill_cap;
+    uint64_t bad_doc;  /* LDA_THETA_NO_ROW: none */
+    int out_of_memory;
+} task_out;
+
+static int spill_push(lda_theta_spill **spill, size_t *num, size_t *cap, lda_theta_spill s)
 {
-    build_ctx *b = vctx;
-    lda_theta *t = b->t;
-    const uint32_t K = t->num_topics, n = t->form.top;
-    const float eps = (float)t->form.threshold;
-    if (d >= t->num_docs) {
-        lda_error_fail(err, "internal error: θ row %llu of %llu", (unsigned long long)d,
-                       (unsigned long long)t->num_docs);
-        return -1;
+    if (*num == *cap) {
+        const size_t grown = *cap ? 2 * *cap : 16;
+        lda_theta_spill *p = realloc(*spill, grown * sizeof *p);
+        if (!p)
+            return -1;
+        *spill = p;
+        *cap = grown;
     }
-    b->rows++;
+    (*spill)[(*num)++] = s;
+    return 0;
+}
+
+/* The entries of row ≥ eps, topics ascending: the one definition of a sparse row. Writes at
+ * most `room` of them and returns how many there are. */
+static uint32_t select_at_least(const float *row, uint32_t K, float eps, uint32_t room, uint32_t *topics,
+                                float *weights)
+{
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < K; k++)
+        if (row[k] >= eps) {
+            if (at < room) {
+                topics[at] = k;
+                weights[at] = row[k];
+            }
+            at++;
+        }
+    return at;
+}
+
+/* Keeps row d in t's form: the one place each form reads a row. */
+static int keep_row(const lda_theta_builder *bld, uint64_t d, const float *row, task_out *o)
+{
+    lda_theta *t = bld->t;
+    const uint32_t K = t->num_topics, n = bld->stride;
     switch (t->form.form) {
     case LDA_DOC_TOPICS_DENSE:
         memcpy(t->dense + d * K, row, (size_t)K * sizeof *row);
@@ -154,74 +188,231 @@ static int keep_row(void *vctx, uint64_t d, const float *row, lda_error *err)
     default:
         return 0;
     }
-    uint64_t at = b->fill ? t->indptr[d] : 0;
-    for (uint32_t k = 0; k < K; k++)
-        if (row[k] >= eps) {
-            if (b->fill) {
-                t->topics[at] = k;
-                t->weights[at] = row[k];
-            }
-            at++;
-        }
-    if (!b->fill) {
-        t->indptr[d + 1] = at; /* a count until the prefix sum */
-    } else if (at != t->indptr[d + 1]) {
-        lda_error_fail(err, "internal error: θ row %llu changed between the passes", (unsigned long long)d);
+    const float eps = (float)t->form.threshold;
+    const uint32_t count = select_at_least(row, K, eps, n, t->topics + d * n, t->weights + d * n);
+    t->indptr[d + 1] = count; /* a count until lda_theta_build_end's prefix sum */
+    if (count <= n)
+        return 0;
+    lda_theta_spill s = {d, count, malloc((size_t)count * sizeof *s.topics), malloc((size_t)count * sizeof *s.weights)};
+    if (!s.topics || !s.weights || spill_push(&o->spill, &o->num_spilled, &o->spill_cap, s)) {
+        free(s.topics);
+        free(s.weights);
+        o->out_of_memory = 1;
         return -1;
     }
+    select_at_least(row, K, eps, count, s.topics, s.weights);
     return 0;
 }
 
-static int one_pass(build_ctx *b, lda_theta_source src, void *src_ctx, lda_error *err)
+typedef struct {
+    const lda_theta_builder *bld;
+    const uint64_t *docs;
+    const float *rows;
+    size_t row_step, count, tasks;
+    task_out *out;
+} block_ctx;
+
+/* Task i: a contiguous range of the block's rows. */
+static void keep_range(void *vctx, size_t task, int worker)
 {
-    b->rows = 0;
-    if (src(src_ctx, keep_row, b, err))
+    (void)worker;
+    const block_ctx *c = vctx;
+    const uint32_t K = c->bld->t->num_topics;
+    task_out *o = &c->out[task];
+    for (size_t i = c->count * task / c->tasks, end = c->count * (task + 1) / c->tasks; i < end; i++) {
+        const uint64_t d = c->docs[i];
+        if (d == LDA_THETA_NO_ROW)
+            continue;
+        if (d >= c->bld->t->num_docs) {
+            o->bad_doc = d;
+            return;
+        }
+        if (keep_row(c->bld, d, c->rows + i * c->row_step * K, o))
+            return;
+    }
+}
+
+int lda_theta_build_begin(lda_theta_builder *bld, lda_theta *t, const lda_doc_topics *form, uint64_t D,
+                          uint32_t K, lda_error *err)
+{
+    memset(bld, 0, sizeof *bld);
+    memset(t, 0, sizeof *t);
+    bld->t = t;
+    t->form = *form;
+    t->num_docs = D;
+    t->num_topics = K;
+    bld->stride = lda_doc_topics_row_bound(form, K);
+    const uint64_t entries = D * bld->stride;
+    int failed = 0;
+    switch (form->form) {
+    case LDA_DOC_TOPICS_DENSE:
+        failed = !(t->dense = lda_malloc_array(entries, sizeof *t->dense, "theta", err));
+        break;
+    case LDA_DOC_TOPICS_SPARSE: /* its entries are built as top:N's are, in places of row-bound entries */
+        failed = !(t->indptr = lda_calloc(D + 1, sizeof *t->indptr, "sparse theta", err)) ||
+                 !(t->topics = lda_malloc_array(entries, sizeof *t->topics, "sparse theta", err)) ||
+                 !(t->weights = lda_malloc_array(entries, sizeof *t->weights, "sparse theta", err));
+        break;
+    case LDA_DOC_TOPICS_TOP:
+        failed = !(t->topics = lda_malloc_array(entries, sizeof *t->topics, "top topics", err)) ||
+                 !(t->weights = lda_malloc_array(entries, sizeof *t->weights, "top topics", err));
+        break;
+    case LDA_DOC_TOPICS_NONE:
+        break;
+    default:
+        lda_error_fail(err, "internal error: θ of an unresolved form");
+        failed = 1;
+        break;
+    }
+    if (failed)
+        lda_theta_build_abort(bld);
+    return failed ? -1 : 0;
+}
+
+int lda_theta_build_rows(lda_theta_builder *bld, lda_pool *pool, const uint64_t *docs, const float *rows,
+                         size_t row_step, size_t count, lda_error *err)
+{
+    if (bld->t->form.form == LDA_DOC_TOPICS_NONE || count == 0)
+        goto counted;
+    const size_t threads = pool ? (size_t)lda_pool_threads(pool) : 1, tasks = threads < count ? threads : count;
+    task_out *out = lda_calloc(tasks, sizeof *out, "theta's tasks", err);
+    if (!out)
         return -1;
-    if (b->rows != b->t->num_docs) {
-        lda_error_fail(err, "internal error: %llu θ rows of %llu", (unsigned long long)b->rows,
-                       (unsigned long long)b->t->num_docs);
+    for (size_t i = 0; i < tasks; i++)
+        out[i].bad_doc = LDA_THETA_NO_ROW;
+    block_ctx c = {bld, docs, rows, row_step, count, tasks, out};
+    if (pool)
+        lda_pool_run(pool, tasks, keep_range, &c);
+    else
+        keep_range(&c, 0, 0);
+    int rc = 0;
+    for (size_t i = 0; i < tasks; i++) { /* the spilled rows taken over in task order, failures reported */
+        for (size_t j = 0; j < out[i].num_spilled; j++)
+            if (rc == 0 && spill_push(&bld->spill, &bld->num_spilled, &bld->spill_cap, out[i].spill[j])) {
+                lda_error_fail(err, "out of memory (θ's rows)");
+                rc = -1;
+            } else if (rc) {
+                free(out[i].spill[j].topics);
+                free(out[i].spill[j].weights);
+            }
+        free(out[i].spill);
+        if (rc == 0 && out[i].bad_doc != LDA_THETA_NO_ROW) {
+            lda_error_fail(err, "internal error: θ row %llu of %llu", (unsigned long long)out[i].bad_doc,
+                           (unsigned long long)bld->t->num_docs);
+            rc = -1;
+        }
+        if (rc == 0 && out[i].out_of_memory) {
+            lda_error_fail(err, "out of memory (θ's rows)");
+            rc = -1;
+        }
+    }
+    free(out);
+    if (rc)
+        return -1;
+counted:
+    for (size_t i = 0; i < count; i++)
+        bld->rows += docs[i] != LDA_THETA_NO_ROW;
+    return 0;
+}
+
+static int by_doc(const void *a, const void *b)
+{
+    const uint64_t x = ((const lda_theta_spill *)a)->d, y = ((const lda_theta_spill *)b)->d;
+    return (x > y) - (x < y);
+}
+
+/* A sparse θ's rows packed in document order from their places (and the spilled rows). */
+static int pack_sparse(lda_theta_builder *bld, lda_error *err)
+{
+    lda_theta *t = bld->t;
+    const uint64_t D = t->num_docs, n = bld->stride;
+    for (uint64_t d = 0; d < D; d++)
+        t->indptr[d + 1] += t->indptr[d];
+    const uint64_t nnz = t->indptr[D];
+    uint32_t *topics = t->topics;
+    float *weights = t->weights;
+    if (bld->num_spilled) { /* rows past their places: into new arrays (no row ever is, unless rows sum above 1) */
+        qsort(bld->spill, bld->num_spilled, sizeof *bld->spill, by_doc);
+        if (!(topics = lda_malloc_array(nnz, sizeof *topics, "sparse theta", err)) ||
+            !(weights = lda_malloc_array(nnz, sizeof *weights, "sparse theta", err))) {
+            free(topics);
+            return -1;
+        }
+    }
+    /* In place, rows move only towards the start: row d goes to indptr[d] <= d * n, over rows already moved. */
+    for (uint64_t d = 0, s = 0; d < D; d++) {
+        const uint64_t count = t->indptr[d + 1] - t->indptr[d];
+        const int spilled = s < bld->num_spilled && bld->spill[s].d == d;
+        memmove(topics + t->indptr[d], spilled ? bld->spill[s].topics : t->topics + d * n, count * sizeof *topics);
+        memmove(weights + t->indptr[d], spilled ? bld->spill[s].weights : t->weights + d * n, count * sizeof *weights);
+        s += spilled;
+    }
+    if (topics != t->topics) {
+        free(t->topics);
+        free(t->weights);
+    }
+    /* the places' room beyond the kept entries given back */
+    uint32_t *kt = realloc(topics, (nnz ? nnz : 1) * sizeof *topics);
+    float *kw = realloc(weights, (nnz ? nnz : 1) * sizeof *weights);
+    t->topics = kt ? kt : topics;
+    t->weights = kw ? kw : weights;
+    return 0;
+}
+
+static void free_spill(lda_theta_builder *bld)
+{
+    for (size_t i = 0; i < bld->num_spilled; i++) {
+        free(bld->spill[i].topics);
+        free(bld->spill[i].weights);
+    }
+    free(bld->spill);
+    bld->spill = NULL;
+    bld->num_spilled = bld->spill_cap = 0;
+}
+
+int lda_theta_build_end(lda_theta_builder *bld, lda_error *err)
+{
+    lda_theta *t = bld->t;
+    int rc = 0;
+    if (t->form.form != LDA_DOC_TOPICS_NONE && bld->rows != t->num_docs) {
+        lda_error_fail(err, "internal error: %llu θ rows of %llu", (unsigned long long)bld->rows,
+                       (unsigned long long)t->num_docs);
+        rc = -1;
+    } else if (t->form.form == LDA_DOC_TOPICS_SPARSE) {
+        rc = pack_sparse(bld, err);
+    }
+    if (rc) {
+        lda_theta_build_abort(bld);
         return -1;
     }
+    free_spill(bld);
     return 0;
+}
+
+void lda_theta_build_abort(lda_theta_builder *bld)
+{
+    free_spill(bld);
+    if (bld->t)
+        lda_theta_free(bld->t);
+}
+
+/* The row-by-row sources: each row a block of one. */
+static int keep_one(void *vbld, uint64_t d, const float *row, lda_error *err)
+{
+    return lda_theta_build_rows(vbld, NULL, &d, row, 0, 1, err);
 }
 
 int lda_theta_build(lda_theta *t, const lda_doc_topics *form, uint64_t D, uint32_t K, lda_theta_source src,
                     void *src_ctx, lda_error *err)
 {
-    memset(t, 0, sizeof *t);
-    t->form = *form;
-    t->num_docs = D;
-    t->num_topics = K;
-    build_ctx b = {t, 0, 0};
-    int rc = -1;
-    switch (form->form) {
-    case LDA_DOC_TOPICS_DENSE:
-        rc = !(t->dense = lda_malloc_array(D * K, sizeof *t->dense, "theta", err)) || one_pass(&b, src, src_ctx, err);
-        break;
-    case LDA_DOC_TOPICS_TOP:
-        rc = !(t->topics = lda_malloc_array(D * form->top, sizeof *t->topics, "top topics", err)) ||
-             !(t->weights = lda_malloc_array(D * form->top, sizeof *t->weights, "top topics", err)) ||
-             one_pass(&b, src, src_ctx, err);
-        break;
-    case LDA_DOC_TOPICS_SPARSE:
-        if (!(t->indptr = lda_calloc(D + 1, sizeof *t->indptr, "sparse theta", err)) || one_pass(&b, src, src_ctx, err))
-            break;
-        for (uint64_t d = 0; d < D; d++)
-            t->indptr[d + 1] += t->indptr[d];
-        b.fill = 1;
-        rc = !(t->topics = lda_malloc_array(t->indptr[D], sizeof *t->topics, "sparse theta", err)) ||
-             !(t->weights = lda_malloc_array(t->indptr[D], sizeof *t->weights, "sparse theta", err)) ||
-             one_pass(&b, src, src_ctx, err);
-        break;
-    case LDA_DOC_TOPICS_NONE:
-        return 0;
-    default:
-        lda_error_fail(err, "internal error: θ of an unresolved form");
-        break;
+    lda_theta_builder bld;
+    if (lda_theta_build_begin(&bld, t, form, D, K, err))
+        return -1;
+    if (form->form != LDA_DOC_TOPICS_NONE && src(src_ctx, keep_one, &bld, err)) {
+        lda_theta_build_abort(&bld);
+        return -1;
     }
-    if (rc)
-        lda_theta_free(t);
-    return rc ? -1 : 0;
+    return lda_theta_build_end(&bld, err);
 }
 
 /* ---- files ---- */

@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "model/doc_topics.h"
+#include "util/threadpool.h"
 
 typedef struct {
     lda_doc_topics form;  /* resolved: dense, top:N (N ≤ K), sparse:EPS or none */
@@ -40,14 +41,41 @@ int lda_theta_complete(const lda_theta *t);
 void lda_theta_row_dense(const lda_theta *t, uint64_t d, float *out);
 
 /* A source of θ rows: calls fn once for every document d < D, in any order, with its K
- * proportions, and stops at fn's first failure. It may be called more than once (sparse
- * takes two passes: count, then fill) and must give the same rows each time. */
+ * proportions, and stops at fn's first failure. */
 typedef int (*lda_theta_row_fn)(void *fn_ctx, uint64_t d, const float *row, lda_error *err);
 typedef int (*lda_theta_source)(void *src_ctx, lda_theta_row_fn fn, void *fn_ctx, lda_error *err);
 
 /* Builds θ of D documents and K topics in the resolved form `form` from a source. */
 int lda_theta_build(lda_theta *t, const lda_doc_topics *form, uint64_t D, uint32_t K, lda_theta_source src,
                     void *src_ctx, lda_error *err);
+
+/* θ built from blocks of rows, each block's kept entries selected over a pool's threads. Every
+ * row has its own place from the start (top:N and sparse:EPS keep lda_doc_topics_row_bound
+ * entries a row while building, the memory the run's plan counts; sparse rows are packed
+ * together at the end), so the bytes do not depend on the threads or on the order of the rows. */
+typedef struct lda_theta_spill lda_theta_spill;
+typedef struct {
+    lda_theta *t;
+    uint32_t stride;        /* entries a row's place holds while building */
+    uint64_t rows;          /* rows given so far */
+    lda_theta_spill *spill; /* sparse rows with more entries than their place (rows that sum above 1) */
+    size_t num_spilled, spill_cap;
+} lda_theta_builder;
+
+/* A document number in a block that stands for no row (a padding slot, a cut document's other piece). */
+#define LDA_THETA_NO_ROW UINT64_MAX
+
+int lda_theta_build_begin(lda_theta_builder *bld, lda_theta *t, const lda_doc_topics *form, uint64_t D,
+                          uint32_t K, lda_error *err);
+/* Keeps `count` rows: row i is docs[i]'s K proportions at rows + i * row_step (row_step 0: the
+ * same row for every document), skipped where docs[i] is LDA_THETA_NO_ROW. pool may be NULL
+ * (this thread alone). */
+int lda_theta_build_rows(lda_theta_builder *bld, lda_pool *pool, const uint64_t *docs, const float *rows,
+                         size_t row_step, size_t count, lda_error *err);
+/* Checks that D rows were given and finishes t; on failure t is freed. */
+int lda_theta_build_end(lda_theta_builder *bld, lda_error *err);
+/* Frees what a build that stops before its end holds, t included. */
+void lda_theta_build_abort(lda_theta_builder *bld);
 
 /* Writes t's files into dir (atomically, each .npy: matrix_file.h). */
 int lda_theta_write(const lda_theta *t, const char *dir, lda_error *err);

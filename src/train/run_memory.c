@@ -47,7 +47,7 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
     b += (V * K + P) * sizeof(uint32_t);                          /* φ and z fetched to save them */
     b += (V * K + N) * sizeof(uint32_t);                          /* the model's φ, z in input order */
     b += L->token_shift ? N * sizeof(int32_t) : 0;                /* the layout's order by word (raw text) */
-    b += lda_theta_chunk_slots(L, p->num_topics) * K * sizeof(float) + num_input_docs; /* θ's chunk, trained flags */
+    b += lda_theta_fetch_bytes(L, p->num_topics, num_input_docs); /* θ's chunks, trained flags */
     b += lda_doc_topics_bytes(doc_topics, num_input_docs, p->num_topics); /* the model's θ in its form */
     if (holdout)
         b += V * K * sizeof(float) * (on_cpu ? 3 : 1);            /* φ fetched, and the completion's φ, n[w,k] */
