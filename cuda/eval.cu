@@ -11,6 +11,7 @@
 #include "core/loglik.h"
 #include "device_state.cuh"
 #include "warp.cuh"
+#include "zsample.cuh"
 #include "zsample_butterfly.cuh"
 
 #define EVAL_THREADS 256
@@ -211,6 +212,35 @@ __global__ void __launch_bounds__(EVAL_THREADS) joint_doc_terms_kernel(
     }
 }
 
+// The same terms where the counts are lists (the collapsed sparse draw's): a count of zero adds
+// nothing (lda_joint_count_term), so a document's terms are its list's entries, not K of them
+// (at K = 10^4 and 5 x 10^9 tokens the dense rows took minutes). A warp a slot's list.
+__global__ void __launch_bounds__(EVAL_THREADS) joint_doc_list_terms_kernel(
+    count_lists lists, const uint32_t *slot_doc, const uint32_t *slot_doc_len, const uint32_t *slot_piece,
+    size_t num_warps, const double *alpha, const double *lgamma_alpha, double alpha_sum, double *partial)
+{
+    const uint32_t lane = threadIdx.x % LDA_WARP;
+    for (size_t q = blockIdx.x; q < num_warps; q += gridDim.x) {
+        double total = 0.0;
+        for (uint32_t r = threadIdx.x / LDA_WARP; r < LDA_WARP; r += EVAL_THREADS / LDA_WARP) {
+            const size_t s = q * LDA_WARP + r;
+            if (slot_doc[s] == LDA_NO_DOC || slot_piece[s] != 0) // a document once, at its first piece
+                continue;
+            const uint64_t at = lists.offset[s];
+            for (uint32_t j = lane; j < lists.len[s]; j += LDA_WARP) {
+                const uint32_t k = lists.topics[at + j];
+                total += lda_joint_count_term(lists.counts[at + j], alpha[k], lgamma_alpha[k]);
+            }
+            if (lane == 0)
+                total += lda_joint_norm_term(slot_doc_len[s], alpha_sum);
+        }
+        total = block_sum(total);
+        if (threadIdx.x == 0)
+            partial[q] = total;
+        __syncthreads(); // block_sum's shared totals are reused by the next warp
+    }
+}
+
 __global__ void __launch_bounds__(EVAL_THREADS) joint_word_terms_kernel(const uint32_t *n_wk, uint32_t V, uint32_t K,
                                                                         double beta, double *partial)
 {
@@ -234,10 +264,23 @@ static unsigned eval_grid(size_t blocks)
     return (unsigned)(blocks < 8192 ? blocks : 8192);
 }
 
+static int joint_doc_list_terms(const device_state &s, double *per_warp, lda_error *err)
+{
+    joint_doc_list_terms_kernel<<<eval_grid(s.num_warps), EVAL_THREADS, 0, s.stream>>>(
+        sparse_count_lists(s.sparse), s.slot_doc, s.slot_doc_len, s.slot_piece, s.num_warps, s.alpha, s.lgamma_alpha,
+        s.alpha_sum, s.partials);
+    LAUNCH_TRY();
+    return copy_partials(s, s.num_warps, per_warp, err);
+fail:
+    return -1;
+}
+
 int cuda_joint_doc_terms(const device_state &s, double *per_warp, lda_error *err)
 {
     if (s.num_warps == 0)
         return 0;
+    if (counts_are_lists(s))
+        return joint_doc_list_terms(s, per_warp, err);
     const size_t step = cuda_doc_rows_at_once(s) / 32; // warps of rows at a time
     for (size_t q0 = 0; q0 < s.num_warps; q0 += step) {
         const size_t n = s.num_warps - q0 < step ? s.num_warps - q0 : step;
