@@ -76,6 +76,14 @@ void int_state_free(int_state *st)
     corpus_free(st->c);
 }
 
+/* The chi-squared states' real priors: α_k = 0.05 + 0.3 (k mod 4); returns β = 0.2. */
+static double real_priors(float *alpha, uint32_t K)
+{
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
+    return 0.2;
+}
+
 void rare_state_make(rare_state *rs)
 {
     enum { DOCS = 32 };
@@ -95,9 +103,7 @@ void rare_state_make(rare_state *rs)
     cr_assert(L && L->num_warps == 1, "%s", err.msg);
     rs->pT = lda_layout_pos(L, 0, 0);
     cr_assert_eq(L->words[rs->pT], 0, "slot 0 is the document of T");
-    for (uint32_t k = 0; k < K; k++)
-        rs->alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
-    rs->beta = 0.2;
+    rs->beta = real_priors(rs->alpha, K);
     rs->z = malloc(L->num_positions * sizeof *rs->z);
     rs->n = malloc(L->num_slots * K * sizeof *rs->n);
     for (size_t sl = 0; sl < L->num_slots; sl++)
@@ -141,9 +147,7 @@ void pair_state_make(pair_state *ps)
     ps->p0 = lda_layout_pos(L, 0, 0);
     ps->p1 = lda_layout_pos(L, 0, 1);
     cr_assert(L->words[ps->p0] == 1 && L->words[ps->p1] == 1, "slot 0 is the document of word 1");
-    for (uint32_t k = 0; k < K; k++)
-        ps->alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
-    ps->beta = 0.2;
+    ps->beta = real_priors(ps->alpha, K);
     ps->z0 = malloc(L->num_positions * sizeof *ps->z0);
     ps->n0 = malloc(L->num_slots * K * sizeof *ps->n0);
     for (size_t s = 0; s < L->num_slots; s++)
