@@ -76,6 +76,58 @@ void int_state_free(int_state *st)
     corpus_free(st->c);
 }
 
+/* The chi-squared states' real priors: α_k = 0.05 + 0.3 (k mod 4); returns β = 0.2. */
+static double real_priors(float *alpha, uint32_t K)
+{
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
+    return 0.2;
+}
+
+void rare_state_make(rare_state *rs)
+{
+    enum { DOCS = 32 };
+    const uint32_t K = RARE_K, V = RARE_V;
+    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][4];
+    for (uint32_t d = 0; d < DOCS; d++) {
+        lengths[d] = d == 0 ? 4 : 2;
+        docs[d] = words[d];
+        for (uint32_t i = 0; i < lengths[d]; i++)
+            words[d][i] = d == 0 ? (uint32_t[]){0, 2, 2, 1}[i]
+                                 : (d <= 3 && i == 0 ? 0 : 1 + lda_rng_once(5, LDA_RNG_TEST, i, d) % 2);
+    }
+    rs->c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    lda_error err = {0};
+    rs->L = lda_layout_build(rs->c, 0, &err);
+    const lda_layout *L = rs->L;
+    cr_assert(L && L->num_warps == 1, "%s", err.msg);
+    rs->pT = lda_layout_pos(L, 0, 0);
+    cr_assert_eq(L->words[rs->pT], 0, "slot 0 is the document of T");
+    rs->beta = real_priors(rs->alpha, K);
+    rs->z = malloc(L->num_positions * sizeof *rs->z);
+    rs->n = malloc(L->num_slots * K * sizeof *rs->n);
+    for (size_t sl = 0; sl < L->num_slots; sl++)
+        for (uint32_t i = 0; i < L->slot_len[sl]; i++)
+            rs->z[lda_layout_pos(L, sl, i)] = lda_rng_once(5, LDA_RNG_TEST, 7, sl * 4 + i) % K;
+    rs->z[rs->pT] = 0;
+    collapsed_count_all(L, K, rs->z, rs->n, rs->n_wk, rs->n_k);
+    uint32_t nm[RARE_K], nw[RARE_K], nk[RARE_K]; /* without T */
+    memcpy(nm, rs->n, sizeof nm);
+    memcpy(nw, rs->n_wk, sizeof nw);
+    memcpy(nk, rs->n_k, sizeof nk);
+    nm[0]--, nw[0]--, nk[0]--;
+    collapsed_conditional(nm, nw, nk, rs->alpha, rs->beta, V, K, rs->p);
+    collapsed_conditional(nm, rs->n_wk, rs->n_k, rs->alpha, rs->beta, V, K, rs->p_word_with_T);
+}
+
+void rare_state_free(rare_state *rs)
+{
+    free(rs->z);
+    free(rs->n);
+    lda_layout_free(rs->L);
+    corpus_free(rs->c);
+}
+
 void pair_state_make(pair_state *ps)
 {
     enum { DOCS = 32 };
@@ -95,9 +147,7 @@ void pair_state_make(pair_state *ps)
     ps->p0 = lda_layout_pos(L, 0, 0);
     ps->p1 = lda_layout_pos(L, 0, 1);
     cr_assert(L->words[ps->p0] == 1 && L->words[ps->p1] == 1, "slot 0 is the document of word 1");
-    for (uint32_t k = 0; k < K; k++)
-        ps->alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
-    ps->beta = 0.2;
+    ps->beta = real_priors(ps->alpha, K);
     ps->z0 = malloc(L->num_positions * sizeof *ps->z0);
     ps->n0 = malloc(L->num_slots * K * sizeof *ps->n0);
     for (size_t s = 0; s < L->num_slots; s++)
@@ -236,10 +286,13 @@ void same_model_over_blocks(lda_sampler sampler, const char *plan)
     corpus_free(c);
 }
 
-uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits)
+uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits,
+                             int *from_tables)
 {
     const double target =
         lda_scaled_target_double(D + s->word_total[w] + s->smooth_total, lda_uniform_double(bits.v[0]));
+    if (from_tables)
+        *from_tables = !(target < D);
     if (target < D)
         return (uint32_t)lda_linear_search_double(cum, (int)s->K, target);
     if (target - D < s->word_total[w])
@@ -274,7 +327,10 @@ size_t alias_pass_restated(lda_pool *pool, int_state *st, lda_zdraw *in, const l
                 t.row = en + sl * K;
                 t.old = ez[pos];
                 t.row[t.old]--;
-                t.bits = lda_philox(lda_rng_counter(LDA_RNG_Z, in->iteration, L->slot_token_base[sl] + tok->i, 0), in->seed);
+                t.seed = in->seed;
+                t.token = L->slot_token_base[sl] + tok->i;
+                t.iteration = in->iteration;
+                t.bits = lda_philox(lda_rng_counter(LDA_RNG_Z, t.iteration, t.token, 0), t.seed);
                 const uint32_t k = draw(ctx, &t);
                 t.row[k]++;
                 changed += k != t.old;

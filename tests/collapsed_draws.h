@@ -44,6 +44,27 @@ void pair_state_free(pair_state *ps);
  * topics against prob (PAIR_K² cells, x × PAIR_K + y) at significance 0.001. */
 void pair_chi_squared(const pair_state *ps, lda_pool *pool, lda_zdraw *in, const double *prob, uint32_t samples);
 
+/* One token T of a rare word in a state of real weights: 32 documents over 3 words, T the first
+ * token of slot 0 (word 0, three more tokens in other documents; its document four tokens), so
+ * T is the first of its block's first run of one word; z at random but z[T] = 0; the counts of z
+ * (T in them) and α_k = 0.05 + 0.3 (k mod 4), β = 0.2. p is T's exact conditional with T off
+ * every count; p_word_with_T the same with n[w,k] and n[k] holding T (only n[m,k] without it). */
+#define RARE_K 10u
+#define RARE_V 3u
+typedef struct {
+    corpus *c;
+    lda_layout *L;
+    size_t pT;
+    float alpha[RARE_K];
+    double beta;
+    uint32_t *z, *n; /* n[m,k] */
+    uint32_t n_wk[RARE_V * RARE_K], n_k[RARE_K];
+    double p[RARE_K], p_word_with_T[RARE_K];
+} rare_state;
+
+void rare_state_make(rare_state *rs);
+void rare_state_free(rare_state *rs);
+
 /* A small integer-weight state: 150 documents of 1 to 120 tokens over 37 words (a third of the
  * tokens repeating the word before them), integer α_k in 1..3, β = INT_BETA and fixed integer
  * scales in 1..3 in place of 1 / (n[k] + Vβ), so every weight and sum is an exact integer;
@@ -71,15 +92,18 @@ void same_model_for_any_thread_count(const lda_layout *L, uint32_t K, lda_sample
 /* The alias draw restated plainly for a token of word w (the tests of alias and mh): target u ·
  * (D + the word's and the smoothing's totals), with D the document part whose running sums over
  * all K topics are cum; in D the linear search of cum, else the word's table or the smoothing's
- * drawn with the token's other two random words. */
-uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits);
+ * drawn with the token's other two random words. *from_tables (may be NULL): which it was. */
+uint32_t alias_draw_restated(const lda_alias_sampler *s, uint32_t w, const double *cum, double D, lda_u32x4 bits,
+                             int *from_tables);
 
 /* One token as alias's walk meets it, for a pass restated plainly (the tests of alias and mh). */
 typedef struct {
     uint32_t w, old;    /* its word; its topic before the pass */
     const uint32_t *nw; /* the word's n[w,k] at the pass's start */
     uint32_t *row;      /* its slot's restated n[m,k], its own topic already taken off */
-    lda_u32x4 bits;     /* its random words */
+    lda_u32x4 bits;     /* its random words (block 0 of its stream) */
+    uint64_t seed, token; /* its stream: the corpus-order index */
+    uint32_t iteration;
 } alias_walk_token;
 
 /* Part in->part of pass in->iteration drawn by the sampler on st (its counts made from st->z

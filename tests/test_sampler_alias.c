@@ -1,8 +1,10 @@
 /* test_sampler_alias.c — --sampler alias (backend/sampler_alias.h): its tables' probabilities
  * exactly the collapsed weights on integer weights; its passes exactly a plain restatement of the
- * draw (the document's part searched over every topic, the word's and the smoothing drawn from
- * those tables); a chi-squared test of a pair of tokens on real weights; planted topics recovered
- * end to end; the same model for 1, 2 and 3 threads; the refusals. */
+ * draw (the document's part searched over every topic, the token's own topic off the word's
+ * counts, the word's and the smoothing drawn from those tables, their draw of the own topic kept
+ * or drawn again); chi-squared tests on real weights, of one token of a rare word (its own topic
+ * off the word side) and of a pair; planted topics recovered end to end; the same model for 1, 2
+ * and 3 threads; the refusals. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,22 +106,36 @@ Test(sampler_alias, tables_exact_on_integer_weights)
 /* Three passes on integer weights, with `parts` --refresh parts, must give exactly the topics and
  * counts of the draw restated plainly: the state's blocks in its order, each token's document
  * part n[m,k] (n[w,k] + β) scale_k searched over every topic (those without a count add exactly
- * nothing), and where the target passes it, the word's table or the smoothing's (checked above)
- * drawn with the token's other two random words. */
+ * nothing), its own topic s at (n[w,s] - 1 + β) scale_s (the fixed scale stands for 1 / (n[s] - 1
+ * + Vβ) too), and where the target passes it, the word's table or the smoothing's (checked above)
+ * drawn with the token's other two random words; a draw of s from them kept when u_4 (n[w,s] + β)
+ * < n[w,s] - 1 + β, else the whole draw made again with the next Philox block of the token. Some
+ * draws must be made again. */
 typedef struct {
     const int_state *st;
     const lda_alias_sampler *s;
     double *cum;
+    size_t redrawn;
 } restated_alias;
 
 static uint32_t draw_alias_restated(void *ctx, const alias_walk_token *t)
 {
-    const restated_alias *r = ctx;
-    const uint32_t K = r->st->K;
+    restated_alias *r = ctx;
+    const uint32_t K = r->st->K, s = t->old;
+    const double *scale = r->st->scale;
+    const double f_s = ((double)t->nw[s] + INT_BETA) * scale[s], own = ((double)(t->nw[s] - 1) + INT_BETA) * scale[s];
     double D = 0;
     for (uint32_t k = 0; k < K; k++)
-        r->cum[k] = D += (double)t->row[k] * (t->nw[k] + INT_BETA) * r->st->scale[k];
-    return alias_draw_restated(r->s, t->w, r->cum, D, t->bits);
+        r->cum[k] = D += (double)t->row[k] * (k == s ? own : (t->nw[k] + INT_BETA) * scale[k]);
+    lda_u32x4 bits = t->bits;
+    for (uint32_t block = 1;; block++) {
+        int from_tables;
+        const uint32_t k = alias_draw_restated(r->s, t->w, r->cum, D, bits, &from_tables);
+        if (!from_tables || k != s || K == 1 || lda_uniform_double(bits.v[3]) * f_s < own)
+            return k;
+        r->redrawn++;
+        bits = lda_philox(lda_rng_counter(LDA_RNG_Z, t->iteration, t->token, block), t->seed);
+    }
 }
 
 static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length)
@@ -136,7 +152,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale};
     lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
     uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
-    restated_alias r = {&st, &s, malloc(K * sizeof *r.cum)};
+    restated_alias r = {&st, &s, malloc(K * sizeof *r.cum), 0};
     memcpy(ez, st.z, L->num_positions * sizeof *ez);
     size_t changed = 0;
     for (uint32_t it = 1; it <= PASSES; it++)
@@ -145,8 +161,10 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
             in.part = part;
             changed += alias_pass_restated(pool, &st, &in, &s, en, ez, NULL, draw_alias_restated, &r);
         }
-    if (K > 1)
+    if (K > 1) {
         cr_assert_gt(changed, st.c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
+        cr_assert_gt(r.redrawn, 0, "K=%u: no draw was made again", K);
+    }
     lda_alias_free(&s);
     lda_pool_destroy(pool);
     free(ez);
@@ -168,26 +186,71 @@ Test(sampler_alias, passes_exact_with_refresh_parts_and_pieces)
     passes_exact_on_integer_weights(100, 2, 16);
 }
 
+/* One token T of a rare word (rare_state: word 0, three more tokens), its topic 0 at the pass's
+ * start: 200,000 passes from that state, each with its own uniforms, must give T's topic as its
+ * exact conditional with T off every count, n[w,k] and n[k] included (chi-squared over K cells,
+ * significance 0.001), and must tell it from the draw with T left in n[w,k] and n[k] (the same
+ * test must reject that one). */
+Test(sampler_alias, own_topic_off_the_word_side)
+{
+    enum { K = RARE_K, SAMPLES = 200000 };
+    rare_state rs;
+    rare_state_make(&rs);
+    const lda_layout *L = rs.L;
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_alias_sampler s;
+    cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL};
+    uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
+    lda_zdraw in = {.n_mk = n, .alpha = rs.alpha, .K = K, .seed = 3, .alias = &ain};
+    uint64_t counts[K] = {0};
+    for (uint32_t it = 1; it <= SAMPLES; it++) {
+        memcpy(z, rs.z, L->num_positions * sizeof *z);
+        memcpy(n, rs.n, L->num_slots * K * sizeof *n);
+        in.iteration = it;
+        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+        counts[z[rs.pT]]++;
+    }
+    double dof, stat = test_chi2_stat(counts, rs.p, K, SAMPLES, &dof);
+    double pv = test_chi2_sf(stat, dof);
+    cr_assert(pv > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, pv);
+    stat = test_chi2_stat(counts, rs.p_word_with_T, K, SAMPLES, &dof);
+    pv = test_chi2_sf(stat, dof);
+    cr_assert(pv < 0.001, "the draw with T on the word side: chi-squared %.1f on %.0f dof, p = %g", stat, dof, pv);
+    lda_alias_free(&s);
+    lda_pool_destroy(pool);
+    free(z);
+    free(n);
+    rare_state_free(&rs);
+}
+
 /* 32 documents of two tokens; slot 0's are both of word 1 at topics (3, 6), drawn in that order
  * (the block's tokens of word 1 by slot, then position); the others' words and topics fixed at
  * random, so n[w,k] and n[k] are uneven. The pair's joint distribution is P(x | state)
  * P(y | x moved into the document's counts), the word–topic counts those of the pass's start
- * (real α and β); 200,000 passes from the same state, each with its own uniforms, give that many
- * samples: a chi-squared test over K² cells, significance 0.001. */
+ * less the token's own topic (3 for x, 6 for y; real α and β); 200,000 passes from the same
+ * state, each with its own uniforms, give that many samples: a chi-squared test over K² cells,
+ * significance 0.001. */
 Test(sampler_alias, chi_squared_of_pairs)
 {
     enum { K = PAIR_K, V = PAIR_V, SAMPLES = 200000 };
     pair_state ps;
     pair_state_make(&ps);
     double prob[K * K], px[K], py[K];
-    uint32_t nm[K];
-    const uint32_t *nw = ps.n_wk + K; /* word 1's, fixed for the pass */
+    uint32_t nm[K], nw_x[K], nk_x[K], nw_y[K], nk_y[K]; /* word 1's, of the pass's start less the token */
     memcpy(nm, ps.n0, sizeof nm);
+    memcpy(nw_x, ps.n_wk + K, sizeof nw_x);
+    memcpy(nw_y, ps.n_wk + K, sizeof nw_y);
+    memcpy(nk_x, ps.n_k, sizeof nk_x);
+    memcpy(nk_y, ps.n_k, sizeof nk_y);
+    nw_x[3]--, nk_x[3]--, nw_y[6]--, nk_y[6]--;
     nm[3]--;
-    collapsed_conditional(nm, nw, ps.n_k, ps.alpha, ps.beta, V, K, px);
+    collapsed_conditional(nm, nw_x, nk_x, ps.alpha, ps.beta, V, K, px);
     for (uint32_t x = 0; x < K; x++) {
         nm[x]++, nm[6]--;
-        collapsed_conditional(nm, nw, ps.n_k, ps.alpha, ps.beta, V, K, py);
+        collapsed_conditional(nm, nw_y, nk_y, ps.alpha, ps.beta, V, K, py);
         for (uint32_t y = 0; y < K; y++)
             prob[x * K + y] = px[x] * py[y];
         nm[6]++, nm[x]--;
@@ -224,10 +287,10 @@ Test(sampler_alias, collapsed_on_the_cpu_only)
     cpu_only_sampler_refusals(LDA_SAMPLER_ALIAS);
 }
 
-/* --sampler auto takes, for the collapsed model on the CPU, alias below K = 1024 and mh from
- * there (where each reached the held-out levels soonest); sparse on the GPU and for the
- * θ-collapsed model; a named sampler (alias, sparselda) is kept. */
-Test(sampler_alias, auto_takes_alias_or_mh_for_the_collapsed_model_on_the_cpu)
+/* --sampler auto takes, for the collapsed model on the CPU, alias at every K (it learned as much
+ * an iteration as mh at K = 100 and 1024, at less cost); sparse on the GPU and for the
+ * θ-collapsed model; a named sampler (alias, sparselda, mh) is kept. */
+Test(sampler_alias, auto_takes_alias_for_the_collapsed_model_on_the_cpu)
 {
     const struct {
         lda_model_kind model;
@@ -235,9 +298,8 @@ Test(sampler_alias, auto_takes_alias_or_mh_for_the_collapsed_model_on_the_cpu)
         uint32_t K;
         lda_sampler want;
     } cases[] = {{LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_ALIAS},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_MH_FROM_K - 1, LDA_SAMPLER_ALIAS},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, LDA_ZPLAN_MH_FROM_K, LDA_SAMPLER_MH},
-                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 4096, LDA_SAMPLER_MH},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 1024, LDA_SAMPLER_ALIAS},
+                 {LDA_MODEL_COLLAPSED, LDA_DEVICE_CPU, 4096, LDA_SAMPLER_ALIAS},
                  {LDA_MODEL_COLLAPSED, LDA_DEVICE_CUDA, 1024, LDA_SAMPLER_SPARSE},
                  {LDA_MODEL_THETA_COLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_SPARSE},
                  {LDA_MODEL_UNCOLLAPSED, LDA_DEVICE_CPU, 100, LDA_SAMPLER_BUTTERFLY}};
@@ -261,4 +323,7 @@ Test(sampler_alias, auto_takes_alias_or_mh_for_the_collapsed_model_on_the_cpu)
     p.sampler = LDA_SAMPLER_ALIAS;
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.sampler, LDA_SAMPLER_ALIAS, "a named sampler is kept");
+    p.sampler = LDA_SAMPLER_MH;
+    lda_zplan_resolve_sampler(&p);
+    cr_assert_eq(p.sampler, LDA_SAMPLER_MH, "a named sampler is kept");
 }

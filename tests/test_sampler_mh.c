@@ -55,7 +55,7 @@ static uint32_t draw_mh_restated(void *ctx, const alias_walk_token *t)
         r->cum[k] = D += (double)row[k] * f[k];
     }
     const double Zs = D + r->s->word_total[t->w] + r->s->smooth_total;
-    uint32_t k = alias_draw_restated(r->s, t->w, r->cum, D, t->bits);
+    uint32_t k = alias_draw_restated(r->s, t->w, r->cum, D, t->bits, NULL);
     if (k != old) {
         const double a_t = st->alpha[k], a_s = st->alpha[old];
         const double gt_s = ((double)nw[old] - 1 + beta) * st->scale[old];
@@ -124,76 +124,49 @@ Test(sampler_mh, passes_exact_with_refresh_parts)
     passes_exact_on_integer_weights(33, 3);
 }
 
-/* One token T (word 0, slot 0, the first of its block's first run, so its live counts are the
- * tables' less itself) in a document of four tokens; word 0 is rare (three more tokens), so the
- * tables, which hold T at its topic s, differ much from the live counts without it. If s is drawn
- * from the exact conditional p (the counts without T; real α and β), one step of the chain must
- * leave T distributed as p: 200,000 passes, each from its own s and with its own uniforms, a
- * chi-squared test over K cells at significance 0.001. */
+/* One token T of a rare word (rare_state: the first of its block's first run, so its live counts
+ * are the tables' less itself; word 0 has three more tokens), so the tables, which hold T at its
+ * topic s, differ much from the live counts without it. If s is drawn from the exact conditional
+ * p (the counts without T; real α and β), one step of the chain must leave T distributed as p:
+ * 200,000 passes, each from its own s and with its own uniforms, a chi-squared test over K cells
+ * at significance 0.001. */
 Test(sampler_mh, stationary_distribution_is_the_exact_conditional)
 {
-    enum { K = 10, V = 3, DOCS = 32, SAMPLES = 200000 };
-    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][4];
-    for (uint32_t d = 0; d < DOCS; d++) {
-        lengths[d] = d == 0 ? 4 : 2;
-        docs[d] = words[d];
-        for (uint32_t i = 0; i < lengths[d]; i++)
-            words[d][i] = d == 0 ? (uint32_t[]){0, 2, 2, 1}[i]
-                                 : (d <= 3 && i == 0 ? 0 : 1 + lda_rng_once(5, LDA_RNG_TEST, i, d) % 2);
-    }
-    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    enum { K = RARE_K, SAMPLES = 200000 };
+    rare_state rs;
+    rare_state_make(&rs);
+    const lda_layout *L = rs.L;
+    double cdf[K];
+    for (uint32_t k = 0; k < K; k++)
+        cdf[k] = rs.p[k] + (k ? cdf[k - 1] : 0);
     lda_error err = {0};
-    lda_layout *L = lda_layout_build(c, 0, &err);
-    cr_assert(L && L->num_warps == 1, "%s", err.msg);
-    const size_t pT = lda_layout_pos(L, 0, 0);
-    cr_assert_eq(L->words[pT], 0, "slot 0 is the document of T");
-    float alpha[K];
-    for (uint32_t k = 0; k < K; k++)
-        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
-    const double beta = 0.2;
-    uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
-    uint32_t n_wk[V * K], n_k[K];
-    for (size_t sl = 0; sl < L->num_slots; sl++)
-        for (uint32_t i = 0; i < L->slot_len[sl]; i++)
-            z[lda_layout_pos(L, sl, i)] = lda_rng_once(5, LDA_RNG_TEST, 7, sl * 4 + i) % K;
-    z[pT] = 0;
-    collapsed_count_all(L, K, z, n, n_wk, n_k);
-    n[0]--, n_wk[0]--, n_k[0]--; /* the counts without T */
-    double p[K], cdf[K];
-    collapsed_conditional(n, n_wk, n_k, alpha, beta, V, K, p);
-    for (uint32_t k = 0; k < K; k++)
-        cdf[k] = p[k] + (k ? cdf[k - 1] : 0);
     lda_pool *pool = lda_pool_create(2, &err);
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler s;
     cr_assert_eq(lda_alias_create(L, K, 1, 2, 1, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, n_wk, n_k, beta, NULL};
-    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 3, .alias = &ain};
-    uint32_t *z0 = malloc(L->num_positions * sizeof *z0);
-    memcpy(z0, z, L->num_positions * sizeof *z0);
+    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL};
+    lda_zdraw in = {.n_mk = rs.n, .alpha = rs.alpha, .K = K, .seed = 3, .alias = &ain};
+    uint32_t *z = malloc(L->num_positions * sizeof *z);
     uint64_t counts[K] = {0};
     for (uint32_t it = 1; it <= SAMPLES; it++) {
         const double u = lda_uniform_double(lda_rng_once(11, LDA_RNG_TEST, 0, it));
         uint32_t s0 = 0;
         while (s0 + 1 < K && !(u < cdf[s0]))
             s0++;
-        memcpy(z, z0, L->num_positions * sizeof *z);
-        z[pT] = s0;
-        collapsed_count_all(L, K, z, n, n_wk, n_k);
+        memcpy(z, rs.z, L->num_positions * sizeof *z);
+        z[rs.pT] = s0;
+        collapsed_count_all(L, K, z, rs.n, rs.n_wk, rs.n_k);
         in.iteration = it;
         cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
-        counts[z[pT]]++;
+        counts[z[rs.pT]]++;
     }
-    double dof, stat = test_chi2_stat(counts, p, K, SAMPLES, &dof);
+    double dof, stat = test_chi2_stat(counts, rs.p, K, SAMPLES, &dof);
     const double pv = test_chi2_sf(stat, dof);
     cr_assert(pv > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, pv);
     lda_alias_free(&s);
     lda_pool_destroy(pool);
     free(z);
-    free(z0);
-    free(n);
-    lda_layout_free(L);
-    corpus_free(c);
+    rare_state_free(&rs);
 }
 
 Test(sampler_mh, planted_topics_recovered)

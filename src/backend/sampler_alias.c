@@ -24,6 +24,7 @@ struct lda_alias_worker {
     uint32_t *list_len; /* a block's slots */
     double *cum;        /* K: the document part's running sums over the list */
     double *word_row;   /* K: (n[w,k] + β) / (n[k] + Vβ) of the run's word: β / (n[k] + Vβ) but at its topics */
+    double *own_row;    /* K: (n[w,k] - 1 + β) / (n[k] - 1 + Vβ) of the run's word at its topics (others stale) */
     uint32_t row_pass;  /* the pass word_row's β part is of (lda_alias_sampler.pass) */
     uint32_t *mark;     /* K: listed in the slot of this epoch */
     uint32_t *at;       /* K: ... at this entry */
@@ -107,6 +108,7 @@ void lda_alias_free(lda_alias_sampler *s)
         free(w->list_len);
         free(w->cum);
         free(w->word_row);
+        free(w->own_row);
         free(w->mark);
         free(w->at);
         free(w->nk);
@@ -125,9 +127,11 @@ void lda_alias_free(lda_alias_sampler *s)
     free(s->word_topic);
     free(s->word_factor);
     free(s->word_count);
+    free(s->word_own);
     free(s->base);
     free(s->smooth);
     free(s->inv);
+    free(s->inv_own);
     free(s->weights);
     free(s->ids);
     free(s->work);
@@ -166,9 +170,10 @@ uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
     const uint64_t cells = N < V * K ? N : V * K; /* Σ min(K, a word's tokens) ≤ */
     const uint64_t most_list = B * K + B; /* a block's lists at most (the plan needs no exact figure) */
     const uint64_t workers = threads > 0 ? (uint64_t)threads : 1;
-    return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) + cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t) + sizeof(double)) + /* with mh's counts */
-           (uint64_t)K * (sizeof(lda_alias_cell) + sizeof(double)) + N * (sizeof(lda_alias_token) + 2 * sizeof(uint32_t)) +
-           workers * ((uint64_t)K * (6 * sizeof(double) + 7 * sizeof(uint32_t)) + /* with mh's rows */
+    return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) +
+           cells * (sizeof(lda_alias_cell) + sizeof(uint32_t) + 2 * sizeof(double)) + /* alias's own factor or mh's count */
+           (uint64_t)K * (sizeof(lda_alias_cell) + 2 * sizeof(double)) + N * (sizeof(lda_alias_token) + 2 * sizeof(uint32_t)) +
+           workers * ((uint64_t)K * (7 * sizeof(double) + 7 * sizeof(uint32_t)) + /* with mh's rows */
                       (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) + B * (sizeof(uint64_t) + sizeof(uint32_t)));
 }
 
@@ -196,9 +201,11 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
         !(s->word_topic = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_topic, what, err)) ||
         !(s->word_factor = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_factor, what, err)) ||
         (mh && !(s->word_count = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_count, what, err))) ||
+        (!mh && !(s->word_own = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_own, what, err))) ||
         !(s->base = lda_malloc_array(K, sizeof *s->base, what, err)) ||
         !(s->smooth = lda_malloc_array(K, sizeof *s->smooth, what, err)) ||
         !(s->inv = lda_malloc_array(K, sizeof *s->inv, what, err)) ||
+        !(s->inv_own = lda_malloc_array(K, sizeof *s->inv_own, what, err)) ||
         !(s->weights = lda_malloc_array((size_t)workers * 2 * K, sizeof *s->weights, what, err)) ||
         !(s->ids = lda_malloc_array((size_t)workers * K, sizeof *s->ids, what, err)) ||
         !(s->work = lda_malloc_array((size_t)workers * K, sizeof *s->work, what, err)) ||
@@ -244,6 +251,7 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
             !(w->list_len = lda_malloc_array((size_t)s->block_warps * LDA_WARP, sizeof *w->list_len, what, err)) ||
             !(w->cum = lda_malloc_array(K, sizeof *w->cum, what, err)) ||
             !(w->word_row = lda_malloc_array(K, sizeof *w->word_row, what, err)) ||
+            !(w->own_row = lda_calloc(K, sizeof *w->own_row, what, err)) ||
             !(w->mark = lda_calloc(K, sizeof *w->mark, what, err)) ||
             !(w->at = lda_malloc_array(K, sizeof *w->at, what, err)))
             goto fail;
@@ -305,6 +313,8 @@ static void table_words(void *vctx, size_t task, int worker)
                 factor[m] = word_factor(n[k], ain->beta, s->inv[k]);
                 if (s->word_count)
                     s->word_count[s->offset[w] + m] = n[k];
+                if (s->word_own)
+                    s->word_own[s->offset[w] + m] = word_factor(n[k] - 1, ain->beta, s->inv_own[k]);
                 total += weights[m] = (double)alpha[k] * (double)n[k] * s->inv[k];
                 m++;
             }
@@ -324,6 +334,8 @@ int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err)
     double total = 0;
     for (uint32_t k = 0; k < K; k++) {
         s->inv[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)ain->n_k[k] + vbeta);
+        /* read only where the word has a count of k, so n[k] ≥ 1 */
+        s->inv_own[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)ain->n_k[k] - 1 + vbeta);
         s->ids[k] = k;
         total += s->weights[k] = (double)in->alpha[k] * ain->beta * s->inv[k];
         s->base[k] = word_factor(0, ain->beta, s->inv[k]);
@@ -424,13 +436,25 @@ typedef struct {
     const double *row;
 } run_word;
 
+/* Where a token's random words come from: block 0 of its Philox stream, then 1, 2, ... for each
+ * draw made again (the corpus-order index, as every CPU draw keys its uniforms). */
+typedef struct {
+    uint64_t seed, token;
+    uint32_t iteration;
+} token_key;
+
 /* One token's topic: its document's list e (m topics, increasing; its own topic, at *jo, taken
- * off) and its word. Returns the topic; *jn its entry (m where it is not listed). */
+ * off) and its word, the token off its own topic's factor too (sampler_alias.h): the document
+ * part with f_s, the tables' draw of s kept with probability f_s / f⁰_s, else drawn again.
+ * Returns the topic; *jn its entry (m where it is not listed). */
 static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, const doc_entry *e, uint32_t m,
-                           uint32_t old, const run_word *rw, lda_u32x4 bits, uint32_t *jo, uint32_t *jn)
+                           uint32_t old, const run_word *rw, lda_u32x4 bits, const token_key *key, uint32_t *jo,
+                           uint32_t *jn)
 {
     /* the word's cell a draw from its table would read, asked for while the document's part is summed */
     __builtin_prefetch(&rw->cells[((uint64_t)bits.v[1] * rw->len) >> 32]);
+    const double f_old = wk->word_row[old], f_own = wk->own_row[old];
+    wk->word_row[old] = f_own; /* the document part of the token's own topic without it */
     double D = 0;
     uint32_t at = m;
     for (uint32_t j = 0; j < m; j++) { /* the word's factors from L1 */
@@ -439,23 +463,31 @@ static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, con
         D += (double)(e[j].count - own) * rw->row[k];
         wk->cum[j] = D;
     }
+    wk->word_row[old] = f_old;
     *jo = at;
-    const double t = lda_scaled_target_double(D + rw->total + s->smooth_total, lda_uniform_double(bits.v[0]));
-    if (t < D) { /* the running sums end at D: the search stops within the list */
-        uint32_t j = 0;
-        while (!(t < wk->cum[j]))
-            j++;
-        *jn = j;
-        return e[j].topic;
+    const double Z = D + rw->total + s->smooth_total;
+    for (uint32_t block = 1;; block++) {
+        const double t = lda_scaled_target_double(Z, lda_uniform_double(bits.v[0]));
+        if (t < D) { /* the running sums end at D: the search stops within the list */
+            uint32_t j = 0;
+            while (!(t < wk->cum[j]))
+                j++;
+            *jn = j;
+            return e[j].topic;
+        }
+        const uint32_t topic = t - D < rw->total
+                                   ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
+                                   : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
+        /* one topic: nothing else to draw, whatever the weights */
+        if (topic != old || s->K == 1 || lda_uniform_double(bits.v[3]) * f_old < f_own) {
+            uint32_t j = 0;
+            while (j < m && e[j].topic < topic)
+                j++;
+            *jn = j;
+            return topic;
+        }
+        bits = lda_philox(lda_rng_counter(LDA_RNG_Z, key->iteration, key->token, block), key->seed);
     }
-    const uint32_t topic = t - D < rw->total
-                               ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
-                               : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
-    uint32_t j = 0;
-    while (j < m && e[j].topic < topic)
-        j++;
-    *jn = j;
-    return topic;
 }
 
 /* ---- --sampler mh: the live counts and the Metropolis–Hastings step ---- */
@@ -569,13 +601,22 @@ static uint32_t mh_token(const lda_alias_sampler *s, const lda_alias_in *ain, co
     return old;
 }
 
-/* A run's word into the worker's row, which holds β / (n[k] + Vβ) elsewhere; or put back. */
+/* A run's word into the worker's rows: its factors into the row which holds β / (n[k] + Vβ)
+ * elsewhere, and its factors without a token into own_row (read only at a token's own topic,
+ * which the word has a count of, so never put back); or the first row put back. */
 static void word_row_set(const lda_alias_sampler *s, lda_alias_worker *wk, uint32_t w, int restore)
 {
     const uint32_t *topic = s->word_topic + s->offset[w];
-    const double *from = restore ? NULL : s->word_factor + s->offset[w];
-    for (uint32_t p = 0; p < s->len[w]; p++)
-        wk->word_row[topic[p]] = from ? from[p] : s->base[topic[p]];
+    if (restore) {
+        for (uint32_t p = 0; p < s->len[w]; p++)
+            wk->word_row[topic[p]] = s->base[topic[p]];
+        return;
+    }
+    const double *factor = s->word_factor + s->offset[w], *own = s->word_own + s->offset[w];
+    for (uint32_t p = 0; p < s->len[w]; p++) {
+        wk->word_row[topic[p]] = factor[p];
+        wk->own_row[topic[p]] = own[p];
+    }
 }
 
 static void draw_block(void *vctx, size_t task, int worker)
@@ -613,8 +654,8 @@ static void draw_block(void *vctx, size_t task, int worker)
             doc_entry *e = wk->entries + wk->list_at[tok->slot];
             uint32_t m = wk->list_len[tok->slot], jo, jn;
             const uint32_t old = c->z[pos];
-            const lda_u32x4 bits =
-                lda_philox(lda_rng_counter(LDA_RNG_Z, in->iteration, L->slot_token_base[sl] + tok->i, 0), in->seed);
+            const token_key key = {in->seed, L->slot_token_base[sl] + tok->i, in->iteration};
+            const lda_u32x4 bits = lda_philox(lda_rng_counter(LDA_RNG_Z, key.iteration, key.token, 0), key.seed);
             uint32_t topic;
             if (s->mh) {
                 if (wk->nw[old] == 0 || wk->nk[old] == 0) { /* counts not of this z */
@@ -632,7 +673,7 @@ static void draw_block(void *vctx, size_t task, int worker)
                 } else
                     mh_move(s, in->alias, wk, topic, +1);
             } else
-                topic = draw_token(s, wk, e, m, old, &rw, bits, &jo, &jn);
+                topic = draw_token(s, wk, e, m, old, &rw, bits, &key, &jo, &jn);
             if (jo == m) {
                 wk->broken = 1;
                 break;

@@ -267,7 +267,7 @@ void lda_zplan_resolve_sampler(lda_params *p)
     if (p->sampler == LDA_SAMPLER_AUTO && p->theta_collapsed && phi_is_the_counts_mean(p)) {
         char why[256];
         if (p->device == LDA_DEVICE_CPU || (p->device == LDA_DEVICE_AUTO && lda_cuda_device_count(why, sizeof why) == 0))
-            p->sampler = p->num_topics >= LDA_ZPLAN_MH_FROM_K ? LDA_SAMPLER_MH : LDA_SAMPLER_ALIAS;
+            p->sampler = LDA_SAMPLER_ALIAS;
     }
     lda_params_resolve_sampler(p);
     /* auto picks a device that runs the sampler: sparselda, alias and mh run on the CPU only, so a

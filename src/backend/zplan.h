@@ -168,18 +168,6 @@ typedef struct {
 #define LDA_ZPLAN_ALIAS_BLOCK_WARPS 32u
 #endif
 
-/* --sampler auto takes, for the collapsed model on the CPU, alias below this K and mh from it.
- * alias: on wiki43k about half the CPU time of sparse and sparselda at K = 1024, two thirds at
- * K = 100 (results/cpu-peers/alias-wiki43k.md). mh is alias's walk with the word–topic counts
- * moving within a block: 1.13-1.27x alias's CPU time an iteration, and at K = 1024 more learned
- * an iteration on wiki43k and wikimix (as much as Mallet on wikimix, where alias stayed 0.05
- * behind), so it reached each of the peers' held-out levels sooner (alias did not reach three of
- * the six). At K = 100 alias reached wiki43k's levels sooner (mh learned less there after 200
- * iterations) and mh wikimix's (docs/samplers.md, results/cpu-peers/mh.md); K between 100 and
- * 1024 was not measured. */
-#ifndef LDA_ZPLAN_MH_FROM_K
-#define LDA_ZPLAN_MH_FROM_K 1024u
-#endif
 
 /* The most tokens a GPU run takes, the one rule (lda_gpu_max_tokens). The sparse draw
  * (--sampler sparse) on one GPU, its tokens in device memory or streamed from the host, indexes
@@ -206,8 +194,11 @@ int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limit
 int lda_zplan_check(const lda_params *p, lda_error *err);
 
 /* --sampler auto resolved (lda_params_resolve_sampler), but for the collapsed model on the CPU
- * (--device cpu, or auto where no GPU is found): alias, or mh from LDA_ZPLAN_MH_FROM_K topics.
- * Every run resolves its sampler here. */
+ * (--device cpu, or auto where no GPU is found): alias, at every K. alias costs about half the
+ * CPU time of sparse and sparselda (results/cpu-peers/alias-wiki43k.md); with the token's own
+ * topic off the word side it learns as much an iteration as mh on wiki43k and wikimix at K = 100
+ * and 1024 (more at K = 1024 on both from 50 iterations), where mh costs 1.1-1.7x its time an
+ * iteration (results/cpu-peers/alias-own.md, mh.md). Every run resolves its sampler here. */
 void lda_zplan_resolve_sampler(lda_params *p);
 
 /* The plan of a CPU run (kernel LDA_ZKERNEL_CPU), so every backend has one to print; -1 with

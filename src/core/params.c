@@ -25,8 +25,7 @@ const lda_choice lda_device_choices[] = {
 
 const lda_choice lda_sampler_choices[] = {
     {"auto", LDA_SAMPLER_AUTO,
-     "the collapsed model on the CPU: alias, mh from K = 1024; else sparse where θ is collapsed, butterfly where θ "
-     "is given"},
+     "the collapsed model on the CPU: alias; else sparse where θ is collapsed, butterfly where θ is given"},
     {"butterfly", LDA_SAMPLER_BUTTERFLY,
      "Algorithm 7; each block's butterfly table rebuilt in registers, token rows split over warps"},
     {"butterfly-stored", LDA_SAMPLER_BUTTERFLY_STORED, "Algorithm 7 as published: the whole table in memory"},
