@@ -67,14 +67,14 @@ fail:
 }
 
 int cuda_stream_unpack(const device_state &v, const stream_state &st, const stream_chunk &c,
-                       const stream_buffer &buf, bool with_z, lda_error *err)
+                       const stream_buffer &buf, bool with_z, bool with_lists, lda_error *err)
 {
     const size_t positions = c.p1 - c.p0;
     if (with_z && positions) {
         widen_z_kernel<<<grid_of(positions, PACK_THREADS), PACK_THREADS, 0, v.stream>>>(buf.z16, positions, buf.z);
         LAUNCH_TRY();
     }
-    return lists_launch<true>(v, st, c, buf, err);
+    return with_lists ? lists_launch<true>(v, st, c, buf, err) : 0;
 fail:
     return -1;
 }

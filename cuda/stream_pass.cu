@@ -219,7 +219,7 @@ static int copy_chunk_in(const device_state &s, stream_state &st, size_t i, bool
     CUDA_TRY(cudaEventRecord(buf.copied_in, st.copy_in));
     CUDA_TRY(cudaStreamWaitEvent(s.stream, buf.copied_in, 0));
     CUDA_TRY(cudaEventRecord(st.began[i], s.stream));
-    if (with_z && cuda_stream_unpack(chunk_view(s, c, &buf), st, c, buf, true, err))
+    if (with_z && cuda_stream_unpack(chunk_view(s, c, &buf), st, c, buf, true, true, err))
         return -1;
     return 0;
 fail:
@@ -350,7 +350,7 @@ static int start_streamed(lda_backend *b, const uint32_t *z, lda_error *err)
         if (z) {
             CUDA_TRY(cudaMemcpyAsync(buf.z16, st.host_z + c.p0, positions * sizeof(uint16_t), cudaMemcpyHostToDevice,
                                      s.stream));
-            if (cuda_stream_unpack(v, st, c, buf, true, err)) // z; the lists are counted below
+            if (cuda_stream_unpack(v, st, c, buf, true, false, err)) // z alone: the lists are counted below
                 return -1;
         }
         if ((!z && cuda_init_z(v, b->params.seed, lda_params_start_topics(&b->params), err)) ||
@@ -393,7 +393,7 @@ int cuda_stream_load(lda_backend *b, size_t i, bool words, device_state *view, l
                              cudaMemcpyHostToDevice, s.stream));
     CUDA_TRY(cudaMemcpyAsync(buf.len, st.host_len + c.s0, slots * sizeof(uint32_t), cudaMemcpyHostToDevice,
                              s.stream));
-    if (cuda_stream_unpack(*view, st, c, buf, false, err) || chunk_give(*view, st, c, s.cut_lists, err))
+    if (cuda_stream_unpack(*view, st, c, buf, false, true, err) || chunk_give(*view, st, c, s.cut_lists, err))
         return -1;
     st.loaded = i;
     st.loaded_words = words;

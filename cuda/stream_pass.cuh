@@ -81,10 +81,11 @@ int cuda_stream_start(lda_backend *b, const uint32_t *z, lda_error *err);
 int cuda_stream_pass(lda_backend *b, uint32_t iteration, lda_error *err);
 
 // The host's form of chunk c in buf and the chunk's view v (stream_pack.cu), on v.stream:
-// unpacked (z widened where with_z; the whole documents' lists from their packed entries; the
-// pieces' lists are given by chunk_give), and packed back (z narrowed, the whole documents' lists).
+// unpacked (z widened where with_z; where with_lists, the whole documents' lists from their packed
+// entries and the lengths copied in; the pieces' lists are given by chunk_give), and packed back
+// (z narrowed, the whole documents' lists).
 int cuda_stream_unpack(const device_state &v, const stream_state &st, const stream_chunk &c,
-                       const stream_buffer &buf, bool with_z, lda_error *err);
+                       const stream_buffer &buf, bool with_z, bool with_lists, lda_error *err);
 int cuda_stream_pack(const device_state &v, const stream_state &st, const stream_chunk &c, const stream_buffer &buf,
                      lda_error *err);
 

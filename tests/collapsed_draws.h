@@ -122,10 +122,11 @@ void expect_same_pass(const lda_layout *L, uint32_t K, const uint32_t *z, const 
  * LDA_ZPLAN_ALIAS_BLOCK_WARPS warps, with documents cut into pieces. */
 void same_model_over_blocks(lda_sampler sampler, const char *plan);
 
-/* A sampler of the collapsed model that runs on the CPU only (alias, mh): the θ-collapsed model
+/* A sampler of the collapsed model that runs on the CPU only (alias, mh, sparselda): the θ-collapsed model
  * and the GPU plan refuse it in one line naming it, documents are drawn whole, --device auto
  * resolves to the CPU; through the program, another model is refused (exit 2) and a run with
  * --holdout records the sampler in model.conf. */
-void cpu_only_sampler_refusals(lda_sampler sampler);
+/* *collapsed: its CPU plan for the collapsed model, for the caller's own checks. */
+void cpu_only_sampler_refusals(lda_sampler sampler, lda_zplan *collapsed);
 
 #endif

@@ -284,7 +284,9 @@ Test(sampler_alias, same_model_for_any_thread_count)
  * fixed) are drawn by sparse's split, so --holdout works, and the model records the sampler. */
 Test(sampler_alias, collapsed_on_the_cpu_only)
 {
-    cpu_only_sampler_refusals(LDA_SAMPLER_ALIAS);
+    lda_zplan z;
+    cpu_only_sampler_refusals(LDA_SAMPLER_ALIAS, &z);
+    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
 }
 
 /* --sampler auto takes, for the collapsed model on the CPU, alias at every K (it learned as much

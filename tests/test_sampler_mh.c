@@ -185,5 +185,7 @@ Test(sampler_mh, same_model_for_any_thread_count)
  * fixed) are drawn by sparse's split, so --holdout works, and the model records the sampler. */
 Test(sampler_mh, collapsed_on_the_cpu_only)
 {
-    cpu_only_sampler_refusals(LDA_SAMPLER_MH);
+    lda_zplan z;
+    cpu_only_sampler_refusals(LDA_SAMPLER_MH, &z);
+    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
 }

@@ -227,56 +227,13 @@ Test(sampler_sparselda, same_model_for_any_thread_count)
     corpus_free(c);
 }
 
-/* Trains the tiny corpus on the CPU with `options`; its model.conf must record `sampler`. */
-static void expect_recorded_sampler(const char *options, const char *sampler)
-{
-    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024], conf[512], line[64];
-    snprintf(args, sizeof args, "train '%s' %s --device cpu -K 3 -n 2 -j 2 -q -o '%s/m'", corpus_path, options, dir);
-    cr_assert_eq(test_run_ldagpu(args, NULL), 0, "%s", args);
-    snprintf(conf, sizeof conf, "%s/m/model.conf", dir);
-    snprintf(line, sizeof line, "\nsampler = %s\n", sampler);
-    char *text = test_read_file(conf);
-    cr_assert(text && strstr(text, line), "%s: %s", options, text);
-    free(text);
-    free(corpus_path);
-    test_rmdir(dir);
-    free(dir);
-}
-
 /* The collapsed model only, on the CPU only; held-out documents (φ fixed) are drawn by sparse's
  * split, so --holdout works. */
 Test(sampler_sparselda, collapsed_on_the_cpu_only)
 {
-    lda_params p;
-    lda_params_default(&p);
-    p.sampler = LDA_SAMPLER_SPARSELDA;
     lda_zplan z;
-    lda_error err = {0};
-    lda_params_set_model(&p, LDA_MODEL_THETA_COLLAPSED);
-    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), -1);
-    cr_assert(strstr(err.msg, "collapsed model only"), "%s", err.msg);
-    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
-    memset(&err, 0, sizeof err);
-    cr_assert_eq(lda_zplan_cpu(&p, 2, &z, &err), 0, "%s", err.msg);
+    cpu_only_sampler_refusals(LDA_SAMPLER_SPARSELDA, &z);
     cr_assert_eq(z.sparselda_parts, LDA_ZPLAN_SPARSELDA_PARTS);
-    p.num_topics = 1024; /* its documents are drawn whole: no piece sees its others' counts of the pass's start */
-    cr_assert_eq(lda_params_piece_length(&p), 0);
-    const lda_gpu_limits h100 = {227 * 1024, 132};
-    corpus *c = test_planted_corpus(3, 8, 100, 3, 90, 6, NULL);
-    lda_layout *L = lda_layout_build(c, 0, &err);
-    cr_assert(L, "%s", err.msg);
-    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), -1);
-    cr_assert(strstr(err.msg, "CPU only"), "%s", err.msg);
-    lda_layout_free(L);
-    corpus_free(c);
-    char *dir = test_tmpdir(), *corpus_path = test_tiny_corpus(dir), args[1024];
-    snprintf(args, sizeof args, "train '%s' --sampler sparselda --model uncollapsed --device cpu -n 1 -q -o '%s/m'",
-             corpus_path, dir);
-    test_expect_failure(args, 2, "collapsed model only");
-    free(corpus_path);
-    test_rmdir(dir);
-    free(dir);
-    expect_recorded_sampler("--sampler sparselda --model collapsed --holdout 0.3", "sparselda");
 }
 
 /* A model trained with sparselda records it; --resume under --device auto on a machine with a GPU
