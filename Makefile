@@ -33,6 +33,8 @@ CFLAGS   += $(OPTFLAGS) $(CFLAGS_COMMON)
 LDLIBS   += -lpcre2-8 -lz -lm -pthread
 NVFLAGS  ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Isrc -Xcompiler -Wall,-Wextra,-Werror,-fPIC \
             -Xptxas -warn-spills --resource-usage
+# NVFLAGS_EXTRA: a developer's switch, e.g. -DLDA_DRAW_STATS (cuda/zsample_sparse.cuh)
+NVFLAGS  += $(NVFLAGS_EXTRA)
 
 LIB_SRC  := $(filter-out src/cli/main.c src/backend/backend_cuda_absent.c,$(wildcard src/*/*.c))
 CUDA_SRC := $(wildcard cuda/*.cu)

@@ -100,7 +100,6 @@ static void free_state(device_state &s)
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
-    free(s.cut_offsets_host);
     if (s.topic_sum)
         cudaFreeHost(s.topic_sum);
     if (s.stream)
@@ -160,11 +159,6 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
     CUDA_TRY(alloc_copy(&s.slot_doc_len, L->slot_doc_len, L->num_slots));
     CUDA_TRY(alloc_copy(&s.slot_piece, L->slot_piece, L->num_slots));
     CUDA_TRY(alloc_copy(&s.cut_offsets, L->cut_offsets, L->num_cut_docs + 1));
-    if (!(s.cut_offsets_host = (size_t *)malloc((L->num_cut_docs + 1) * sizeof *s.cut_offsets_host))) {
-        lda_error_fail(err, "out of memory");
-        goto fail;
-    }
-    memcpy(s.cut_offsets_host, L->cut_offsets, (L->num_cut_docs + 1) * sizeof *s.cut_offsets_host);
     CUDA_TRY(alloc_copy(&s.cut_slots, L->cut_slots, L->num_cut_docs ? L->cut_offsets[L->num_cut_docs] : 0));
     if (plan->kernel == LDA_ZKERNEL_SPARSE) { // n[m,k] as lists (count_lists.cuh), read through the window
         s.doc_window_slots = lda_device_window_slots(L->num_slots, (uint32_t)K);
@@ -654,6 +648,30 @@ fail:
     return -1;
 }
 
+// Where the plan writes φ (a corpus large beside V × K: zplan.h, LDA_ZPLAN_PHI_WRITTEN_SHARE) but
+// the tokens are to stream (asked, or not fitting in device memory), the plan made again with φ
+// formed from the counts, which streaming needs; p remembers it.
+static int plan_for_streaming(const lda_layout *L, lda_params *p, const lda_gpu_limits *limits, lda_zplan *plan,
+                              lda_error *err)
+{
+    size_t forced = 0, free_bytes = 0, total_bytes = 0;
+    if (!lda_zplan_writes_counts_mean(p, plan) || lda_stream_refusal_params(p))
+        return 0;
+    if (lda_stream_forced_warps(&forced, err))
+        return -1;
+    if (!forced && p->stream_tokens != LDA_STREAM_ON) {
+        if (p->stream_tokens == LDA_STREAM_OFF)
+            return 0;
+        CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (bytes_needed(L, p, plan) + (64u << 20) <= free_bytes)
+            return 0;
+    }
+    p->phi_counts_only = 1;
+    return lda_zplan_make(p, L, limits, plan, err);
+fail:
+    return -1;
+}
+
 // The plan's rules (zplan.c) refuse what no kernel can run; here what this device cannot hold
 // (chunks in device memory add the pass's own arrays; streamed, the stream plan has weighed it).
 static int check_fits(const lda_layout *L, const lda_params *p, const lda_zplan *plan, const lda_stream_plan *chunks,
@@ -726,7 +744,8 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
         lda_stream_plan chunks;
         memset(&chunks, 0, sizeof chunks);
         if (lda_cuda_gpu_limits(impl->device, &limits, err) || lda_zplan_make(params, L, &limits, &b->zplan, err) ||
-            choose_stream(L, params, &b->zplan, &chunks, err) ||
+            plan_for_streaming(L, &b->params, &limits, &b->zplan, err) ||
+            choose_stream(L, &b->params, &b->zplan, &chunks, err) ||
             check_fits(L, params, &b->zplan, &chunks, prop, err) ||
             create_state(impl->s, L, params, &b->zplan, chunks.streamed, err) ||
             (chunks.num_chunks && cuda_stream_setup(b, &chunks, err)) ||

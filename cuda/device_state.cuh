@@ -27,7 +27,6 @@ struct device_state {
     uint32_t *slot_doc_len; // the whole document's tokens (θ's mean, the joint log-likelihood)
     uint32_t *slot_piece;   // 0: the piece that stands for its document where documents count once
     size_t *cut_offsets;    // cut documents' pieces (layout.h), num_cut_docs + 1
-    size_t *cut_offsets_host; // the same on the host (malloc'ed), where a launch over pieces needs them
     uint32_t *cut_slots;
     uint32_t *cut_base;     // num_cut_docs × K: a cut document's counts when the z pass began
     uint32_t *cut_delta;    // num_cut_docs × K: their change in the pass (zero between joins)

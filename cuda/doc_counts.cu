@@ -8,6 +8,7 @@
 
 #include "check.cuh"
 #include "device_state.cuh"
+#include "join_block.cuh"
 
 #define DOC_WARPS 8u // warps a block
 
@@ -106,98 +107,63 @@ fail:
 }
 
 // Joining the cut documents' pieces (lda_layout_join_cut_counts is the CPU's reference): a
-// document's row (a window row) becomes Σ over its P pieces of their lists − (P − 1) × its list
-// when the pass began (modulo 2^32; from_scratch: the pieces' lists hold their own tokens, and
-// that list is not read), which becomes its list and every piece's. In four steps, so that a
-// document of a hundred pieces is not one warp's work: its row started (a warp a document),
-// the pieces added (a warp a piece), the list formed (a warp a document), the pieces given it
-// (a warp a piece). (One warp a document for all four took wikimix's updates from 0.18 to
-// 2.0 ms an iteration at K = 1024 on the H100.)
-__global__ void join_start_kernel(const size_t *cut_offsets, size_t first, size_t count, uint32_t K, bool from_scratch,
-                                  count_lists cut, uint32_t *rows)
-{
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i >= count)
-        return;
-    const uint32_t lane = threadIdx.x % LDA_WARP;
-    const size_t c = first + i;
-    uint32_t *row = rows + i * K;
-    for (uint32_t k = lane; k < K; k += LDA_WARP)
-        row[k] = 0;
-    if (from_scratch)
-        return;
-    __syncwarp(); // the zeros before the list's entries
-    const uint32_t times = 1u - (uint32_t)(cut_offsets[c + 1] - cut_offsets[c]); // −(P − 1), modulo 2^32
-    const uint64_t at = cut.offset[c];
-    for (uint32_t j = lane; j < cut.len[c]; j += LDA_WARP)
-        row[cut.topics[at + j]] = times * cut.counts[at + j];
-}
-
-// The cut document, of first .. first + count - 1, whose pieces include cut_slots[p].
-__device__ __forceinline__ size_t cut_doc_of(const size_t *cut_offsets, size_t first, size_t count, size_t p)
-{
-    size_t lo = first, hi = first + count; // cut_offsets[lo] <= p < cut_offsets[hi]
-    while (hi - lo > 1) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (cut_offsets[mid] <= p)
-            lo = mid;
-        else
-            hi = mid;
+// document's new list is Σ over its P pieces' lists − (P − 1) × its list when the pass began
+// (modulo 2^32; from_scratch: the pieces' lists hold their own tokens, and that list is not
+// read), which becomes its list and every piece's. A block a document (join_block.cuh), block b
+// taking documents b, b + grid, ...; each block stages its new lists in its 2K words of the window
+// of rows, which nothing else reads meanwhile.
+struct cut_join_items {
+    const size_t *cut_offsets;
+    const uint32_t *cut_slots;
+    size_t c, first;
+    uint32_t pieces;
+    bool from_scratch;
+    count_lists slots, cut;
+    __device__ bool operator()(uint32_t i, count_lists *l, size_t *r, uint32_t *times) const
+    {
+        if (i < pieces) {
+            *l = slots;
+            *r = cut_slots[first + i];
+            *times = 1u;
+            return true;
+        }
+        *l = cut;
+        *r = c;
+        *times = 1u - pieces; // modulo 2^32
+        return !from_scratch;
     }
-    return lo;
-}
+};
 
-__global__ void join_add_kernel(const size_t *cut_offsets, const uint32_t *cut_slots, size_t first, size_t count,
-                                size_t p0, size_t pieces, uint32_t K, count_lists slots, uint32_t *rows)
+__global__ void __launch_bounds__(JOIN_BLOCK_WARPS * LDA_WARP)
+    join_cut_kernel(const size_t *cut_offsets, const uint32_t *cut_slots, size_t docs, uint32_t K, bool from_scratch,
+                    count_lists slots, count_lists cut, uint32_t *stage)
 {
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i >= pieces)
-        return;
-    const size_t p = p0 + i, c = cut_doc_of(cut_offsets, first, count, p);
-    const uint32_t s = cut_slots[p];
-    const uint64_t at = slots.offset[s];
-    uint32_t *row = rows + (c - first) * K;
-    for (uint32_t j = threadIdx.x % LDA_WARP; j < slots.len[s]; j += LDA_WARP)
-        atomicAdd(&row[slots.topics[at + j]], slots.counts[at + j]); // the document's other pieces add too
-}
-
-__global__ void join_list_kernel(size_t first, size_t count, uint32_t K, count_lists cut, const uint32_t *rows)
-{
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i < count)
-        count_list_from_row(rows + i * K, K, cut, first + i, threadIdx.x % LDA_WARP);
-}
-
-__global__ void join_give_kernel(const size_t *cut_offsets, const uint32_t *cut_slots, size_t first, size_t count,
-                                 size_t p0, size_t pieces, count_lists slots, count_lists cut)
-{
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i >= pieces)
-        return;
-    const size_t p = p0 + i;
-    count_list_copy(cut, cut_doc_of(cut_offsets, first, count, p), slots, cut_slots[p], threadIdx.x % LDA_WARP);
+    join_row row = join_row_begin(K);
+    const uint32_t warp = threadIdx.x / LDA_WARP, lane = threadIdx.x % LDA_WARP;
+    uint32_t *stage_topics = stage + (size_t)blockIdx.x * 2 * K, *stage_counts = stage_topics + K;
+    for (size_t c = blockIdx.x; c < docs; c += gridDim.x) {
+        const size_t first = cut_offsets[c];
+        const uint32_t pieces = (uint32_t)(cut_offsets[c + 1] - first);
+        const cut_join_items items = {cut_offsets, cut_slots, c, first, pieces, from_scratch, slots, cut};
+        const uint32_t m = join_block_list(row, K, pieces + 1, items, stage_topics, stage_counts);
+        for (uint32_t i = warp; i <= pieces; i += JOIN_BLOCK_WARPS) // the list to every piece, and kept
+            join_give(stage_topics, stage_counts, m, i < pieces ? slots : cut, i < pieces ? cut_slots[first + i] : c,
+                      lane);
+        __syncthreads(); // the stage given before the next document's is written
+    }
 }
 
 int cuda_join_cut_lists(const device_state &s, bool from_scratch, lda_error *err)
 {
-    const size_t step = s.doc_window_slots;
-    const count_lists slots = sparse_count_lists(s.sparse);
-    const unsigned threads = DOC_WARPS * LDA_WARP;
-    for (size_t first = 0; first < s.num_cut_docs; first += step) {
-        const size_t n = s.num_cut_docs - first < step ? s.num_cut_docs - first : step;
-        const size_t p0 = s.cut_offsets_host[first], pieces = s.cut_offsets_host[first + n] - p0;
-        join_start_kernel<<<rows_grid(n), threads, 0, s.stream>>>(s.cut_offsets, first, n, s.K, from_scratch,
-                                                                  s.cut_lists, s.doc_window);
-        LAUNCH_TRY();
-        join_add_kernel<<<rows_grid(pieces), threads, 0, s.stream>>>(s.cut_offsets, s.cut_slots, first, n, p0, pieces,
-                                                                     s.K, slots, s.doc_window);
-        LAUNCH_TRY();
-        join_list_kernel<<<rows_grid(n), threads, 0, s.stream>>>(first, n, s.K, s.cut_lists, s.doc_window);
-        LAUNCH_TRY();
-        join_give_kernel<<<rows_grid(pieces), threads, 0, s.stream>>>(s.cut_offsets, s.cut_slots, first, n, p0,
-                                                                      pieces, slots, s.cut_lists);
-        LAUNCH_TRY();
-    }
+    unsigned grid = 0;
+    if (s.num_cut_docs == 0)
+        return 0;
+    if (join_block_grid(join_cut_kernel, s.K, s.num_cut_docs, s.doc_window_slots * s.K, &grid, err))
+        return -1;
+    join_cut_kernel<<<grid, JOIN_BLOCK_WARPS * LDA_WARP, join_block_shared_bytes(s.K), s.stream>>>(
+        s.cut_offsets, s.cut_slots, s.num_cut_docs, s.K, from_scratch, sparse_count_lists(s.sparse), s.cut_lists,
+        s.doc_window);
+    LAUNCH_TRY();
     return 0;
 fail:
     return -1;

@@ -7,6 +7,7 @@
 #include "backend/sampler_sparse.h"
 #include "backend_cuda_internal.cuh"
 #include "check.cuh"
+#include "join_block.cuh"
 #include "stream_pass.cuh"
 
 #define JOIN_WARPS 8u // warps a block
@@ -65,53 +66,47 @@ __global__ void chunk_give_kernel(const uint32_t *piece_slot, const uint32_t *pi
     count_list_copy(from, row_doc[piece_row[p]], slots, piece_slot[p] - s0, threadIdx.x % LDA_WARP);
 }
 
-// The join's first step for rows j0 .. j0 + n - 1 (a warp a row): the document's row of `next`
-// less (its pieces here) × its row of `base` (from_scratch: no base; the pieces hold their own
-// tokens), modulo 2^32.
-__global__ void chunk_join_start_kernel(const uint32_t *row_doc, const uint32_t *row_pieces, size_t j0, size_t n,
-                                        uint32_t K, bool from_scratch, count_lists base, count_lists next,
-                                        uint32_t *rows)
-{
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i >= n)
-        return;
-    const uint32_t lane = threadIdx.x % LDA_WARP;
-    const size_t c = row_doc[j0 + i];
-    uint32_t *row = rows + i * K;
-    for (uint32_t k = lane; k < K; k += LDA_WARP)
-        row[k] = 0;
-    __syncwarp(); // the zeros before the list's entries
-    for (uint32_t j = lane; j < next.len[c]; j += LDA_WARP)
-        row[next.topics[next.offset[c] + j]] = next.counts[next.offset[c] + j];
-    if (from_scratch)
-        return;
-    __syncwarp(); // next's entries before base's
-    const uint32_t times = 0u - row_pieces[j0 + i];
-    for (uint32_t j = lane; j < base.len[c]; j += LDA_WARP)
-        row[base.topics[base.offset[c] + j]] += times * base.counts[base.offset[c] + j];
-}
+// The chunk's rows j0 .. j0 + n - 1 joined, a block a row (join_block.cuh): cut document c =
+// row_doc[j]'s list of `next` (what the chunks before left), less (its P pieces here) × its list
+// of `base` (from_scratch: no base; the pieces hold their own tokens), plus its pieces' lists
+// here, modulo 2^32, becomes its list of `next`. Each block stages in its 2K words of `stage`.
+struct chunk_join_items {
+    const uint32_t *piece_slot;
+    size_t c, first, s0;
+    uint32_t pieces;
+    bool from_scratch;
+    count_lists slots, base, next;
+    __device__ bool operator()(uint32_t i, count_lists *l, size_t *r, uint32_t *times) const
+    {
+        if (i < pieces) {
+            *l = slots;
+            *r = piece_slot[first + i] - s0;
+            *times = 1u;
+            return true;
+        }
+        *l = i == pieces ? next : base;
+        *r = c;
+        *times = i == pieces ? 1u : 0u - pieces; // modulo 2^32
+        return i == pieces || !from_scratch;
+    }
+};
 
-// The pieces p0 .. p0 + pieces - 1 (a warp a piece) add their lists into their rows (of j0 on).
-__global__ void chunk_join_add_kernel(const uint32_t *piece_slot, const uint32_t *piece_row, size_t p0,
-                                      size_t pieces, size_t j0, size_t s0, uint32_t K, count_lists slots,
-                                      uint32_t *rows)
+__global__ void __launch_bounds__(JOIN_BLOCK_WARPS * LDA_WARP)
+    chunk_join_kernel(const uint32_t *row_doc, const size_t *row_first, const uint32_t *piece_slot, size_t j0,
+                      size_t n, size_t s0, uint32_t K, bool from_scratch, count_lists slots, count_lists base,
+                      count_lists next, uint32_t *stage)
 {
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i >= pieces)
-        return;
-    const size_t p = p0 + i, s = piece_slot[p] - s0;
-    const uint64_t at = slots.offset[s];
-    uint32_t *row = rows + (piece_row[p] - j0) * K;
-    for (uint32_t j = threadIdx.x % LDA_WARP; j < slots.len[s]; j += LDA_WARP)
-        atomicAdd(&row[slots.topics[at + j]], slots.counts[at + j]); // the document's other pieces add too
-}
-
-__global__ void chunk_join_list_kernel(const uint32_t *row_doc, size_t j0, size_t n, uint32_t K, count_lists next,
-                                       const uint32_t *rows)
-{
-    const size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / LDA_WARP;
-    if (i < n)
-        count_list_from_row(rows + i * K, K, next, row_doc[j0 + i], threadIdx.x % LDA_WARP);
+    join_row row = join_row_begin(K);
+    uint32_t *stage_topics = stage + (size_t)blockIdx.x * 2 * K, *stage_counts = stage_topics + K;
+    for (size_t j = j0 + blockIdx.x; j < j0 + n; j += gridDim.x) {
+        const size_t c = row_doc[j], first = row_first[j];
+        const uint32_t pieces = (uint32_t)(row_first[j + 1] - first);
+        const chunk_join_items items = {piece_slot, c, first, s0, pieces, from_scratch, slots, base, next};
+        const uint32_t m = join_block_list(row, K, pieces + 2, items, stage_topics, stage_counts);
+        if (threadIdx.x < LDA_WARP)
+            join_give(stage_topics, stage_counts, m, next, c, threadIdx.x);
+        __syncthreads(); // the stage given before the next row's is written
+    }
 }
 
 // The chunk's pieces given their documents' lists of `from` (v: the chunk's view).
@@ -129,25 +124,20 @@ fail:
     return -1;
 }
 
-// The chunk's pieces' changes from `base` added into their documents' lists of st.next, a window
-// of rows at a time (the window of cuda_doc_rows, which nothing else reads meanwhile).
+// The chunk's pieces' changes from `base` added into their documents' lists of st.next (the
+// window of cuda_doc_rows, which nothing else reads meanwhile, their stage).
 static int chunk_join(const device_state &v, const stream_state &st, const stream_chunk &c, const count_lists &base,
                       bool from_scratch, lda_error *err)
 {
-    const unsigned threads = JOIN_WARPS * LDA_WARP;
-    for (size_t j0 = c.j0, step = v.doc_window_slots; j0 < c.j1; j0 += step) {
-        const size_t n = c.j1 - j0 < step ? c.j1 - j0 : step;
-        const size_t p0 = st.piece_first[j0], pieces = st.piece_first[j0 + n] - p0;
-        chunk_join_start_kernel<<<warps_grid(n), threads, 0, v.stream>>>(st.row_doc, st.row_pieces, j0, n, v.K,
-                                                                         from_scratch, base, st.next, v.doc_window);
-        LAUNCH_TRY();
-        chunk_join_add_kernel<<<warps_grid(pieces), threads, 0, v.stream>>>(
-            st.piece_slot, st.piece_row, p0, pieces, j0, c.s0, v.K, sparse_count_lists(v.sparse), v.doc_window);
-        LAUNCH_TRY();
-        chunk_join_list_kernel<<<warps_grid(n), threads, 0, v.stream>>>(st.row_doc, j0, n, v.K, st.next,
-                                                                        v.doc_window);
-        LAUNCH_TRY();
-    }
+    unsigned grid = 0;
+    if (c.j1 == c.j0)
+        return 0;
+    if (join_block_grid(chunk_join_kernel, v.K, c.j1 - c.j0, v.doc_window_slots * v.K, &grid, err))
+        return -1;
+    chunk_join_kernel<<<grid, JOIN_BLOCK_WARPS * LDA_WARP, join_block_shared_bytes(v.K), v.stream>>>(
+        st.row_doc, st.row_first, st.piece_slot, c.j0, c.j1 - c.j0, c.s0, v.K, from_scratch,
+        sparse_count_lists(v.sparse), base, st.next, v.doc_window);
+    LAUNCH_TRY();
     return 0;
 fail:
     return -1;
@@ -409,7 +399,7 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
     const size_t n = plan->num_chunks;
     uint64_t *offsets = NULL, *host_offsets = NULL;
     lda_stream_chunk_pieces *pieces = (lda_stream_chunk_pieces *)calloc(n ? n : 1, sizeof *pieces);
-    uint32_t *row_doc = NULL, *row_pieces = NULL, *piece_slot = NULL, *piece_row = NULL;
+    uint32_t *row_doc = NULL, *piece_slot = NULL, *piece_row = NULL;
     int rc = -1;
     st.chunks = (stream_chunk *)calloc(n ? n : 1, sizeof *st.chunks);
     offsets = (uint64_t *)malloc((L->num_slots + 1) * sizeof *offsets);
@@ -429,11 +419,10 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
             all += pieces[i].offsets[pieces[i].num_docs];
         }
         row_doc = (uint32_t *)malloc((rows + 1) * sizeof *row_doc);
-        row_pieces = (uint32_t *)malloc((rows + 1) * sizeof *row_pieces);
         piece_slot = (uint32_t *)malloc((all + 1) * sizeof *piece_slot);
         piece_row = (uint32_t *)malloc((all + 1) * sizeof *piece_row);
         st.piece_first = (size_t *)malloc((rows + 1) * sizeof *st.piece_first);
-        if (!row_doc || !row_pieces || !piece_slot || !piece_row || !st.piece_first) {
+        if (!row_doc || !piece_slot || !piece_row || !st.piece_first) {
             lda_error_fail(err, "out of memory");
             goto done;
         }
@@ -453,7 +442,6 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
             c.j0 = j;
             for (size_t d = 0; d < pieces[i].num_docs; d++, j++) {
                 row_doc[j] = pieces[i].docs[d];
-                row_pieces[j] = (uint32_t)(pieces[i].offsets[d + 1] - pieces[i].offsets[d]);
                 st.piece_first[j] = p;
                 for (size_t q = pieces[i].offsets[d]; q < pieces[i].offsets[d + 1]; q++, p++) {
                     piece_slot[p] = pieces[i].slots[q];
@@ -465,11 +453,11 @@ static int upload_chunks(device_state &s, stream_state &st, const lda_layout *L,
         st.piece_first[j] = p;
         st.num_chunks = n;
         CUDA_TRY(cudaMalloc(&st.row_doc, (rows + 1) * sizeof *st.row_doc));
-        CUDA_TRY(cudaMalloc(&st.row_pieces, (rows + 1) * sizeof *st.row_pieces));
+        CUDA_TRY(cudaMalloc(&st.row_first, (rows + 1) * sizeof *st.row_first));
         CUDA_TRY(cudaMalloc(&st.piece_slot, (all + 1) * sizeof *st.piece_slot));
         CUDA_TRY(cudaMalloc(&st.piece_row, (all + 1) * sizeof *st.piece_row));
         CUDA_TRY(cudaMemcpy(st.row_doc, row_doc, rows * sizeof *row_doc, cudaMemcpyHostToDevice));
-        CUDA_TRY(cudaMemcpy(st.row_pieces, row_pieces, rows * sizeof *row_pieces, cudaMemcpyHostToDevice));
+        CUDA_TRY(cudaMemcpy(st.row_first, st.piece_first, (rows + 1) * sizeof *st.row_first, cudaMemcpyHostToDevice));
         CUDA_TRY(cudaMemcpy(st.piece_slot, piece_slot, all * sizeof *piece_slot, cudaMemcpyHostToDevice));
         CUDA_TRY(cudaMemcpy(st.piece_row, piece_row, all * sizeof *piece_row, cudaMemcpyHostToDevice));
         CUDA_TRY(cudaMalloc(&st.packed_offset, (L->num_slots + 1) * sizeof *st.packed_offset));
@@ -487,7 +475,6 @@ done:
     free(offsets);
     free(host_offsets);
     free(row_doc);
-    free(row_pieces);
     free(piece_slot);
     free(piece_row);
     return rc;
@@ -592,7 +579,7 @@ void cuda_stream_free(device_state &s)
     stream_state *st = s.chunked;
     if (!st)
         return;
-    void *ptrs[] = {st->row_doc,      st->row_pieces,  st->piece_slot, st->piece_row,    st->next.topics,
+    void *ptrs[] = {st->row_doc,      st->row_first,   st->piece_slot, st->piece_row,    st->next.topics,
                     st->next.counts, st->next.len, st->packed_offset};
     for (void *ptr : ptrs)
         if (ptr)

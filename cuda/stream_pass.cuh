@@ -41,10 +41,11 @@ struct stream_state {
     size_t num_chunks;
     stream_chunk *chunks; // host
     // The chunks' cut documents and pieces (lda_stream_chunk_pieces), concatenated in chunk order:
-    // row j is cut document row_doc[j], with row_pieces[j] pieces in its chunk, the pieces
-    // piece_first[j] .. piece_first[j + 1] - 1; piece p is slot piece_slot[p], of row piece_row[p].
-    uint32_t *row_doc, *row_pieces, *piece_slot, *piece_row; // device
-    size_t *piece_first;                                    // host, rows + 1
+    // row j is cut document row_doc[j], with the pieces piece_first[j] .. piece_first[j + 1] - 1
+    // in its chunk; piece p is slot piece_slot[p], of row piece_row[p].
+    uint32_t *row_doc, *piece_slot, *piece_row; // device
+    size_t *row_first;                           // device: piece_first
+    size_t *piece_first;                         // host, rows + 1
     // The cut documents' lists as the pass leaves them: begun as cut_lists (the pass's start), a
     // chunk's pieces' changes added after its draw, swapped with cut_lists at the pass's end.
     count_lists next;

@@ -3,6 +3,9 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef LDA_DRAW_STATS
+#include <stdio.h>
+#endif
 
 #include "backend/sampler_sparse.h"
 #include "check.cuh"
@@ -151,6 +154,23 @@ static int draw_sparse(const lda_zplan &plan, const zsample_args &a, const zsamp
     else
         zsample_sparse_kernel<REAL, false><<<(unsigned)blocks, threads, 0, stream>>>(a, t, slots);
     LAUNCH_TRY();
+#ifdef LDA_DRAW_STATS
+    {
+        unsigned long long n[DRAW_STAT_COUNT];
+        CUDA_TRY(cudaMemcpyFromSymbolAsync(n, lda_draw_stats, sizeof n, 0, cudaMemcpyDeviceToHost, stream));
+        CUDA_TRY(cudaStreamSynchronize(stream));
+        const unsigned long long zero[DRAW_STAT_COUNT] = {};
+        CUDA_TRY(cudaMemcpyToSymbolAsync(lda_draw_stats, zero, sizeof zero, 0, cudaMemcpyHostToDevice, stream));
+        const double tok = n[DRAW_TOKENS] ? (double)n[DRAW_TOKENS] : 1.0;
+        fprintf(stderr,
+                "draw stats: %llu tokens; afresh %.3f (mean %.1f entries, %.3f from word lists); word part %.4f "
+                "(scan from the first block: %.2f chunks); inserted %.4f\n",
+                n[DRAW_TOKENS], n[DRAW_AFRESH] / tok,
+                n[DRAW_AFRESH] ? (double)n[DRAW_AFRESH_ENTRIES] / n[DRAW_AFRESH] : 0.0,
+                n[DRAW_AFRESH] ? (double)n[DRAW_FROM_WORD_LIST] / n[DRAW_AFRESH] : 0.0, n[DRAW_WORD_PART] / tok,
+                n[DRAW_WORD_PART] ? (double)n[DRAW_SCAN_CHUNKS] / n[DRAW_WORD_PART] : 0.0, n[DRAW_INSERTED] / tok);
+    }
+#endif
     return 0;
 fail:
     return -1;

@@ -55,6 +55,75 @@ template <typename REAL> __device__ __forceinline__ REAL sparse_sum_moved(REAL s
     return sparse_add(sparse_add(sum, -sparse_mul((REAL)c, phi)), sparse_mul((REAL)c2, phi));
 }
 
+// Where the draw's work goes (a developer's build: make NVFLAGS_EXTRA=-DLDA_DRAW_STATS): each
+// warp counts in registers and adds its slot's totals once; draw_sparse prints and clears them
+// after every launch. Without the macro the counts compile away.
+enum draw_stat {
+    DRAW_TOKENS,        // tokens drawn
+    DRAW_AFRESH,        // ... whose document part was summed afresh (not carried along a run)
+    DRAW_AFRESH_ENTRIES, // the list entries those sums walked
+    DRAW_FROM_WORD_LIST, // afresh sums that read n[w,k] from the word's list
+    DRAW_WORD_PART,     // tokens drawn from the word's part
+    DRAW_SCAN_CHUNKS,   // chunks of 32 block ends a scan from the first block would have read
+    DRAW_INSERTED,      // topics new to their document's list
+    DRAW_STAT_COUNT
+};
+struct draw_stats {
+#ifdef LDA_DRAW_STATS
+    unsigned long long n[DRAW_STAT_COUNT] = {};
+    __device__ void add(draw_stat i, unsigned long long v) { n[i] += v; }
+    __device__ void flush(uint32_t lane) const;
+#else
+    __device__ void add(draw_stat, unsigned long long) {}
+    __device__ void flush(uint32_t) const {}
+#endif
+};
+#ifdef LDA_DRAW_STATS
+__device__ unsigned long long lda_draw_stats[DRAW_STAT_COUNT];
+__device__ void draw_stats::flush(uint32_t lane) const
+{
+    if (lane == 0)
+        for (int i = 0; i < DRAW_STAT_COUNT; i++)
+            atomicAdd(&lda_draw_stats[i], n[i]);
+}
+#endif
+
+// The word part's block: the first b with tw < block_end[b] (blocks - 1 if none; every lane
+// gets it). The block ends are prefix sums of non-negative terms, so they never decrease and
+// the blocks that pass tw are a suffix. Up to 64 blocks (K <= 1024) the warp reads them 32 at
+// a time from the first; beyond, it first reads the last block end of each of 32 equal
+// segments, one load a lane, and then scans only the segment that holds the answer: two
+// dependent loads where the scan from the first block read 10.3 chunks at K = 10,000 (10^9
+// generated tokens, the draw's counts: LDA_DRAW_STATS below). The same block either way.
+// Measured on the H100 in one run: wiki43k at K = 10^4 2.05 against 2.13 ms an iteration, wikimix
+// the same (2.77), 10^9 tokens 1.077 against 1.085 s at iteration 45, where 1.1% of tokens
+// draw from the word's part (results/scale/phi-written-1e9/).
+template <typename REAL>
+__device__ __forceinline__ uint32_t word_block_find_from(const REAL *block_end, uint32_t from, uint32_t end, REAL tw,
+                                                         uint32_t lane, uint32_t none)
+{
+    for (uint32_t b0 = from; b0 < end; b0 += LDA_WARP) {
+        const uint32_t hit = __ballot_sync(LDA_FULL_WARP, b0 + lane < end && tw < block_end[b0 + lane]);
+        if (hit)
+            return b0 + __ffs(hit) - 1;
+    }
+    return none;
+}
+template <typename REAL>
+__device__ __forceinline__ uint32_t word_block_find(const REAL *block_end, uint32_t blocks, REAL tw, uint32_t lane)
+{
+    if (blocks <= 2 * LDA_WARP)
+        return word_block_find_from(block_end, 0, blocks, tw, lane, blocks - 1);
+    const uint32_t span = (blocks + LDA_WARP - 1) / LDA_WARP; // a segment's blocks
+    const uint32_t last = (lane + 1) * span - 1 < blocks ? (lane + 1) * span - 1 : blocks - 1;
+    const uint32_t passed = __ballot_sync(LDA_FULL_WARP, lane * span < blocks && tw < block_end[last]);
+    if (!passed)
+        return blocks - 1;
+    const uint32_t seg = (uint32_t)__ffs(passed) - 1, from = seg * span;
+    const uint32_t end = from + span < blocks ? from + span : blocks;
+    return word_block_find_from(block_end, from, end, tw, lane, end - 1);
+}
+
 // One warp a document: warp w of a launch draws slot (w % 32) of the part's (w / 32)-th
 // document group, its lanes sharing the work of each token. Its counts are its list
 // (count_lists.cuh): the row's non-zero topics, increasing (the CPU's list), with their counts;
@@ -109,7 +178,9 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
     // topics its only one, which the draw takes where it picks this lane (below).
     uint32_t lane_topic = UINT32_MAX;
     REAL lane_phi = 0;
+    draw_stats stats;
     for (uint32_t i = 0; i < len; i++) {
+        stats.add(DRAW_TOKENS, 1);
         const size_t pos = base + (size_t)i * LDA_WARP;
         if (i % LDA_WARP == 0 && i + lane < len) {
             const size_t at = base + (size_t)(i + lane) * LDA_WARP;
@@ -145,6 +216,8 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             // compiles to fewer registers, and more warps hide the latency instead).
             mine = 0;
             summed = w;
+            stats.add(DRAW_AFRESH, 1);
+            stats.add(DRAW_AFRESH_ENTRIES, m);
             // (not read past the lane's entries; without this store the short lists' kernel with φ
             // read compiled to 45 registers, not 40)
             lane_topic = UINT32_MAX;
@@ -160,6 +233,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
                 m <= t.word_list_doc_most) {
                 // n[w,k] from the word's list, read in step with the document's (word_lists.cuh):
                 // the same counts, the same additions in the same order
+                stats.add(DRAW_FROM_WORD_LIST, 1);
                 const uint32_t *wt = t.words.topics + t.words.offset[w], *wc = t.words.counts + t.words.offset[w];
                 uint32_t p = 0;
                 for (uint32_t j0 = 0; j0 < m; j0 += LDA_WARP) {
@@ -263,14 +337,9 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             REAL tw = REUSE && target < sparse ? (REAL)0 : target - sparse; // kept strictly below Q: rounding may reach it
             if (!(tw < dense))
                 tw = below_real(dense);
-            uint32_t b = blocks - 1;
-            for (uint32_t b0 = 0; b0 < blocks; b0 += LDA_WARP) {
-                const uint32_t hit = __ballot_sync(LDA_FULL_WARP, b0 + lane < blocks && tw < block_end[b0 + lane]);
-                if (hit) {
-                    b = b0 + __ffs(hit) - 1;
-                    break;
-                }
-            }
+            const uint32_t b = word_block_find(block_end, blocks, tw, lane);
+            stats.add(DRAW_WORD_PART, 1);
+            stats.add(DRAW_SCAN_CHUNKS, b / LDA_WARP + 1);
             const uint32_t k0 = b * LDA_SPARSE_BLOCK, k = k0 + lane;
             const bool in_block = lane < LDA_SPARSE_BLOCK && k < K;
             const REAL f = in_block ? (REAL)phi.at(row, k) : (REAL)0;
@@ -286,6 +355,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
             if (at == m || topics[at] != topic) { // a topic the document has not listed
                 count_list_insert(list, s, m, at, topic, lane);
                 m++;
+                stats.add(DRAW_INSERTED, 1);
                 inserted = true;
                 summed = UINT32_MAX; // the entries after it moved to the next lane
             }
@@ -301,6 +371,7 @@ __device__ __forceinline__ void sparse_draw_slot(const zsample_args &a, const zs
         __syncwarp(); // this token's writes before the next token's reads
     }
     count_list_compact(list, s, m, lane);
+    stats.flush(lane);
 }
 
 // Warp v of the part's draws (v < slots_in_part) draws slot (v % 32) of the part's (v / 32)-th
@@ -321,9 +392,10 @@ __device__ __forceinline__ void sparse_draw_part(const zsample_args &a, const zs
     }
 }
 
-// The plan's two compilations (zplan.h, sparse_long_lists): under the launch bounds (128, 1)
-// ptxas gives the long lists' form 64 registers (float, φ from the counts; when it took 58,
-// under (128) alone, or none, it chose 40 or 48); the short lists' form takes 46 without them.
+// The plan's two compilations (zplan.h, sparse_long_lists): the long lists' form is held to 64
+// registers, 8 blocks of 128 threads an SM (under the bounds (128, 1) it took 64 until the word
+// part's two-step search made it 66, and 7 blocks; when it took 58, under (128) alone, or none,
+// it chose 40 or 48); the short lists' form takes 46 without bounds.
 // Holding the short one to 40 (12 blocks an SM) was faster on wiki43k at K = 256 (1.04 against
 // 1.07 ms) and slower at 4096 (2.44 against 2.32; results/sparse/ab-session13-h100.txt).
 template <typename REAL, bool FROM_COUNTS>
@@ -333,7 +405,7 @@ __global__ void zsample_sparse_kernel(const zsample_args a, const zsample_sparse
 }
 
 template <typename REAL, bool FROM_COUNTS>
-__global__ void __launch_bounds__(LDA_ZPLAN_PER_DOCUMENT_THREADS, 1)
+__global__ void __launch_bounds__(LDA_ZPLAN_PER_DOCUMENT_THREADS, 8)
     zsample_sparse_long_kernel(const zsample_args a, const zsample_sparse_tables t, size_t slots_in_part)
 {
     sparse_draw_part<REAL, FROM_COUNTS, true>(a, t, slots_in_part);

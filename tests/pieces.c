@@ -128,7 +128,12 @@ void counts_equal_a_recount(lda_device device, lda_model_kind model, uint32_t re
 void counts_equal_a_recount_drawn_by(lda_device device, lda_model_kind model, lda_sampler sampler, uint32_t refresh,
                                      uint32_t piece_length)
 {
-    const uint32_t K = 24;
+    counts_equal_a_recount_at(device, model, sampler, refresh, piece_length, 24);
+}
+
+void counts_equal_a_recount_at(lda_device device, lda_model_kind model, lda_sampler sampler, uint32_t refresh,
+                               uint32_t piece_length, uint32_t K)
+{
     corpus *c = test_planted_corpus(5, 12, 300, 3, 400, 8, NULL); /* up to 25 pieces of 16 a document */
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, piece_length, &err);

@@ -29,5 +29,8 @@ void counts_equal_a_recount(lda_device device, lda_model_kind model, uint32_t re
 /* The same with another z sampler than the butterfly. */
 void counts_equal_a_recount_drawn_by(lda_device device, lda_model_kind model, lda_sampler sampler, uint32_t refresh,
                                      uint32_t piece_length);
+/* The same at K topics. */
+void counts_equal_a_recount_at(lda_device device, lda_model_kind model, lda_sampler sampler, uint32_t refresh,
+                               uint32_t piece_length, uint32_t K);
 
 #endif

@@ -969,7 +969,10 @@ static void sparse_equals_the_cpu(uint32_t K, lda_precision precision, int integ
         sparse_equals_the_cpu_on(runs, K, precision, integer_weights, piece_length, long_lists);
 }
 
-static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096};
+/* Beyond 64 blocks of topics (K > 1024) the word part's block is found in two steps
+ * (cuda/zsample_sparse.cuh, word_block_find): 4096 in 32 segments of 8 blocks, 10,000 in 32 of 20
+ * with the last one 5 blocks short. */
+static const uint32_t sparse_K[] = {1, 2, 31, 32, 33, 64, 100, 1000, 1024, 4096, 10000};
 
 static void sparse_from_counts_equals_phi_written_on(int runs, int long_lists, int word_lists, uint32_t K,
                                                      lda_precision precision, uint32_t piece_length);
@@ -1211,6 +1214,8 @@ Test(gpu, sparse_counts_stay_exact)
     require_gpu();
     counts_equal_a_recount_drawn_by(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1, 0);
     counts_equal_a_recount_drawn_by(LDA_DEVICE_CUDA, LDA_MODEL_THETA_COLLAPSED, LDA_SAMPLER_SPARSE, 3, 16);
+    /* the cut documents joined in two spans of topics (cuda/join_block.cuh, JOIN_BLOCK_SPAN) */
+    counts_equal_a_recount_at(LDA_DEVICE_CUDA, LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, 1, 16, 12000);
 }
 
 /* The sparse draw keeps n[m,k] as lists (cuda/count_lists.cuh): its device memory grows with

@@ -25,18 +25,23 @@ static void require_gpu(void)
 /* Log-normal lengths (σ 1.2, mean 300): with pieces of 64 tokens a fifth of the documents are
  * cut, into up to a hundred pieces, and the layout sorts the pieces among the other documents'
  * slots, so that chunks of a few warps split most cut documents. */
-static char *long_documents(const char *dir)
+static char *long_documents_of(const char *dir, unsigned vocab)
 {
     char args[4096], *out = NULL, *path = NULL;
     cr_assert(asprintf(&path, "%s/long.ldab", dir) > 0);
     snprintf(args, sizeof args,
              "generate -o '%s' --docs 600 --mean-length 300 --lengths lognormal --length-sigma 1.2 "
-             "--vocab-size 3000 -K 50 -s 3",
-             path);
+             "--vocab-size %u -K 50 -s 3",
+             path, vocab);
     const int rc = test_run_ldagpu(args, &out);
     cr_assert_eq(rc, 0, "ldagpu %s: exit %d: %s", args, rc, out);
     free(out);
     return path;
+}
+
+static char *long_documents(const char *dir)
+{
+    return long_documents_of(dir, 3000);
 }
 
 /* Trains `corpus_path` with `options` into dir/NAME, LDAGPU_STREAM_CHUNK_WARPS=warps (0: unset);
@@ -60,14 +65,14 @@ static void train(const char *corpus_path, const char *options, const char *dir,
 /* `options` trained over the whole layout in device memory, then with --stream-tokens `mode` in
  * chunks of each of warps[] warps (0: as many as the room gives): each log says `says`, and every
  * run trains the whole layout's z, φ, θ, model files and log figures, byte for byte. */
-static void same_model_in_chunks(const char *options, const char *mode, const unsigned *warps, unsigned n,
-                                 const char *says)
+static void same_model_in_chunks_of(unsigned vocab, const char *options, const char *mode, const unsigned *warps,
+                                    unsigned n, const char *says, const char *whole_says)
 {
     require_gpu();
-    char *dir = test_tmpdir(), *path = long_documents(dir), *log = NULL, opts[1024];
+    char *dir = test_tmpdir(), *path = long_documents_of(dir, vocab), *log = NULL, opts[1024];
     snprintf(opts, sizeof opts, "%s --stream-tokens off", options);
     train(path, opts, dir, "m1", 0, &log);
-    cr_assert(strstr(log, "tokens in device memory: ") && strstr(log, "(streaming off)"), "%s", log);
+    cr_assert(strstr(log, whole_says), "the whole layout's log does not say %s: %s", whole_says, log);
     free(log);
     snprintf(opts, sizeof opts, "%s --stream-tokens %s", options, mode);
     for (unsigned i = 0; i < n; i++) {
@@ -81,6 +86,12 @@ static void same_model_in_chunks(const char *options, const char *mode, const un
     test_rmdir(dir);
     free(dir);
     free(path);
+}
+
+static void same_model_in_chunks(const char *options, const char *mode, const unsigned *warps, unsigned n,
+                                 const char *says)
+{
+    same_model_in_chunks_of(3000, options, mode, warps, n, says, "GiB free (streaming off)");
 }
 
 /* Chunks of 3 and of 7 warps in device memory (the chunked pass over the device's own arrays). */
@@ -106,6 +117,16 @@ static void streamed_equals_in_memory(const char *options)
 
 Test(stream_gpu, streamed_equals_in_memory_k1024, .timeout = 240) { streamed_equals_in_memory("-K 1024"); }
 Test(stream_gpu, streamed_equals_in_memory_k4096, .timeout = 240) { streamed_equals_in_memory("-K 4096"); }
+
+/* A corpus large beside V × K (180,000 tokens of 200 words at K = 1024): in device memory the
+ * plan writes φ's mean an iteration (backend/zplan.h, LDA_ZPLAN_PHI_WRITTEN_SHARE); streamed, the
+ * draw forms it from the counts, as streaming needs; the same model byte for byte. */
+Test(stream_gpu, streamed_with_phi_from_the_counts_equals_phi_written, .timeout = 240)
+{
+    const unsigned warps[] = {3, 0};
+    same_model_in_chunks_of(200, "-K 1024", "on", warps, 2, "tokens streamed from host memory in ",
+                            "φ's mean written an iteration");
+}
 
 /* A checkpoint's z (the host's copy) resumed streamed: 3 + 2 iterations train the 5 of one run. */
 Test(stream_gpu, streamed_resumes_to_the_same_model, .timeout = 240)

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "backend/sampler_sparse.h"
 #include "backend/zplan.h"
 
 static const lda_gpu_limits h100 = {227 * 1024, 132};
@@ -257,4 +258,42 @@ Test(zplan, the_sparse_draw_of_one_gpu_takes_a_corpus_past_2_to_the_32)
     L.num_tokens = (size_t)UINT32_MAX + 1;
     cr_assert_eq(lda_zplan_make(&p, &L, &h100, &z, &err), -1, "accepted on 2 GPUs: %s", z.why);
     cr_assert(strstr(err.msg, "at most 4294967295"), "%s", err.msg);
+}
+
+/* The collapsed model's φ is written an iteration, not formed from the counts by the draw, on a
+ * corpus large beside V × K (zplan.h, LDA_ZPLAN_PHI_WRITTEN_SHARE) at K >= 1024; the word lists,
+ * which read the counts, go with it. 10^9 tokens, V = 10^5, K = 10^4 write it; 10^8 do not, nor
+ * K = 512, nor a run asked for the counts' form (streamed tokens), nor θ-collapsed (φ drawn). */
+/* The sparse plan of `model` at K topics on L (phi_counts_only as given). */
+static lda_zplan sparse_plan(lda_model_kind model, uint32_t K, int phi_counts_only, const lda_layout *L,
+                             lda_params *p)
+{
+    *p = params(model, K);
+    p->sampler = LDA_SAMPLER_SPARSE;
+    p->phi_counts_only = phi_counts_only;
+    return plan_on(p, L);
+}
+
+Test(zplan, phi_is_written_on_a_corpus_large_beside_v_times_k)
+{
+    static uint32_t zeros[64 * LDA_WARP];
+    lda_layout L = layout_of(64);
+    L.slot_len = L.slot_doc_len = zeros;
+    L.vocab_size = 100000;
+    L.num_tokens = (size_t)1000000000u;
+    lda_params p;
+    lda_zplan z = sparse_plan(LDA_MODEL_COLLAPSED, 10000, 0, &L, &p);
+    cr_assert_eq(z.phi_from_counts, 0, "10^9 tokens: %s", z.why);
+    cr_assert_eq(z.sparse_long_lists, 1);
+    cr_assert_eq(z.sparse_word_lists, LDA_WORD_LISTS_NONE, "no word lists without the counts' form");
+    cr_assert(strstr(z.why, "written"), "%s", z.why);
+    cr_assert(lda_zplan_writes_counts_mean(&p, &z));
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, 10000, 1, &L, &p).phi_from_counts, 1, "the counts' form asked");
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, 1024, 0, &L, &p).phi_from_counts, 0, "K = 1024");
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, 512, 0, &L, &p).phi_from_counts, 1, "K = 512");
+    z = sparse_plan(LDA_MODEL_THETA_COLLAPSED, 10000, 0, &L, &p);
+    cr_assert(!z.phi_from_counts && !lda_zplan_writes_counts_mean(&p, &z), "φ drawn is not the counts' mean");
+    L.num_tokens = (size_t)100000000u; /* 10^8: a word's 1000 tokens, under K / 4 */
+    z = sparse_plan(LDA_MODEL_COLLAPSED, 10000, 0, &L, &p);
+    cr_assert(z.phi_from_counts && !lda_zplan_writes_counts_mean(&p, &z), "10^8 tokens: %s", z.why);
 }

@@ -140,13 +140,29 @@ static int phi_is_the_counts_mean(const lda_params *p)
     return lda_phi_update(p) == LDA_UPDATE_MEAN && !p->freeze_phi;
 }
 
+/* ... and the GPU's draw forms it from them where the corpus is not large beside V × K
+ * (LDA_ZPLAN_PHI_WRITTEN_SHARE), or where asked to. */
+static int phi_formed_from_counts(const lda_params *p, const lda_layout *L)
+{
+    const uint64_t entries = (uint64_t)L->vocab_size * p->num_topics;
+    return phi_is_the_counts_mean(p) && (p->phi_counts_only || p->num_topics < LDA_ZPLAN_PHI_WRITTEN_FROM_K ||
+                                         entries == 0 ||
+                                         (uint64_t)L->num_tokens * LDA_ZPLAN_PHI_WRITTEN_SHARE < entries);
+}
+
+int lda_zplan_writes_counts_mean(const lda_params *p, const lda_zplan *z)
+{
+    return z->kernel == LDA_ZKERNEL_SPARSE && phi_is_the_counts_mean(p) && !z->phi_from_counts;
+}
+
 static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
 {
     /* φ's mean (the collapsed model) is formed from the counts by the word tables and the draw
      * as they read it, so an update writes only its K scales and φ is written when something
      * reads it (at K = 10,000 on wiki43k the mean's pass over V × K, written and read back,
-     * was 2.0 of 7.3 ms). A frozen φ (infer, document completion) is set, and read. */
-    z->phi_from_counts = phi_is_the_counts_mean(p);
+     * was 2.0 of 7.3 ms), but on corpora large beside V × K (zplan.h,
+     * LDA_ZPLAN_PHI_WRITTEN_SHARE). A frozen φ (infer, document completion) is set, and read. */
+    z->phi_from_counts = phi_formed_from_counts(p, L);
     z->z_marks_changes = p->num_topics <= LDA_ZPLAN_Z_MARKS_MOST_K;
     const int lists_long = p->sparse_long_lists >= 0 ? p->sparse_long_lists : lda_zplan_long_lists(L, p->num_topics),
               phi_read_large_k = !z->phi_from_counts && p->num_topics >= LDA_ZPLAN_LONG_LIST_PHI_READ;
@@ -164,6 +180,10 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
                                   ", sums carried along a word's run"
                                 : "short lists",
              LDA_SPARSE_BLOCK, z->scratch_bytes >> 20);
+    if (lda_zplan_writes_counts_mean(p, z)) {
+        const size_t used = strlen(z->why);
+        snprintf(z->why + used, sizeof z->why - used, "; φ's mean written an iteration (the corpus large beside V x K)");
+    }
 }
 
 uint64_t lda_gpu_max_tokens(const lda_params *p)

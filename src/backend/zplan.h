@@ -120,6 +120,21 @@ typedef struct {
  * K = 4096, 10.89 against 11.49 at 10,000; at 1024, 2.55 against 2.23 (the short lists' one);
  * collapsed (φ formed from the counts) 3.24 against 3.04 at 4096 (results/sparse/ab-session9-h100.txt). */
 #define LDA_ZPLAN_LONG_LIST_PHI_READ 4096
+/* The collapsed model's φ, the mean of the counts, is formed from n[w,k] by the draw as it reads
+ * it (phi_from_counts: no V × K array written an iteration) unless K >= LDA_ZPLAN_PHI_WRITTEN_FROM_K
+ * and the corpus holds at least V × K / LDA_ZPLAN_PHI_WRITTEN_SHARE tokens (K / 4 tokens a word
+ * on average). There the mean's pass over V × K is small beside the draw, and the draw gathers
+ * φ[w,k] alone where it gathered n[w,k] and read k's scale. Measured on the H100 in one run each
+ * (collapsed, 10^9 generated tokens, V = 10^5, the generator's α; results/scale/phi-written-1e9/):
+ * at K = 10^4, iteration 25 in 1.0056 s against 1.0230 (z 0.895 against 0.916 s; the mean's pass
+ * 3.4 ms), twice; 42.31 GiB against 46.04 (no word lists: at 10^4 tokens a word they are as long
+ * as the documents' lists are short, and no token read them) and set up in 12 s against 25. At
+ * K = 1024, iteration 15 in 0.4625 s against 0.4728. Below K = 1024 it was not measured. On
+ * wiki43k and wikimix (about 60 tokens a word) writing φ cost 1.1 to 1.4 ms an iteration at
+ * K = 10^4 and lost the word lists, so there the counts' form stays. Tokens streamed from the host
+ * need the counts' form (stream_plan.c); lda_params.phi_counts_only asks for it. */
+#define LDA_ZPLAN_PHI_WRITTEN_SHARE 4u
+#define LDA_ZPLAN_PHI_WRITTEN_FROM_K 1024u
 /* The collapsed model's long lists' draw (φ formed from n[w,k]) keeps each word's non-zero
  * n[w,k] as a list (cuda/word_lists.cuh) from K = LDA_ZPLAN_WORD_LISTS_FROM_K on and, at the
  * first token of a run of one word, reads it in step with the document's list instead of
@@ -185,6 +200,9 @@ uint64_t lda_gpu_max_tokens(const lda_params *p);
  * sampler without θ-collapsed weights, --refresh with another sampler than butterfly,
  * --split staged where θ of a group does not fit in shared memory, or a layout of more than
  * lda_gpu_max_tokens tokens (the whole layout's, under --gpus: the counts are summed). */
+/* Whether the plan writes the collapsed model's φ (the mean of the counts) an iteration where
+ * it could form it from the counts (LDA_ZPLAN_PHI_WRITTEN_SHARE). */
+int lda_zplan_writes_counts_mean(const lda_params *p, const lda_zplan *z);
 int lda_zplan_make(const lda_params *p, const lda_layout *L, const lda_gpu_limits *gpu, lda_zplan *plan,
                    lda_error *err);
 

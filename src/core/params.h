@@ -110,6 +110,9 @@ typedef struct {
     int shards_by_memory;  /* 1: the shards are split by memory even where it does not bind (backend/shards.h;
                               LDAGPU_SHARD_SPLIT=memory, a test switch) */
     int stream_tokens;     /* lda_stream_mode (--stream-tokens); not recorded */
+    int phi_counts_only;   /* 1: the GPU's collapsed draw forms φ from the counts even on a corpus large
+                              beside V × K (backend/zplan.h; the backend sets it where the tokens stream);
+                              not recorded: either form draws the same model */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
     int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's
