@@ -397,6 +397,13 @@ Test(stream_plan, only_the_collapsed_sparse_draw_of_one_device_goes_in_chunks)
     lda_zplan z;
     lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_SPARSE, K_TOPICS);
     cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
+    /* this small vocabulary makes the layout large beside V × K: the plan writes φ, which the
+     * chunks cannot, and the backend plans again with φ from the counts (cuda/backend_cuda.cu,
+     * plan_for_streaming) */
+    cr_assert(lda_zplan_writes_counts_mean(&p, &z));
+    cr_assert_not_null(lda_stream_refusal(&p, &z));
+    p.phi_counts_only = 1;
+    cr_assert_eq(lda_zplan_make(&p, L, &h100, &z, &err), 0, "%s", err.msg);
     cr_assert_null(lda_stream_refusal(&p, &z));
 
     const struct {
