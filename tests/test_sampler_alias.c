@@ -280,6 +280,51 @@ Test(sampler_alias, same_model_for_any_thread_count)
     same_model_over_blocks(LDA_SAMPLER_ALIAS, "CPU alias");
 }
 
+/* alias's blocks (sampler_alias.h): in the layout's order, each of up to LDA_ZPLAN_ALIAS_BLOCK_WARPS
+ * warps and of at most 1 / (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER × workers) of the tokens unless it is
+ * one warp, so more workers make more, smaller blocks (the model is the same:
+ * same_model_for_any_thread_count draws over these); mh's hold LDA_ZPLAN_ALIAS_BLOCK_WARPS warps
+ * whatever the workers, its blocks being its model. The corpus: documents of 5 to 40 tokens, the
+ * longest in the first warps. */
+Test(sampler_alias, blocks_share_the_tokens_among_the_workers)
+{
+    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
+    size_t blocks_before = 0;
+    for (int mh = 0; mh < 2; mh++)
+        for (int workers = 1; workers <= 4; workers *= 2) {
+            lda_alias_sampler s;
+            cr_assert_eq(lda_alias_create(L, 7, 1, workers, mh, &s, &err), 0, "%s", err.msg);
+            const uint64_t most = L->num_tokens / ((uint64_t)LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER * workers);
+            cr_assert_eq(s.block_j0[0], 0);
+            cr_assert_eq(s.block_end[s.num_blocks - 1], L->num_warps, "every warp in a block");
+            cr_assert_eq(s.block_token[s.num_blocks], L->num_tokens);
+            for (size_t b = 0; b < s.num_blocks; b++) {
+                const size_t warps = s.block_end[b] - s.block_j0[b];
+                const uint64_t tokens = s.block_token[b + 1] - s.block_token[b];
+                cr_assert(b == 0 || s.block_j0[b] == s.block_end[b - 1], "block %zu follows the one before", b);
+                cr_assert(warps >= 1 && warps <= LDA_ZPLAN_ALIAS_BLOCK_WARPS, "block %zu: %zu warps", b, warps);
+                if (mh)
+                    cr_assert(warps == LDA_ZPLAN_ALIAS_BLOCK_WARPS || b == s.num_blocks - 1,
+                              "mh, %d workers: block %zu of %zu warps", workers, b, warps);
+                else
+                    cr_assert(tokens <= most || warps == 1, "%d workers: block %zu holds %llu tokens, above %llu",
+                              workers, b, (unsigned long long)tokens, (unsigned long long)most);
+            }
+            const size_t whole = (L->num_warps + LDA_ZPLAN_ALIAS_BLOCK_WARPS - 1) / LDA_ZPLAN_ALIAS_BLOCK_WARPS;
+            if (mh)
+                cr_assert_eq(s.num_blocks, whole);
+            else
+                cr_assert_gt(s.num_blocks, blocks_before, "%d workers: %zu blocks", workers, s.num_blocks);
+            blocks_before = mh ? 0 : s.num_blocks;
+            lda_alias_free(&s);
+        }
+    lda_layout_free(L);
+    corpus_free(c);
+}
+
 /* The collapsed model only, on the CPU only, each refused in one line; held-out documents (φ
  * fixed) are drawn by sparse's split, so --holdout works, and the model records the sampler. */
 Test(sampler_alias, collapsed_on_the_cpu_only)

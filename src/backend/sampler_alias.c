@@ -46,11 +46,11 @@ static uint32_t list_room(uint32_t K, uint32_t doc_len)
     return doc_len < K ? doc_len + 1 : K;
 }
 
-/* The slot of a block's l-th slot; SIZE_MAX where the block has no such warp. */
-static size_t block_slot(const lda_alias_sampler *s, size_t j0, size_t part_warps, uint32_t part, uint32_t l)
+/* The slot of block b's l-th slot (of --refresh part `part`); SIZE_MAX where the block has no such warp. */
+static size_t block_slot(const lda_alias_sampler *s, size_t b, uint32_t part, uint32_t l)
 {
-    const size_t j = j0 + l / LDA_WARP;
-    return j < part_warps ? (j * s->parts + part) * LDA_WARP + l % LDA_WARP : SIZE_MAX;
+    const size_t j = s->block_j0[b] + l / LDA_WARP;
+    return j < s->block_end[b] ? (j * s->parts + part) * LDA_WARP + l % LDA_WARP : SIZE_MAX;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -61,14 +61,13 @@ static int cmp_u32(const void *a, const void *b)
 
 /* A block's tokens sorted by word (stable: then by slot and position), and its runs of one word.
  * `start` (V, zero) and `words` (the block's tokens) are scratch; start is zero again on return. */
-static void order_block(const lda_layout *L, lda_alias_sampler *s, size_t b, uint32_t part, size_t part_warps,
-                        uint64_t *start, uint32_t *words, uint64_t *runs)
+static void order_block(const lda_layout *L, lda_alias_sampler *s, size_t b, uint32_t part, uint64_t *start,
+                        uint32_t *words, uint64_t *runs)
 {
-    const size_t j0 = s->block_j0[b];
     const uint32_t slots = s->block_warps * LDA_WARP;
     uint32_t distinct = 0;
     for (uint32_t l = 0; l < slots; l++) {
-        const size_t sl = block_slot(s, j0, part_warps, part, l);
+        const size_t sl = block_slot(s, b, part, l);
         if (sl == SIZE_MAX)
             break;
         for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
@@ -88,7 +87,7 @@ static void order_block(const lda_layout *L, lda_alias_sampler *s, size_t b, uin
         at += n;
     }
     for (uint32_t l = 0; l < slots; l++) {
-        const size_t sl = block_slot(s, j0, part_warps, part, l);
+        const size_t sl = block_slot(s, b, part, l);
         if (sl == SIZE_MAX)
             break;
         for (uint32_t i = 0; i < L->slot_len[sl]; i++)
@@ -137,6 +136,7 @@ void lda_alias_free(lda_alias_sampler *s)
     free(s->work);
     free(s->part_block);
     free(s->block_j0);
+    free(s->block_end);
     free(s->block_token);
     free(s->block_run);
     free(s->tokens);
@@ -145,18 +145,45 @@ void lda_alias_free(lda_alias_sampler *s)
     memset(s, 0, sizeof *s);
 }
 
-static size_t part_blocks(const lda_layout *L, uint32_t parts, uint32_t part, uint32_t block_warps)
+/* Tokens of warp j of --refresh part `part`. */
+static uint64_t warp_tokens(const lda_layout *L, uint32_t parts, uint32_t part, size_t j)
 {
-    return (lda_part_warps(L->num_warps, part, parts) + block_warps - 1) / block_warps;
+    uint64_t n = 0;
+    for (uint32_t r = 0; r < LDA_WARP; r++)
+        n += L->slot_len[(j * parts + part) * LDA_WARP + r];
+    return n;
+}
+
+/* Part `part`'s blocks, in order: each at most block_warps warps and, for alias, at most `most`
+ * tokens unless one warp holds more (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER); where ends is not NULL, block
+ * i's first warp into j0s[i] and the warp after its last into ends[i]. Returns their number. */
+static size_t form_blocks(const lda_layout *L, const lda_alias_sampler *s, uint32_t part, uint64_t most, size_t *j0s,
+                          size_t *ends)
+{
+    const size_t part_warps = lda_part_warps(L->num_warps, part, s->parts);
+    size_t blocks = 0;
+    for (size_t j0 = 0, j1; j0 < part_warps; j0 = j1, blocks++) {
+        uint64_t tokens = warp_tokens(L, s->parts, part, j0);
+        for (j1 = j0 + 1; j1 < part_warps && j1 - j0 < s->block_warps; j1++) {
+            const uint64_t more = warp_tokens(L, s->parts, part, j1);
+            if (!s->mh && tokens + more > most)
+                break;
+            tokens += more;
+        }
+        if (ends) {
+            j0s[blocks] = j0;
+            ends[blocks] = j1;
+        }
+    }
+    return blocks;
 }
 
 /* The most list entries one block's documents need: min(K, its document's tokens) a slot. */
-static uint64_t block_list_room(const lda_layout *L, const lda_alias_sampler *s, size_t b, uint32_t part,
-                                size_t part_warps)
+static uint64_t block_list_room(const lda_layout *L, const lda_alias_sampler *s, size_t b, uint32_t part)
 {
     uint64_t room = 0;
     for (uint32_t l = 0; l < s->block_warps * LDA_WARP; l++) {
-        const size_t sl = block_slot(s, s->block_j0[b], part_warps, part, l);
+        const size_t sl = block_slot(s, b, part, l);
         if (sl == SIZE_MAX)
             break;
         room += list_room(s->K, L->slot_doc_len[sl]);
@@ -193,8 +220,10 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
     if (!(s->offset = lda_malloc_array((size_t)s->V + 1, sizeof *s->offset, what, err)))
         return -1;
     lda_sparse_word_list_offsets(L, K, LDA_WORD_LISTS_BY_TOKENS, K, s->offset);
+    /* alias's blocks hold at most this many tokens (mh's, whose model they are, only warps) */
+    const uint64_t block_most = L->num_tokens / ((uint64_t)LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER * workers);
     for (uint32_t c = 0; c < s->parts; c++)
-        s->num_blocks += part_blocks(L, s->parts, c, s->block_warps);
+        s->num_blocks += form_blocks(L, s, c, block_most, NULL, NULL);
     if (!(s->len = lda_calloc((size_t)s->V + 1, sizeof *s->len, what, err)) ||
         !(s->word_total = lda_calloc((size_t)s->V + 1, sizeof *s->word_total, what, err)) ||
         !(s->cells = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->cells, what, err)) ||
@@ -211,6 +240,7 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
         !(s->work = lda_malloc_array((size_t)workers * K, sizeof *s->work, what, err)) ||
         !(s->part_block = lda_calloc(s->parts + 1, sizeof *s->part_block, what, err)) ||
         !(s->block_j0 = lda_calloc(s->num_blocks + 1, sizeof *s->block_j0, what, err)) ||
+        !(s->block_end = lda_calloc(s->num_blocks + 1, sizeof *s->block_end, what, err)) ||
         !(s->block_token = lda_calloc(s->num_blocks + 1, sizeof *s->block_token, what, err)) ||
         !(s->block_run = lda_calloc(s->num_blocks + 1, sizeof *s->block_run, what, err)) ||
         !(s->tokens = lda_malloc_array(L->num_tokens + 1, sizeof *s->tokens, what, err)) ||
@@ -224,21 +254,20 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
     size_t b = 0;
     uint64_t runs = 0;
     for (uint32_t c = 0; c < s->parts; c++) {
-        const size_t part_warps = lda_part_warps(L->num_warps, c, s->parts);
         s->part_block[c] = b;
-        for (size_t j0 = 0; j0 < part_warps; j0 += s->block_warps, b++) {
-            s->block_j0[b] = j0;
+        const size_t end = b + form_blocks(L, s, c, block_most, s->block_j0 + b, s->block_end + b);
+        for (; b < end; b++) {
             s->block_run[b] = runs;
             uint64_t tokens = 0;
             for (uint32_t l = 0; l < s->block_warps * LDA_WARP; l++) {
-                const size_t sl = block_slot(s, j0, part_warps, c, l);
+                const size_t sl = block_slot(s, b, c, l);
                 if (sl == SIZE_MAX)
                     break;
                 tokens += L->slot_len[sl];
             }
             s->block_token[b + 1] = s->block_token[b] + tokens;
-            order_block(L, s, b, c, part_warps, start, words, &runs);
-            const uint64_t room = block_list_room(L, s, b, c, part_warps);
+            order_block(L, s, b, c, start, words, &runs);
+            const uint64_t room = block_list_room(L, s, b, c);
             s->list_room = room > s->list_room ? room : s->list_room;
         }
     }
@@ -371,7 +400,7 @@ static int by_topic(const void *a, const void *b)
 /* The block's documents' lists: each slot's topics with a count, increasing, from its row (a
  * piece, whose row holds its whole document's counts, or a slot of K tokens or more) or counted
  * from its tokens' topics. */
-static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t j0)
+static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t b)
 {
     const lda_layout *L = c->layout;
     const lda_alias_sampler *s = c->in->alias->state;
@@ -379,7 +408,7 @@ static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t j0)
     uint64_t at = 0;
     uint32_t l = 0;
     for (; l < s->block_warps * LDA_WARP; l++) {
-        const size_t sl = block_slot(s, j0, c->part_warps, c->part, l);
+        const size_t sl = block_slot(s, b, c->part, l);
         if (sl == SIZE_MAX)
             break;
         const uint32_t *n = c->in->n_mk + sl * K, len = L->slot_len[sl];
@@ -413,11 +442,11 @@ static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t j0)
 }
 
 /* The lists' counts into the rows (a topic whose count fell to zero was zeroed when it left). */
-static void lists_store(const draw_ctx *c, const lda_alias_worker *wk, size_t j0)
+static void lists_store(const draw_ctx *c, const lda_alias_worker *wk, size_t b)
 {
     const lda_alias_sampler *s = c->in->alias->state;
     for (uint32_t l = 0; l < s->block_warps * LDA_WARP; l++) {
-        const size_t sl = block_slot(s, j0, c->part_warps, c->part, l);
+        const size_t sl = block_slot(s, b, c->part, l);
         if (sl == SIZE_MAX)
             break;
         uint32_t *n = c->in->n_mk + sl * s->K;
@@ -626,13 +655,13 @@ static void draw_block(void *vctx, size_t task, int worker)
     const lda_zdraw *in = c->in;
     const lda_alias_sampler *s = in->alias->state;
     lda_alias_worker *wk = &s->worker[worker];
-    const size_t b = s->part_block[c->part] + task, j0 = s->block_j0[b];
+    const size_t b = s->part_block[c->part] + task;
     const uint32_t K = s->K;
     if (wk->row_pass != s->pass) { /* the pass's β part */
         memcpy(wk->word_row, s->base, K * sizeof *wk->word_row);
         wk->row_pass = s->pass;
     }
-    lists_build(c, wk, j0);
+    lists_build(c, wk, b);
     if (s->mh)
         mh_block_start(s, in->alias, wk);
     const lda_alias_token *tok = s->tokens + s->block_token[b];
@@ -646,10 +675,10 @@ static void draw_block(void *vctx, size_t task, int worker)
         for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++) {
             { /* the next token's topic and document list, asked for while this one is drawn */
                 const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
-                __builtin_prefetch(&c->z[lda_layout_pos(L, block_slot(s, j0, c->part_warps, c->part, nx->slot), nx->i)]);
+                __builtin_prefetch(&c->z[lda_layout_pos(L, block_slot(s, b, c->part, nx->slot), nx->i)]);
                 __builtin_prefetch(wk->entries + wk->list_at[nx->slot]);
             }
-            const size_t sl = block_slot(s, j0, c->part_warps, c->part, tok->slot),
+            const size_t sl = block_slot(s, b, c->part, tok->slot),
                          pos = lda_layout_pos(L, sl, tok->i);
             doc_entry *e = wk->entries + wk->list_at[tok->slot];
             uint32_t m = wk->list_len[tok->slot], jo, jn;
@@ -698,7 +727,7 @@ static void draw_block(void *vctx, size_t task, int worker)
         else
             word_row_set(s, wk, w, 1);
     }
-    lists_store(c, wk, j0);
+    lists_store(c, wk, b);
 }
 
 int lda_cpu_sample_z_alias(lda_pool *pool, const lda_layout *L, const lda_zdraw *in, uint32_t *z, lda_error *err)

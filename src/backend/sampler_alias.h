@@ -25,15 +25,16 @@
  * topic (K = 1) the draw keeps it without the test.
  *
  * Since nothing but its own counts changes within a pass, a document's draw depends on no other
- * document's: the documents are drawn in blocks of LDA_ZPLAN_ALIAS_BLOCK_WARPS warps of the
- * layout (of a --refresh part), each block's tokens word by word (sorted by word, then by slot
- * and position: the order is made once a run). While a word's tokens of the block are drawn, its
- * factors (n[w,k] + β) / (n[k] + Vβ) are in a K-long row of the worker's (in L1; β / (n[k] + Vβ)
- * at the topics it has no count of, so a run writes and puts back only its own), which the
- * document pass reads instead of gathering n[w,k] from the V × K counts; the block's documents'
- * lists (topic and count) stay in L2. Within a document the tokens are drawn in that fixed order, each
- * seeing every earlier move of its document: exact collapsed Gibbs for the document side, the
- * same model for any number of threads.
+ * document's: the documents are drawn in blocks of up to LDA_ZPLAN_ALIAS_BLOCK_WARPS warps of the
+ * layout (of a --refresh part; fewer where they would hold more than a share of the tokens a
+ * worker, LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER, which does not change the model), each block's tokens
+ * word by word (sorted by word, then by slot and position: the order is made once a run). While
+ * a word's tokens of the block are drawn, its factors (n[w,k] + β) / (n[k] + Vβ) are in a K-long
+ * row of the worker's (in L1; β / (n[k] + Vβ) at the topics it has no count of, so a run writes
+ * and puts back only its own), which the document pass reads instead of gathering n[w,k] from
+ * the V × K counts; the block's documents' lists (topic and count) stay in L2. Within a document
+ * the tokens are drawn in that fixed order, each seeing every earlier move of its document: exact
+ * collapsed Gibbs for the document side, the same model for any number of threads.
  *
  * --sampler mh is the same walk with the word side moving as the tokens do: within a block the
  * word–topic counts n[w,k] and n[k] are those of the pass's start plus every earlier move of the
@@ -95,10 +96,12 @@ typedef struct lda_alias_sampler {
     double *inv_own;       /* K: 1 / (n[k] - 1 + Vβ), or the fixed scale: a token's own topic */
     double *weights;       /* K a worker: the tables' build */
     uint32_t *ids, *work;  /* K a worker (ids: the smoothing's topics) */
-    /* the blocks: block b covers warps (j0 .. j0 + block_warps) × parts + part of its part */
+    /* the blocks: block b covers warps (block_j0[b] .. block_end[b] - 1) × parts + part of its part,
+     * at most block_warps of them (form_blocks in sampler_alias.c) */
     size_t num_blocks;
     size_t *part_block;    /* parts + 1: part c's blocks are [part_block[c], part_block[c + 1]) */
     size_t *block_j0;      /* num_blocks */
+    size_t *block_end;     /* num_blocks */
     uint64_t *block_token; /* num_blocks + 1: a block's tokens in `tokens` */
     uint64_t *block_run;   /* num_blocks + 1: its runs of one word in run_word / run_len */
     lda_alias_token *tokens;

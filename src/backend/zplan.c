@@ -317,8 +317,9 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
                  "moving within a block, alias's draw the proposal of a Metropolis-Hastings step; %d thread%s",
                  z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");
     else if (p->sampler == LDA_SAMPLER_ALIAS)
-        snprintf(z->why, sizeof z->why, "CPU alias: blocks of %u documents drawn word by word, the document's topics "
-                 "summed, the word's and the smoothing from alias tables; %d thread%s",
+        snprintf(z->why, sizeof z->why, "CPU alias: blocks of up to %u documents (and a share of the tokens a thread) "
+                 "drawn word by word, the document's topics summed, the word's and the smoothing from alias tables; "
+                 "%d thread%s",
                  z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");
     else if (p->sampler == LDA_SAMPLER_SPARSELDA)
         snprintf(z->why, sizeof z->why, "CPU sparselda: the word's topics by count, the document's, then every "

@@ -182,6 +182,19 @@ typedef struct {
 #ifndef LDA_ZPLAN_ALIAS_BLOCK_WARPS
 #define LDA_ZPLAN_ALIAS_BLOCK_WARPS 32u
 #endif
+/* ... and, for alias, of at most 1 / (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER × its workers) of the
+ * corpus's tokens (but one warp, whatever it holds), so that the longest documents are drawn as
+ * several tasks and the workers share the pass: wikimix's first 1,024 documents (the layout puts
+ * the longest first) hold 58% of its tokens, so with blocks of 32 warps one of two workers drew
+ * them alone. alias's blocks do not change its model (a document's draws read only its own
+ * counts and the pass's tables; the same z, θ and φ to the byte), where mh's are its model and
+ * keep LDA_ZPLAN_ALIAS_BLOCK_WARPS warps. Measured on the 2-core development machine (wikimix,
+ * K = 1024, 2 threads, ms an iteration over iterations 11-20, alternating runs): 32 warps 248-257;
+ * at most 1/4, 1/8, 1/16, 1/32 and 1/64 of the tokens 206-208, 204-215, 221-223, 229-236 and
+ * 248-250 (smaller blocks shorten the runs of one word, whose rows are set and put back each run). */
+#ifndef LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER
+#define LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER 4u
+#endif
 
 
 /* The most tokens a GPU run takes, the one rule (lda_gpu_max_tokens). The sparse draw
