@@ -472,37 +472,99 @@ typedef struct {
     uint32_t iteration;
 } token_key;
 
+/* The entry of topic k in the list e (m topics, increasing), or m where it is not listed. */
+static uint32_t entry_of(const doc_entry *e, uint32_t m, uint32_t k)
+{
+    uint32_t lo = 0;
+    for (uint32_t n = m; n > 0;) { /* the entry is in lo .. lo + n - 1, if listed */
+        const uint32_t half = n / 2;
+        if (e[lo + half].topic < k) {
+            lo += half + 1;
+            n -= half + 1;
+        } else {
+            n = half;
+        }
+    }
+    return lo < m && e[lo].topic == k ? lo : m;
+}
+
+/* A document's tokens of one word follow each other in alias's order (by word, then slot). For
+ * them the document part's sum over the list with every count as it stands and the word's
+ * factors, B = Σ_j n[m,k_j] f_{k_j}, is carried from token to token (a move changes two counts),
+ * so that a token after the first takes its document part from it, B less its own topic's term
+ * n[m,s] f_s and plus (n[m,s] - 1) f¬_s, and walks its list only as far as its target. On integer
+ * weights the carried sums are the summed ones exactly, so the topics are those of a pass over
+ * the list a token. */
+typedef struct {
+    double sum;
+    uint32_t slot; /* whose sum it is; UINT32_MAX: none */
+} carried_sum;
+/* ... taken where the list is longer than this: a shorter one's pass costs less than finding the
+ * token's entry and forming the sums again as far as the target (wikimix at K = 100, whose lists
+ * are short, took 1% longer with every list's sum carried) */
+#define CARRIED_FROM 64u
+
 /* One token's topic: its document's list e (m topics, increasing; its own topic, at *jo, taken
  * off) and its word, the token off its own topic's factor too (sampler_alias.h): the document
  * part with f_s, the tables' draw of s kept with probability f_s / f⁰_s, else drawn again.
- * Returns the topic; *jn its entry (m where it is not listed). */
+ * carry: the sum of the run's previous token where it was the same slot's (carried_sum), and
+ * this token's for the next. Returns the topic; *jn its entry (m where it is not listed). */
 static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, const doc_entry *e, uint32_t m,
-                           uint32_t old, const run_word *rw, lda_u32x4 bits, const token_key *key, uint32_t *jo,
-                           uint32_t *jn)
+                           uint32_t old, const run_word *rw, lda_u32x4 bits, const token_key *key, uint32_t slot,
+                           carried_sum *carry, uint32_t *jo, uint32_t *jn)
 {
     /* the word's cell a draw from its table would read, asked for while the document's part is summed */
     __builtin_prefetch(&rw->cells[((uint64_t)bits.v[1] * rw->len) >> 32]);
     const double f_old = wk->word_row[old], f_own = wk->own_row[old];
-    wk->word_row[old] = f_own; /* the document part of the token's own topic without it */
+    const int carried = carry->slot == slot && m > CARRIED_FROM;
     double D = 0;
     uint32_t at = m;
-    for (uint32_t j = 0; j < m; j++) { /* the word's factors from L1 */
-        const uint32_t k = e[j].topic, own = k == old;
-        at = own ? j : at;
-        D += (double)(e[j].count - own) * rw->row[k];
-        wk->cum[j] = D;
+    if (carried) {
+        at = entry_of(e, m, old);
+        const double n_s = at < m ? (double)e[at].count : 0;
+        D = carry->sum - n_s * f_old + (n_s - 1) * f_own;
+    } else {
+        wk->word_row[old] = f_own; /* the document part of the token's own topic without it */
+        for (uint32_t j = 0; j < m; j++) { /* the word's factors from L1 */
+            const uint32_t k = e[j].topic, own = k == old;
+            at = own ? j : at;
+            D += (double)(e[j].count - own) * rw->row[k];
+            wk->cum[j] = D;
+        }
+        wk->word_row[old] = f_old;
+        const double n_s = at < m ? (double)e[at].count : 0;
+        carry->slot = slot;
+        carry->sum = D - (n_s - 1) * f_own + n_s * f_old;
     }
-    wk->word_row[old] = f_old;
     *jo = at;
     const double Z = D + rw->total + s->smooth_total;
     for (uint32_t block = 1;; block++) {
         const double t = lda_scaled_target_double(Z, lda_uniform_double(bits.v[0]));
-        if (t < D) { /* the running sums end at D: the search stops within the list */
+        if (t < D && !carried) { /* the running sums end at D: the search stops within the list */
             uint32_t j = 0;
             while (!(t < wk->cum[j]))
                 j++;
             *jn = j;
             return e[j].topic;
+        }
+        if (t < D) { /* the same running sums, formed as far as the target */
+            double sum = 0;
+            uint32_t last = m;
+            for (uint32_t j = 0; j < m; j++) {
+                const uint32_t k = e[j].topic;
+                const double weight = k == old ? (double)(e[j].count - 1) * f_own : (double)e[j].count * rw->row[k];
+                if (weight > 0) {
+                    sum += weight;
+                    last = j;
+                    if (t < sum)
+                        break;
+                }
+            }
+            if (last < m) { /* past every sum only by the carried sum's rounding: its last weighted entry */
+                *jn = last;
+                return e[last].topic;
+            }
+            /* no entry has weight: D is the carried sum's rounding residue; the word's part, below */
         }
         const uint32_t topic = t - D < rw->total
                                    ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
@@ -672,6 +734,7 @@ static void draw_block(void *vctx, size_t task, int worker)
             mh_run(s, in->alias, wk, w, 0);
         else
             word_row_set(s, wk, w, 0);
+        carried_sum carry = {0, UINT32_MAX}; /* a run's tokens, a document's together */
         for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++) {
             { /* the next token's topic and document list, asked for while this one is drawn */
                 const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
@@ -701,8 +764,11 @@ static void draw_block(void *vctx, size_t task, int worker)
                     wk->live_row[old] = f_old;
                 } else
                     mh_move(s, in->alias, wk, topic, +1);
-            } else
-                topic = draw_token(s, wk, e, m, old, &rw, bits, &key, &jo, &jn);
+            } else {
+                topic = draw_token(s, wk, e, m, old, &rw, bits, &key, tok->slot, &carry, &jo, &jn);
+                if (topic != old) /* B of carried_sum: two counts moved */
+                    carry.sum += rw.row[topic] - rw.row[old];
+            }
             if (jo == m) {
                 wk->broken = 1;
                 break;
