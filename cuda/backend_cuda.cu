@@ -96,7 +96,8 @@ static void free_state(device_state &s)
                     s.alpha_float, s.alpha, s.lgamma_alpha, s.hist_doc, s.hist_word, s.hist_doc_over,
                     s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
                     s.doc_window, (void *)s.cut_lists.offset, s.cut_lists.topics, s.cut_lists.counts, s.cut_lists.len,
-                    s.own_wk != s.n_wk ? s.own_wk : NULL, s.own_k != s.n_k ? s.own_k : NULL};
+                    s.own_wk != s.n_wk ? s.own_wk : NULL, s.own_k != s.n_k ? s.own_k : NULL,
+                    s.changes.offsets, s.changes.fill, s.changes.chunks};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
@@ -714,6 +715,25 @@ fail:
     return -1;
 }
 
+// The count update by word (zplan.h's counts_by_word), but where the z pass goes a chunk of
+// warps at a time (a chunk's draw reads φ after the chunks before it were counted) or the switch
+// (backend/word_changes.h) is off. The plan's line says when it is on.
+static int setup_word_changes(lda_backend *b, bool chunked, lda_error *err)
+{
+    lda_word_changes_settings settings;
+    if (lda_word_changes_settings_get(&settings, err))
+        return -1;
+    lda_zplan &z = b->zplan;
+    z.counts_by_word = !chunked && !settings.off;
+    if (!z.counts_by_word)
+        return 0;
+    if (cuda_word_changes_setup(((cuda_impl *)b->impl)->s, &settings, err))
+        return -1;
+    const size_t used = strlen(z.why);
+    snprintf(z.why + used, sizeof z.why - used, "; n[w,k]'s changes added up by word");
+    return 0;
+}
+
 extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_params *params, lda_error *err)
 {
     char why[256];
@@ -750,6 +770,11 @@ extern "C" lda_backend *lda_cuda_backend_create(const lda_layout *L, const lda_p
             create_state(impl->s, L, params, &b->zplan, chunks.streamed, err) ||
             (chunks.num_chunks && cuda_stream_setup(b, &chunks, err)) ||
             cuda_topic_totals_setup(impl->s, chunks.num_chunks > 0, err)) {
+            free_state(impl->s);
+            lda_stream_plan_free(&chunks);
+            goto fail_quiet;
+        }
+        if (b->zplan.counts_by_word && setup_word_changes(b, chunks.num_chunks > 0, err)) {
             free_state(impl->s);
             lda_stream_plan_free(&chunks);
             goto fail_quiet;

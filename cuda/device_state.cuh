@@ -11,11 +11,21 @@
 #include "backend/device_bytes.h" // struct cut_chunk, the arrays' sizes
 #include "backend/layout.h"
 #include "backend/optimize_priors.h"
+#include "backend/word_changes.h"
 #include "backend/zplan.h"
 #include "core/params.h"
 #include "core/phi_chunks.h"
 #include "zsample.cuh"
 
+// The count update by word (backend/word_changes.h; zplan.h's counts_by_word): each word's room
+// in φ's words, offsets[w] .. offsets[w + 1], the changes filed there in this update (fill), and
+// the chunks the adding kernel's blocks take. offsets NULL: the update by atomics on n[w,k].
+struct word_changes {
+    uint32_t *offsets, *fill;
+    lda_word_chunk *chunks;
+    size_t num_chunks;
+    uint32_t chunk;
+};
 
 struct device_state {
     // corpus layout (read-only)
@@ -56,6 +66,7 @@ struct device_state {
     uint32_t *shared_slot, *shared_row;
     size_t num_shared_pieces, doc_rows;
     uint32_t *own_docs, *total_docs;
+    word_changes changes;
     // work space
     void *scratch;         // z-sampler tables
     void *word_scratch;    // the tokens streamed: the sparse plan's word lists, apart (zsample_sparse_prepare)
@@ -115,6 +126,10 @@ int cuda_count_add(const device_state &s, lda_error *err);
 // current, the z-sampler kept it).
 int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t part, uint32_t part_count,
                        lda_error *err);
+// The count update by word: its rooms set up (word_changes.cu; its chunk needs K <=
+// LDA_ZPLAN_COUNTS_BY_WORD_MOST_K), and each word's filed changes added to own_wk.
+int cuda_word_changes_setup(device_state &s, const lda_word_changes_settings *settings, lda_error *err);
+int cuda_word_changes_add(const device_state &s, lda_error *err);
 // The chunks of the cut documents' pieces (malloc'ed; *count of them).
 cut_chunk *cuda_cut_chunks(const lda_layout *L, size_t *count);
 

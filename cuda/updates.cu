@@ -119,11 +119,14 @@ fail:
 #define CHANGES_AT_ONCE 4
 // Only tokens whose topic changed touch the counts: after the first iterations most keep
 // theirs, and the full recount's memsets and atomics cost more than the draw's updates.
-// n[k] (few, much-contended addresses) gathers its changes in shared memory first.
+// n[k] (few, much-contended addresses) gathers its changes in shared memory first. Where the
+// plan files n[w,k]'s by word (s.changes, zplan.h's counts_by_word), a change goes to its word's
+// room in φ's words (`records`), and cuda_word_changes_add adds them up after this kernel.
 __global__ void count_changes_kernel(const uint32_t *__restrict__ words, const uint32_t *__restrict__ z_prev,
                                      uint32_t *__restrict__ z, const size_t *warp_offset, const uint32_t *slot_len, size_t num_warps,
                                      uint32_t part, uint32_t part_count, uint32_t K, bool theta_collapsed,
-                                     bool shared_topics, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
+                                     bool shared_topics, const word_changes filed, uint32_t *records,
+                                     uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k)
 {
     extern __shared__ uint32_t topic_delta[]; // modulo 2^32: adding it to n[k] subtracts too
     if (shared_topics)
@@ -168,8 +171,18 @@ __global__ void count_changes_kernel(const uint32_t *__restrict__ words, const u
                     atomicSub(&n_mk[s * K + old_k[r]], 1u);
                     atomicAdd(&n_mk[s * K + new_k[r]], 1u);
                 }
-                atomicSub(&n_wk[row + old_k[r]], 1u);
-                atomicAdd(&n_wk[row + new_k[r]], 1u);
+                bool in_room = false; // filed under its word, added to n[w,k] by cuda_word_changes_add
+                if (filed.offsets) {
+                    const uint32_t at = filed.offsets[w[r]], room = filed.offsets[w[r] + 1] - at;
+                    const uint32_t nth = atomicAdd(&filed.fill[w[r]], 1u);
+                    in_room = nth < room;
+                    if (in_room)
+                        records[at + nth] = old_k[r] << 16 | new_k[r];
+                }
+                if (!in_room) {
+                    atomicSub(&n_wk[row + old_k[r]], 1u);
+                    atomicAdd(&n_wk[row + new_k[r]], 1u);
+                }
                 atomicSub(&delta[old_k[r]], 1u);
                 atomicAdd(&delta[new_k[r]], 1u);
             }
@@ -188,13 +201,15 @@ int cuda_count_changes(const device_state &s, bool theta_collapsed, uint32_t par
     const size_t groups = lda_part_warps(s.num_warps, part, part_count);
     if (groups == 0)
         return 0; // a part with no document groups
-    const bool shared_topics = topic_counts_in_shared(s.K);
+    const bool shared_topics = topic_counts_in_shared(s.K), by_word = s.changes.offsets != NULL;
     const unsigned grid = (unsigned)(groups < 528 ? groups : 528);
+    if (by_word)
+        CUDA_TRY(cudaMemsetAsync(s.changes.fill, 0, s.V * sizeof *s.changes.fill, s.stream));
     count_changes_kernel<<<grid, 256, shared_topics ? s.K * sizeof(uint32_t) : 0, s.stream>>>(
         s.words, s.z_prev, s.z, s.warp_offset, s.slot_len, s.num_warps, part, part_count, s.K, theta_collapsed,
-        shared_topics, s.n_mk, s.own_wk, s.own_k);
+        shared_topics, s.changes, (uint32_t *)s.phi, s.n_mk, s.own_wk, s.own_k);
     LAUNCH_TRY();
-    return 0;
+    return by_word ? cuda_word_changes_add(s, err) : 0;
 fail:
     return -1;
 }

@@ -297,3 +297,24 @@ Test(zplan, phi_is_written_on_a_corpus_large_beside_v_times_k)
     z = sparse_plan(LDA_MODEL_COLLAPSED, 10000, 0, &L, &p);
     cr_assert(z.phi_from_counts && !lda_zplan_writes_counts_mean(&p, &z), "10^8 tokens: %s", z.why);
 }
+
+/* The count update files n[w,k]'s changes by word where φ's mean is written an iteration (its
+ * words are then dead between the draw and the mean's pass) and K's changes fit a block's shared
+ * memory (zplan.h, LDA_ZPLAN_COUNTS_BY_WORD_MOST_K); not where the draw forms φ from the counts
+ * (which it reads), nor where φ is drawn, nor past that K. */
+Test(zplan, counts_by_word_where_phi_is_written_and_k_fits)
+{
+    static uint32_t zeros[64 * LDA_WARP];
+    lda_layout L = layout_of(64);
+    L.slot_len = L.slot_doc_len = zeros;
+    L.vocab_size = 100000;
+    L.num_tokens = (size_t)1000000000u;
+    lda_params p;
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, 10000, 0, &L, &p).counts_by_word, 1, "10^9 tokens, K = 10^4");
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, LDA_ZPLAN_COUNTS_BY_WORD_MOST_K, 0, &L, &p).counts_by_word, 1);
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, LDA_ZPLAN_COUNTS_BY_WORD_MOST_K + 1, 0, &L, &p).counts_by_word, 0);
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, 10000, 1, &L, &p).counts_by_word, 0, "the counts' form asked");
+    cr_assert_eq(sparse_plan(LDA_MODEL_THETA_COLLAPSED, 10000, 0, &L, &p).counts_by_word, 0, "φ drawn");
+    L.num_tokens = (size_t)100000000u; /* φ formed from the counts */
+    cr_assert_eq(sparse_plan(LDA_MODEL_COLLAPSED, 10000, 0, &L, &p).counts_by_word, 0, "10^8 tokens");
+}

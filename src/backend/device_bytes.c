@@ -7,6 +7,7 @@
 
 #include "backend/optimize_priors.h"
 #include "backend/sampler_sparse.h"
+#include "backend/word_changes.h"
 #include "core/phi_chunks.h"
 
 /* What a row's bytes grow with, over the layout's warps (lda_device_bytes_warps). */
@@ -183,6 +184,10 @@ static void size_rows(const lda_layout *L, const lda_params *p, const lda_zplan 
         add_by(s, "θ", 0, BY_SLOT, K * sizeof(float));
     add(s, "φ", V * K * sizeof(float));
     add(s, "n[w,k]", V * K * sizeof(uint32_t));
+    if (plan->counts_by_word) /* the rooms' offsets and fill, the adding kernel's chunks (word_changes.h) */
+        add(s, "count update's rooms",
+            (2 * V + 1) * sizeof(uint32_t) +
+                lda_word_changes_most_chunks((uint32_t)V, V * K, LDA_WORD_CHANGES_CHUNK) * sizeof(lda_word_chunk));
     add(s, "topic arrays (n[k], scales, priors)", K * (sizeof(uint32_t) + sizeof(double)) +
                                                      K * (sizeof(float) + 2 * sizeof(double)));
     if (p->optimize_interval)

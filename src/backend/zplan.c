@@ -169,6 +169,8 @@ static void plan_sparse(const lda_params *p, const lda_layout *L, lda_zplan *z)
     z->sparse_long_lists = lists_long || phi_read_large_k;
     const int word_lists = z->sparse_long_lists && z->phi_from_counts && p->num_topics >= LDA_ZPLAN_WORD_LISTS_FROM_K;
     z->kernel = LDA_ZKERNEL_SPARSE;
+    z->counts_by_word = lda_zplan_writes_counts_mean(p, z) && z->z_marks_changes && p->theta_collapsed &&
+                        p->num_topics <= LDA_ZPLAN_COUNTS_BY_WORD_MOST_K;
     z->warps_per_group = 1;
     z->threads_per_block = LDA_ZPLAN_PER_DOCUMENT_THREADS;
     lda_zplan_set_word_lists(L, word_lists ? LDA_WORD_LISTS_BY_TOKENS : LDA_WORD_LISTS_NONE, z);
@@ -341,4 +343,5 @@ void lda_zplan_draw_only(lda_zplan *z)
     z->fused_theta_mean = 0;
     z->phi_from_counts = 0;
     z->z_marks_changes = 0;
+    z->counts_by_word = 0;
 }
