@@ -1,8 +1,8 @@
 /* test_word_changes.c — the GPU count update by word (backend/word_changes.h, zplan.h's
  * counts_by_word): its switch and its rooms' and chunks' arithmetic on the CPU; on a GPU (the
  * tests skip without one), the same model byte for byte with the changes filed by word, with
- * rooms forced small (changes past them go to n[w,k] by atomics), words split over blocks, and a
- * corpus whose tokens outnumber φ's words, as with the atomics alone. */
+ * rooms forced small (changes past them go to n[w,k] by atomics), words split over blocks, in two
+ * shards, and on a corpus whose tokens outnumber φ's words, as with the atomics alone. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,19 +136,29 @@ static char *corpus_of(const char *dir, unsigned docs)
 }
 
 /* The corpus trained with the switch at each of values[] (NULL: unset) into dir/m1, m2, ...: each
- * log says it files by word, or not ("off"); the same model byte for byte. */
+ * log says it files by word, or not ("off"); then in two shards on the one GPU (LDAGPU_SHARDS=2:
+ * each shard files its own changes into its own counts, summed after); the same model byte for
+ * byte. */
 static void same_model_filed_or_not(unsigned docs)
 {
     require_gpu();
     static const char *const values[] = {"off", NULL, "3:2", "100:40", "1000000:33"};
     const unsigned n = sizeof values / sizeof *values;
     char *dir = test_tmpdir(), *path = corpus_of(dir, docs);
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i <= n; i++) {
         char args[8192], *log = NULL;
         snprintf(args, sizeof args,
                  "train '%s' -K 1024 -n 5 -e 5 -s 7 --model collapsed --sampler sparse --piece-length 64 "
                  "--optimize-interval 2 --optimize-burn-in 1 --device cuda -o '%s/m%u'",
                  path, dir, i + 1);
+        if (i == n) { /* two shards */
+            cr_assert_eq(setenv("LDAGPU_SHARDS", "2", 1), 0);
+            const int rc = test_run_ldagpu(args, &log);
+            unsetenv("LDAGPU_SHARDS");
+            cr_assert_eq(rc, 0, "LDAGPU_SHARDS=2 ldagpu %s: exit %d: %s", args, rc, log);
+            free(log);
+            break;
+        }
         if (values[i])
             cr_assert_eq(setenv(LDA_WORD_CHANGES_ENV, values[i], 1), 0);
         const int rc = test_run_ldagpu(args, &log);
@@ -159,7 +169,7 @@ static void same_model_filed_or_not(unsigned docs)
         cr_assert_eq(filed, i != 0, "%s=%s: %s", LDA_WORD_CHANGES_ENV, values[i] ? values[i] : "(unset)", log);
         free(log);
     }
-    test_assert_runs_same_model(dir, "m", 1, n);
+    test_assert_runs_same_model(dir, "m", 1, n + 1);
     test_rmdir(dir);
     free(dir);
     free(path);
