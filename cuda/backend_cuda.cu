@@ -97,7 +97,7 @@ static void free_state(device_state &s)
                     s.hist_over_count, s.hist_word_over, s.shared_slot, s.shared_row, s.own_docs, s.total_docs,
                     s.doc_window, (void *)s.cut_lists.offset, s.cut_lists.topics, s.cut_lists.counts, s.cut_lists.len,
                     s.own_wk != s.n_wk ? s.own_wk : NULL, s.own_k != s.n_k ? s.own_k : NULL,
-                    s.changes.offsets, s.changes.fill, s.changes.chunks};
+                    s.changes.offsets, s.changes.fill, s.changes.chunks, s.word_alpha};
     for (void *ptr : ptrs)
         if (ptr)
             cudaFree(ptr);
@@ -227,6 +227,8 @@ static int create_state(device_state &s, const lda_layout *L, const lda_params *
         CUDA_TRY(alloc_copy(&s.hist_over_count, (const unsigned long long *)NULL, 2));
     }
     CUDA_TRY(alloc_copy(&s.partials, (const double *)NULL, s.partials_count));
+    if (plan->kernel == LDA_ZKERNEL_SPARSE)
+        CUDA_TRY(alloc_copy(&s.word_alpha, (const double *)NULL, (size_t)s.V));
     if (streamed) { // the scratch but for the slots' lists: its start, and the word lists' part
         lda_sparse_scratch sc;
         lda_sparse_scratch_plan(L, plan->K, plan->precision, (lda_word_lists)plan->sparse_word_lists,

@@ -84,6 +84,7 @@ struct device_state {
     uint32_t *hist_word_over;
     size_t hist_over_cap;
     double *partials;      // per-block partial sums for the log-likelihoods
+    double *word_alpha;    // V: Σ_k α_k φ[w,k], the predictive term's from the lists (eval.cu); NULL without lists
     size_t partials_count;
     // sizes
     size_t num_slots, num_warps, num_positions, num_tokens, num_cut_docs;

@@ -195,6 +195,8 @@ static void size_rows(const lda_layout *L, const lda_params *p, const lda_zplan 
             (K + 1) * LDA_HIST_CAP * sizeof(uint32_t) + (L->num_tokens / LDA_HIST_CAP + 1) * 12 + 16);
     add(s, "φ column partials", lda_phi_chunks((uint32_t)V) * K * sizeof(double));
     add(s, "evaluation partials", lda_eval_partials(L->num_warps, L->num_slots, (uint32_t)V) * sizeof(double));
+    if (sparse) /* the predictive term from the lists: each word's Σ_k α_k φ[w,k] */
+        add(s, "evaluation's word sums", V * sizeof(double));
     if (sparse)
         add_sparse_scratch(s, L, plan);
     else if (L->num_slots) /* a document's rows (the per-document kernels) or a launch's: by the slots */
