@@ -100,6 +100,11 @@ static void resume_equals_uninterrupted(const char *model, const char *device)
 
 Test(resume, equals_an_uninterrupted_run_draw) { resume_equals_uninterrupted("--update draw", "cpu"); }
 Test(resume, equals_an_uninterrupted_run_mean) { resume_equals_uninterrupted("--update mean", "cpu"); }
+/* The start from a sample is the run's first step only: a resumed run goes on from its z. */
+Test(resume, equals_an_uninterrupted_run_started_from_a_sample)
+{
+    resume_equals_uninterrupted("--model collapsed --sample-start 5", "cpu");
+}
 /* φ drawn between the parts of an iteration: the resumed run must start from the last part's φ. */
 Test(resume, equals_an_uninterrupted_run_refreshed)
 {

@@ -13,6 +13,7 @@
 #include "backend/backend.h"
 #include "backend/layout.h"
 #include "backend/sampler_alias.h"
+#include "backend/updates_cpu.h"
 #include "backend/zplan.h"
 #include "core/rng.h"
 #include "core/search.h"
@@ -373,4 +374,58 @@ Test(sampler_alias, auto_takes_alias_for_the_collapsed_model_on_the_cpu)
     p.sampler = LDA_SAMPLER_MH;
     lda_zplan_resolve_sampler(&p);
     cr_assert_eq(p.sampler, LDA_SAMPLER_MH, "a named sampler is kept");
+}
+
+/* alias reads the counts, never θ or φ, so the CPU backend forms an iteration's θ and φ where
+ * they are read: after 3 iterations (--refresh 2, cut documents), what is fetched is the means of
+ * the counts fetched with them, to the bit, and the evaluation agrees with them. */
+Test(sampler_alias, theta_and_phi_formed_where_read_are_the_counts_means)
+{
+    corpus *c = test_planted_corpus(5, 20, 300, 5, 60, 9, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 24, &err);
+    cr_assert(L && L->num_cut_docs > 0, "%s", err.msg);
+    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_ALIAS, 7);
+    p.device = LDA_DEVICE_CPU;
+    p.threads = 2;
+    p.refresh = 2;
+    p.piece_length = 24;
+    lda_backend *b = lda_backend_create(L, &p, &err);
+    cr_assert(b, "%s", err.msg);
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 3; it++) {
+        lda_iter_timing t;
+        cr_assert_eq(b->ops->iterate(b, it, &t, &err), 0, "%s", err.msg);
+    }
+    const uint32_t K = p.num_topics, V = (uint32_t)L->vocab_size;
+    float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
+    float *theta_ref = malloc(L->num_slots * K * sizeof *theta), *phi_ref = malloc((size_t)V * K * sizeof *phi);
+    uint32_t *n_mk = malloc(L->num_slots * K * sizeof *n_mk), *n_wk = malloc((size_t)V * K * sizeof *n_wk);
+    uint32_t *n_k = malloc(K * sizeof *n_k);
+    lda_eval e;
+    cr_assert_eq(b->ops->evaluate(b, &e, &err), 0, "%s", err.msg); /* forms them */
+    cr_assert_eq(b->ops->fetch(b, theta, phi, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(b->ops->fetch_counts(b, n_mk, n_wk, n_k, &err), 0, "%s", err.msg);
+    lda_pool *pool = lda_pool_create(1, &err);
+    cr_assert(pool, "%s", err.msg);
+    cr_assert_eq(lda_cpu_update_phi(pool, V, n_wk, n_k, K, b->priors.beta, lda_phi_update(&p), p.seed, 3, phi_ref,
+                                    &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_cpu_update_theta(pool, L, n_mk, K, &b->priors, lda_theta_update(&p), p.seed, 3, theta_ref, &err),
+                 0, "%s", err.msg);
+    cr_assert_arr_eq(phi, phi_ref, (size_t)V * K * sizeof *phi);
+    cr_assert_arr_eq(theta, theta_ref, L->num_slots * K * sizeof *theta);
+    lda_eval again;
+    cr_assert_eq(b->ops->evaluate(b, &again, &err), 0, "%s", err.msg);
+    cr_assert_eq(again.loglik_pred, e.loglik_pred, "formed once: read again, the same");
+    lda_pool_destroy(pool);
+    free(theta);
+    free(phi);
+    free(theta_ref);
+    free(phi_ref);
+    free(n_mk);
+    free(n_wk);
+    free(n_k);
+    lda_backend_destroy(b);
+    lda_layout_free(L);
+    corpus_free(c);
 }

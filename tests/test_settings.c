@@ -24,6 +24,7 @@ static void unusual_settings(lda_settings *s)
     s->params.refresh = 5;
     s->params.piece_length = 100;
     s->params.start_topics = 3;
+    s->params.sample_start = 6;
     s->params.optimize_interval = 7;
     s->params.optimize_burn_in = 13;
     s->params.optimize_mode = LDA_OPTIMIZE_EVERY;
@@ -114,7 +115,7 @@ static const char *other_value(const lda_setting *row)
     } values[] = {
         {"topics", "9"}, {"alpha", "0.7"}, {"beta", "0.02"}, {"seed", "5"}, {"model", "collapsed"},
         {"update", "mean"}, {"precision", "double"}, {"refresh", "2"}, {"piece_length", "64"}, {"start_topics", "4"},
-        {"optimize_interval", "5"},
+        {"sample_start", "8"}, {"optimize_interval", "5"},
         {"optimize_mode", "every"}, {"optimize_burn_in", "20"}, {"corpus_format", "ldac"},
         {"stopwords", "none"}, {"extra_stopwords", "/etc/passwd"}, {"token_pattern", "\\w+"}, {"pretokenized", "yes"},
         {"lowercase", "no"}, {"min_word_length", "4"}, {"min_df", "3"}, {"max_df", "0.4"},

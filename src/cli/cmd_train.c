@@ -21,7 +21,8 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_OPTIMIZE_INTERVAL,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START,
+    OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_STREAM_TOKENS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
     OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_HELP,
@@ -60,6 +61,13 @@ static const lda_option_spec train_options[] = {
     [OPT_START_TOPICS] = {"start-topics", 0, "auto|N", "each document's tokens start in N topics the document draws "
                           "at random (0: each token's topic at random among all K); auto: "
                           LDA_STRINGIFY(LDA_START_TOPICS_COLLAPSED) " for --model collapsed, else 0", "auto"},
+    [OPT_SAMPLE_START] = {"sample-start", 0, "auto|N", "before the first iteration, N iterations on every "
+                          LDA_STRINGIFY(LDA_SAMPLE_START_STRIDE) "th document (on the CPU), and each token's first "
+                          "topic drawn from their topics (0: never; the time is counted in iteration 1's); auto: "
+                          LDA_STRINGIFY(LDA_SAMPLE_START_ITERATIONS) " for --model collapsed on the CPU from K = "
+                          LDA_STRINGIFY(LDA_SAMPLE_START_FROM_K) " where the sample holds "
+                          LDA_STRINGIFY(LDA_SAMPLE_START_MIN_DOCS) " documents or more, else 0",
+                          "auto"},
     [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
                                "at the first multiple of N after the burn-in (0: never; with --optimize-mode every "
                                "at each multiple, as Mallet's --optimize-interval); held out better than symmetric "

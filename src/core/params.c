@@ -138,6 +138,7 @@ void lda_params_default(lda_params *p)
     p->refresh = 1;
     p->piece_length = LDA_PIECE_LENGTH_AUTO;
     p->start_topics = LDA_START_TOPICS_AUTO;
+    p->sample_start = LDA_SAMPLE_START_AUTO;
     p->optimize_interval = 0;
     p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
     p->optimize_mode = LDA_OPTIMIZE_ONCE;
@@ -151,6 +152,17 @@ uint32_t lda_params_start_topics(const lda_params *p)
     if (p->start_topics != LDA_START_TOPICS_AUTO)
         return p->start_topics;
     return lda_params_model(p) == LDA_MODEL_COLLAPSED ? LDA_START_TOPICS_COLLAPSED : 0;
+}
+
+uint32_t lda_params_sample_start(const lda_params *p, size_t num_docs)
+{
+    if (p->freeze_phi)
+        return 0;
+    if (p->sample_start != LDA_SAMPLE_START_AUTO)
+        return p->sample_start;
+    const int measured = p->device == LDA_DEVICE_CPU && lda_params_model(p) == LDA_MODEL_COLLAPSED &&
+                         p->num_topics >= LDA_SAMPLE_START_FROM_K;
+    return measured && num_docs / LDA_SAMPLE_START_STRIDE >= LDA_SAMPLE_START_MIN_DOCS ? LDA_SAMPLE_START_ITERATIONS : 0;
 }
 
 uint32_t lda_params_piece_length(const lda_params *p)

@@ -97,6 +97,8 @@ typedef struct {
                               LDA_PIECE_LENGTH_AUTO: lda_params_piece_length's choice */
     uint32_t start_topics; /* each document's tokens start in this many topics it draws (core/z_start.h); 0: each
                               token's uniform over K; LDA_START_TOPICS_AUTO: lda_params_start_topics's choice */
+    uint32_t sample_start; /* iterations on a sample of the documents whose topics start the run (train/sample_start.h);
+                              0: none; LDA_SAMPLE_START_AUTO: lda_params_sample_start's choice */
     uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
     uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
     int optimize_mode;          /* lda_optimize_mode: learned once, or at every interval as Mallet does */
@@ -163,6 +165,17 @@ void lda_params_default(lda_params *p);
 #define LDA_START_TOPICS_AUTO UINT32_MAX
 #define LDA_START_TOPICS_COLLAPSED 16
 uint32_t lda_params_start_topics(const lda_params *p);
+/* --sample-start auto: LDA_SAMPLE_START_ITERATIONS iterations on every LDA_SAMPLE_START_STRIDE-th
+ * document for the collapsed model on the CPU from K = LDA_SAMPLE_START_FROM_K (where it was
+ * measured: docs/samplers.md, "The start from a sample"; at K = 100 the held-out levels came no
+ * sooner) where the sample holds at least LDA_SAMPLE_START_MIN_DOCS documents (a smaller one was
+ * not measured), else none; a frozen φ never. num_docs: the documents trained on. */
+#define LDA_SAMPLE_START_AUTO UINT32_MAX
+#define LDA_SAMPLE_START_ITERATIONS 30
+#define LDA_SAMPLE_START_STRIDE 10
+#define LDA_SAMPLE_START_MIN_DOCS 1000
+#define LDA_SAMPLE_START_FROM_K 1024
+uint32_t lda_params_sample_start(const lda_params *p, size_t num_docs);
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200
  * for runs of 1,000 and more; runs here are often 100). */
 #define LDA_OPTIMIZE_BURN_IN_DEFAULT 50

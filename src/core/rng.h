@@ -34,6 +34,7 @@ enum lda_rng_purpose {
     LDA_RNG_GEN_PHI = 8,     /* ... each planted topic's word distribution */
     LDA_RNG_GEN_THETA = 9,   /* ... each document's topic proportions */
     LDA_RNG_GEN_TOKENS = 10, /* ... each document's topics and words, one Philox block a token */
+    LDA_RNG_SAMPLE_START = 11, /* each token's first topic drawn from a sample's topics (--sample-start) */
     LDA_RNG_TEST = 15,  /* reserved for tests */
 };
 

@@ -24,6 +24,7 @@
 #include "model/train_log.h"
 #include "train/heldout.h"
 #include "train/run_memory.h"
+#include "train/sample_start.h"
 #include "train/theta_fetch.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
@@ -52,6 +53,7 @@ typedef struct {
     int has_folder;
     uint64_t run_id;           /* model.conf's run_id: the resumed state's, or lda_run_id's */
     int stopped_by_caller;     /* the progress callback asked to stop */
+    double start_seconds;      /* --sample-start's, counted in the first iteration's time */
 } run;
 
 static void drop_corpus(const run *r, corpus *c)
@@ -369,7 +371,7 @@ static int run_iterations(run *r, lda_error *err)
             return -1;
         if (lda_priors_due(it, &o->settings.params))
             print_priors(o, it, &r->b->priors);
-        row.seconds = lda_now_seconds() - t0;
+        row.seconds = lda_now_seconds() - t0 + (it == 1 ? r->start_seconds : 0.0); /* the start is training */
         run_seconds += row.seconds;
         train_seconds += row.seconds;
         row.train_seconds = train_seconds;
@@ -441,12 +443,36 @@ static int start_completion(run *r, lda_error *err)
     return 0;
 }
 
-/* Sets the backend's state: at random (a new run) or the resumed z and learned priors. */
+/* A new run's start from a sample of its documents (train/sample_start.h), where --sample-start
+ * asks for one; else the random start. */
+static int start_new(run *r, lda_error *err)
+{
+    const uint32_t iterations = lda_params_sample_start(&r->b->params, r->c->num_docs);
+    if (!iterations || r->c->num_docs == 0)
+        return r->b->ops->start(r->b, NULL, 0, err);
+    uint32_t *z_pos = lda_calloc(r->L->num_positions ? r->L->num_positions : 1, sizeof(uint32_t), "z", err);
+    if (!z_pos)
+        return -1;
+    lda_sample_start_report rep;
+    int rc = lda_sample_start(r->c, r->L, &r->b->params, &r->b->priors, iterations, z_pos, &rep, err);
+    if (!rc) {
+        r->start_seconds = rep.seconds;
+        say(r->o, "ldagpu: start: %u iterations on every %uth document (%zu documents, %llu tokens), then every "
+                  "token's topic drawn from them, in %.2f s (counted in iteration 1's time)\n",
+            iterations, LDA_SAMPLE_START_STRIDE, rep.sample_docs, (unsigned long long)rep.sample_tokens,
+            rep.seconds);
+        rc = r->b->ops->start(r->b, z_pos, 0, err);
+    }
+    free(z_pos);
+    return rc;
+}
+
+/* Sets the backend's state: a new run's start or the resumed z and learned priors. */
 static int start_state(run *r, lda_error *err)
 {
     const lda_resume_state *st = r->o->resume;
     if (!st)
-        return r->b->ops->start(r->b, NULL, 0, err);
+        return start_new(r, err);
     if (st->m.alpha_learned) {
         lda_priors priors;
         if (lda_model_priors(&st->m, &priors, err))
