@@ -715,36 +715,6 @@ static void word_row_set(const lda_alias_sampler *s, lda_alias_worker *wk, uint3
     }
 }
 
-/* The most cache lines of a word's table arrays asked for ahead of its run: a late run's word has
- * tens of topics, an early one's hundreds, whose first lines are what the run starts on. */
-#define RUN_PREFETCH_LINES 8u
-
-/* Asked for while run r is drawn: the words of runs r + 1 (its tables and topic arrays, which
- * word_row_set or mh_run reads at the run's start) and r + 2 (its offset, length and total, which
- * the next run's ask reads). A word's runs are as many as the blocks it is in, each a few tokens
- * late in a run, so these reads, from L3 or memory, were a fifth of the draw at K = 1024. */
-static void run_prefetch(const lda_alias_sampler *s, uint64_t r, uint64_t runs_end)
-{
-    if (r + 2 < runs_end) {
-        const uint32_t w2 = s->run_word[r + 2];
-        __builtin_prefetch(&s->offset[w2]);
-        __builtin_prefetch(&s->len[w2]);
-        __builtin_prefetch(&s->word_total[w2]);
-    }
-    if (r + 1 >= runs_end)
-        return;
-    const uint32_t w = s->run_word[r + 1], len = s->len[w];
-    const uint64_t at = s->offset[w];
-    const uint32_t lines = len / 8 + 1 < RUN_PREFETCH_LINES ? len / 8 + 1 : RUN_PREFETCH_LINES;
-    for (uint32_t i = 0; i < lines; i++) { /* 8 doubles a line; the 4-byte arrays, half as many lines */
-        __builtin_prefetch(&s->word_factor[at + 8 * i]);
-        __builtin_prefetch(s->mh ? (const void *)&s->word_count[at + 8 * i] : (const void *)&s->word_own[at + 8 * i]);
-        if (i % 2 == 0)
-            __builtin_prefetch(&s->word_topic[at + 8 * i]);
-    }
-    __builtin_prefetch(&s->cells[at]);
-}
-
 static void draw_block(void *vctx, size_t task, int worker)
 {
     const draw_ctx *c = vctx;
@@ -765,7 +735,6 @@ static void draw_block(void *vctx, size_t task, int worker)
     for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1] && !wk->broken; r++) {
         const uint32_t w = s->run_word[r];
         const run_word rw = {s->len[w], s->cells + s->offset[w], s->word_total[w], wk->word_row};
-        run_prefetch(s, r, s->block_run[b + 1]);
         if (s->mh)
             mh_run(s, in->alias, wk, w, 0);
         else
