@@ -429,3 +429,48 @@ Test(sampler_alias, theta_and_phi_formed_where_read_are_the_counts_means)
     lda_layout_free(L);
     corpus_free(c);
 }
+
+/* alias leaves every row of n[m,k] as z's, so where no document is cut the backend does not count
+ * them again after a pass: after 3 iterations (--refresh 2, 1 and 3 threads) the rows, n[w,k] and
+ * n[k] it holds are z's counts. */
+Test(sampler_alias, counts_after_a_pass_are_z_s)
+{
+    corpus *c = test_planted_corpus(5, 20, 300, 5, 60, 9, NULL);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L && L->num_cut_docs == 0, "%s", err.msg);
+    const uint32_t K = 7, V = (uint32_t)L->vocab_size;
+    for (int threads = 1; threads <= 3; threads += 2) {
+        lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_ALIAS, K);
+        p.device = LDA_DEVICE_CPU;
+        p.threads = threads;
+        p.refresh = 2;
+        lda_backend *b = lda_backend_create(L, &p, &err);
+        cr_assert(b, "%s", err.msg);
+        cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+        for (uint32_t it = 1; it <= 3; it++) {
+            lda_iter_timing t;
+            cr_assert_eq(b->ops->iterate(b, it, &t, &err), 0, "%s", err.msg);
+        }
+        uint32_t *z = malloc(L->num_positions * sizeof *z), *n_mk = malloc(L->num_slots * K * sizeof *n_mk);
+        uint32_t *n_wk = malloc((size_t)V * K * sizeof *n_wk), *n_k = malloc(K * sizeof *n_k);
+        uint32_t *e_mk = malloc(L->num_slots * K * sizeof *e_mk), *e_wk = malloc((size_t)V * K * sizeof *e_wk);
+        uint32_t *e_k = malloc(K * sizeof *e_k);
+        cr_assert_eq(b->ops->fetch(b, NULL, NULL, z, &err), 0, "%s", err.msg);
+        cr_assert_eq(b->ops->fetch_counts(b, n_mk, n_wk, n_k, &err), 0, "%s", err.msg);
+        collapsed_count_all(L, K, z, e_mk, e_wk, e_k);
+        cr_assert_arr_eq(n_mk, e_mk, L->num_slots * K * sizeof *n_mk, "%d threads: n[m,k]", threads);
+        cr_assert_arr_eq(n_wk, e_wk, (size_t)V * K * sizeof *n_wk, "%d threads: n[w,k]", threads);
+        cr_assert_arr_eq(n_k, e_k, K * sizeof *n_k, "%d threads: n[k]", threads);
+        free(z);
+        free(n_mk);
+        free(n_wk);
+        free(n_k);
+        free(e_mk);
+        free(e_wk);
+        free(e_k);
+        lda_backend_destroy(b);
+    }
+    lda_layout_free(L);
+    corpus_free(c);
+}
