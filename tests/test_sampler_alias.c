@@ -376,6 +376,26 @@ Test(sampler_alias, auto_takes_alias_for_the_collapsed_model_on_the_cpu)
     cr_assert_eq(p.sampler, LDA_SAMPLER_MH, "a named sampler is kept");
 }
 
+/* A CPU backend of the collapsed model drawn by alias on L (pieces of piece_length), K = 7,
+ * --refresh 2, after 3 iterations. */
+static lda_backend *alias_after_three(const lda_layout *L, uint32_t piece_length, int threads, lda_params *p)
+{
+    lda_error err = {0};
+    *p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_ALIAS, 7);
+    p->device = LDA_DEVICE_CPU;
+    p->threads = threads;
+    p->refresh = 2;
+    p->piece_length = piece_length;
+    lda_backend *b = lda_backend_create(L, p, &err);
+    cr_assert(b, "%s", err.msg);
+    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
+    for (uint32_t it = 1; it <= 3; it++) {
+        lda_iter_timing t;
+        cr_assert_eq(b->ops->iterate(b, it, &t, &err), 0, "%s", err.msg);
+    }
+    return b;
+}
+
 /* alias reads the counts, never θ or φ, so the CPU backend forms an iteration's θ and φ where
  * they are read: after 3 iterations (--refresh 2, cut documents), what is fetched is the means of
  * the counts fetched with them, to the bit, and the evaluation agrees with them. */
@@ -385,18 +405,8 @@ Test(sampler_alias, theta_and_phi_formed_where_read_are_the_counts_means)
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, 24, &err);
     cr_assert(L && L->num_cut_docs > 0, "%s", err.msg);
-    lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_ALIAS, 7);
-    p.device = LDA_DEVICE_CPU;
-    p.threads = 2;
-    p.refresh = 2;
-    p.piece_length = 24;
-    lda_backend *b = lda_backend_create(L, &p, &err);
-    cr_assert(b, "%s", err.msg);
-    cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
-    for (uint32_t it = 1; it <= 3; it++) {
-        lda_iter_timing t;
-        cr_assert_eq(b->ops->iterate(b, it, &t, &err), 0, "%s", err.msg);
-    }
+    lda_params p;
+    lda_backend *b = alias_after_three(L, 24, 2, &p);
     const uint32_t K = p.num_topics, V = (uint32_t)L->vocab_size;
     float *theta = malloc(L->num_slots * K * sizeof *theta), *phi = malloc((size_t)V * K * sizeof *phi);
     float *theta_ref = malloc(L->num_slots * K * sizeof *theta), *phi_ref = malloc((size_t)V * K * sizeof *phi);
@@ -441,17 +451,8 @@ Test(sampler_alias, counts_after_a_pass_are_z_s)
     cr_assert(L && L->num_cut_docs == 0, "%s", err.msg);
     const uint32_t K = 7, V = (uint32_t)L->vocab_size;
     for (int threads = 1; threads <= 3; threads += 2) {
-        lda_params p = test_params(LDA_MODEL_COLLAPSED, LDA_SAMPLER_ALIAS, K);
-        p.device = LDA_DEVICE_CPU;
-        p.threads = threads;
-        p.refresh = 2;
-        lda_backend *b = lda_backend_create(L, &p, &err);
-        cr_assert(b, "%s", err.msg);
-        cr_assert_eq(b->ops->start(b, NULL, 0, &err), 0, "%s", err.msg);
-        for (uint32_t it = 1; it <= 3; it++) {
-            lda_iter_timing t;
-            cr_assert_eq(b->ops->iterate(b, it, &t, &err), 0, "%s", err.msg);
-        }
+        lda_params p;
+        lda_backend *b = alias_after_three(L, 0, threads, &p);
         uint32_t *z = malloc(L->num_positions * sizeof *z), *n_mk = malloc(L->num_slots * K * sizeof *n_mk);
         uint32_t *n_wk = malloc((size_t)V * K * sizeof *n_wk), *n_k = malloc(K * sizeof *n_k);
         uint32_t *e_mk = malloc(L->num_slots * K * sizeof *e_mk), *e_wk = malloc((size_t)V * K * sizeof *e_wk);
