@@ -276,10 +276,10 @@ void cpu_only_sampler_refusals(lda_sampler sampler, lda_zplan *collapsed)
 
 void same_model_over_blocks(lda_sampler sampler, const char *plan)
 {
-    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
+    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_MH_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, 24, &err);
-    cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
+    cr_assert(L && L->num_cut_docs > 0 && L->num_warps > 3 * LDA_ZPLAN_MH_BLOCK_WARPS, "%s", err.msg);
     same_model_for_any_thread_count(L, 7, sampler, plan);
     lda_layout_free(L);
     corpus_free(c);

@@ -119,7 +119,8 @@ void expect_same_pass(const lda_layout *L, uint32_t K, const uint32_t *z, const 
                       const uint32_t *en, const char *what);
 
 /* same_model_for_any_thread_count for alias's walk (alias, mh) over more than three blocks of
- * LDA_ZPLAN_ALIAS_BLOCK_WARPS warps, with documents cut into pieces. */
+ * LDA_ZPLAN_MH_BLOCK_WARPS warps (mh's; alias's are shares of the tokens, more than three for
+ * any thread count), with documents cut into pieces. */
 void same_model_over_blocks(lda_sampler sampler, const char *plan);
 
 /* A sampler of the collapsed model that runs on the CPU only (alias, mh, sparselda): the θ-collapsed model

@@ -32,11 +32,48 @@ static void table_masses(const lda_alias_cell *cells, uint32_t n, double total, 
     }
 }
 
+/* Tables from z's copy by word (lda_alias_z_set), as the CPU backend makes them, are those from
+ * z's counts byte for byte, on the fixed scale and on 1 / (n[k] + Vβ) (which reads the n[k] they
+ * count), and a state not given z refuses them. */
+static void expect_tables_from_z_same(lda_pool *pool, const int_state *st, const lda_alias_sampler *from_counts,
+                                      const double *scale)
+{
+    const lda_layout *L = st->L;
+    const uint32_t K = st->K, V = (uint32_t)L->vocab_size;
+    lda_error err = {0};
+    lda_alias_sampler s;
+    cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, NULL, NULL, INT_BETA, scale, 1};
+    const lda_zdraw in = {.n_mk = st->n, .alpha = st->alpha, .K = K, .seed = 21, .alias = &ain};
+    cr_assert_eq(lda_alias_tables(pool, &in, &err), -1, "K=%u: tables from z before z was given", K);
+    cr_assert(strstr(err.msg, "lda_alias_z_set"), "%s", err.msg);
+    err = (lda_error){0};
+    lda_alias_z_set(&s, L, st->z);
+    cr_assert_eq(lda_alias_tables(pool, &in, &err), 0, "%s", err.msg);
+    const lda_alias_sampler *c = from_counts;
+    cr_assert_arr_eq(s.n_k, st->n_k, K * sizeof *s.n_k, "K=%u: n[k] counted from z", K);
+    cr_assert_arr_eq(s.len, c->len, V * sizeof *s.len, "K=%u: the words' lengths", K);
+    cr_assert_arr_eq(s.word_total, c->word_total, V * sizeof *s.word_total, "K=%u: the words' totals", K);
+    for (uint32_t w = 0; w < V; w++) { /* a word's room past its length is not written */
+        const uint64_t at = c->offset[w], n = c->len[w];
+        cr_assert_arr_eq(s.word_topic + at, c->word_topic + at, n * sizeof *s.word_topic, "K=%u word %u: topics", K, w);
+        cr_assert_arr_eq(s.word_count + at, c->word_count + at, n * sizeof *s.word_count, "K=%u word %u: counts", K, w);
+        cr_assert_arr_eq(s.word_factor + at, c->word_factor + at, n * sizeof *s.word_factor, "K=%u word %u: factors",
+                         K, w);
+        cr_assert_arr_eq(s.word_own + at, c->word_own + at, n * sizeof *s.word_own, "K=%u word %u: own factors", K, w);
+        cr_assert_arr_eq(s.cells + at, c->cells + at, n * sizeof *s.cells, "K=%u word %u: its table", K, w);
+    }
+    cr_assert_arr_eq(s.smooth, c->smooth, K * sizeof *s.smooth, "K=%u: the smoothing's table", K);
+    cr_assert_arr_eq(s.base, c->base, K * sizeof *s.base, "K=%u: β / (n[k] + Vβ)", K);
+    lda_alias_free(&s);
+}
+
 /* For every word, n × its table's share of each topic is n α_k n[w,k] scale_k, the word part of
  * the collapsed weight, and its total their sum; K × the smoothing table's share is K α_k β
  * scale_k. So for every token of every document, with its own topic off n[m,k], the document
  * part n[m,k] (n[w,k] + β) scale_k plus the two tables' shares is (n[m,k] + α_k) (n[w,k] + β)
- * scale_k, the plain weight, exactly. */
+ * scale_k, the plain weight, exactly. The tables from z's copy by word are these
+ * (expect_tables_from_z_same). */
 Test(sampler_alias, tables_exact_on_integer_weights)
 {
     const uint32_t exact_K[] = EXACT_KS;
@@ -50,7 +87,7 @@ Test(sampler_alias, tables_exact_on_integer_weights)
         cr_assert(pool, "%s", err.msg);
         lda_alias_sampler s;
         cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
-        const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale};
+        const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale, 0};
         const lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain};
         cr_assert_eq(lda_alias_tables(pool, &in, &err), 0, "%s", err.msg);
         double *word_mass = malloc(L->vocab_size * K * sizeof *word_mass), *smooth = malloc(K * sizeof *smooth);
@@ -96,6 +133,11 @@ Test(sampler_alias, tables_exact_on_integer_weights)
                 }
             }
         cr_assert_gt(tokens, 1000);
+        expect_tables_from_z_same(pool, &st, &s, st.scale);
+        const lda_alias_in real = {&s, st.n_wk, st.n_k, INT_BETA, NULL, 0};
+        const lda_zdraw in_real = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &real};
+        cr_assert_eq(lda_alias_tables(pool, &in_real, &err), 0, "%s", err.msg);
+        expect_tables_from_z_same(pool, &st, &s, NULL);
         free(word_mass);
         free(smooth);
         lda_alias_free(&s);
@@ -139,7 +181,9 @@ static uint32_t draw_alias_restated(void *ctx, const alias_walk_token *t)
     }
 }
 
-static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length)
+/* from_z: the tables from z's copy by word, as the CPU backend makes them (sampler_alias.h),
+ * kept by the passes' draws; else from the counts. */
+static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length, int from_z)
 {
     enum { PASSES = 3 };
     int_state st;
@@ -150,8 +194,10 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler s;
     cr_assert_eq(lda_alias_create(L, K, parts, 2, 0, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale};
+    const lda_alias_in ain = {&s, st.n_wk, st.n_k, INT_BETA, st.scale, from_z};
     lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
+    if (from_z)
+        lda_alias_z_set(&s, L, st.z);
     uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
     restated_alias r = {&st, &s, malloc(K * sizeof *r.cum), 0};
     memcpy(ez, st.z, L->num_positions * sizeof *ez);
@@ -178,13 +224,14 @@ Test(sampler_alias, passes_exact_on_integer_weights)
 {
     const uint32_t exact_K[] = EXACT_KS;
     for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
-        passes_exact_on_integer_weights(exact_K[t], 1, 0);
+        passes_exact_on_integer_weights(exact_K[t], 1, 0, 1);
 }
 
 Test(sampler_alias, passes_exact_with_refresh_parts_and_pieces)
 {
-    passes_exact_on_integer_weights(33, 3, 0);
-    passes_exact_on_integer_weights(100, 2, 16);
+    passes_exact_on_integer_weights(33, 3, 0, 0);
+    passes_exact_on_integer_weights(33, 3, 0, 1);
+    passes_exact_on_integer_weights(100, 2, 16, 1);
 }
 
 /* One token T of a rare word (rare_state: word 0, three more tokens), its topic 0 at the pass's
@@ -203,7 +250,7 @@ Test(sampler_alias, own_topic_off_the_word_side)
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler s;
     cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL};
+    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL, 0};
     uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
     lda_zdraw in = {.n_mk = n, .alpha = rs.alpha, .K = K, .seed = 3, .alias = &ain};
     uint64_t counts[K] = {0};
@@ -261,7 +308,7 @@ Test(sampler_alias, chi_squared_of_pairs)
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler st;
     cr_assert_eq(lda_alias_create(ps.L, K, 1, 2, 0, &st, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&st, ps.n_wk, ps.n_k, ps.beta, NULL};
+    const lda_alias_in ain = {&st, ps.n_wk, ps.n_k, ps.beta, NULL, 0};
     lda_zdraw in = {.alpha = ps.alpha, .K = K, .seed = 3, .alias = &ain};
     pair_chi_squared(&ps, pool, &in, prob, SAMPLES);
     lda_alias_free(&st);
@@ -284,15 +331,15 @@ Test(sampler_alias, same_model_for_any_thread_count)
 /* alias's blocks (sampler_alias.h): in the layout's order, each of up to LDA_ZPLAN_ALIAS_BLOCK_WARPS
  * warps and of at most 1 / (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER × workers) of the tokens unless it is
  * one warp, so more workers make more, smaller blocks (the model is the same:
- * same_model_for_any_thread_count draws over these); mh's hold LDA_ZPLAN_ALIAS_BLOCK_WARPS warps
+ * same_model_for_any_thread_count draws over these); mh's hold LDA_ZPLAN_MH_BLOCK_WARPS warps
  * whatever the workers, its blocks being its model. The corpus: documents of 5 to 40 tokens, the
  * longest in the first warps. */
 Test(sampler_alias, blocks_share_the_tokens_among_the_workers)
 {
-    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
+    corpus *c = test_planted_corpus(5, 20, 3 * LDA_ZPLAN_MH_BLOCK_WARPS * LDA_WARP + 100, 5, 40, 5, NULL);
     lda_error err = {0};
     lda_layout *L = lda_layout_build(c, 0, &err);
-    cr_assert(L && L->num_warps > 3 * LDA_ZPLAN_ALIAS_BLOCK_WARPS, "%s", err.msg);
+    cr_assert(L && L->num_warps > 3 * LDA_ZPLAN_MH_BLOCK_WARPS, "%s", err.msg);
     size_t blocks_before = 0;
     for (int mh = 0; mh < 2; mh++)
         for (int workers = 1; workers <= 4; workers *= 2) {
@@ -306,15 +353,16 @@ Test(sampler_alias, blocks_share_the_tokens_among_the_workers)
                 const size_t warps = s.block_end[b] - s.block_j0[b];
                 const uint64_t tokens = s.block_token[b + 1] - s.block_token[b];
                 cr_assert(b == 0 || s.block_j0[b] == s.block_end[b - 1], "block %zu follows the one before", b);
-                cr_assert(warps >= 1 && warps <= LDA_ZPLAN_ALIAS_BLOCK_WARPS, "block %zu: %zu warps", b, warps);
+                cr_assert(warps >= 1 && warps <= (mh ? LDA_ZPLAN_MH_BLOCK_WARPS : LDA_ZPLAN_ALIAS_BLOCK_WARPS),
+                          "block %zu: %zu warps", b, warps);
                 if (mh)
-                    cr_assert(warps == LDA_ZPLAN_ALIAS_BLOCK_WARPS || b == s.num_blocks - 1,
+                    cr_assert(warps == LDA_ZPLAN_MH_BLOCK_WARPS || b == s.num_blocks - 1,
                               "mh, %d workers: block %zu of %zu warps", workers, b, warps);
                 else
                     cr_assert(tokens <= most || warps == 1, "%d workers: block %zu holds %llu tokens, above %llu",
                               workers, b, (unsigned long long)tokens, (unsigned long long)most);
             }
-            const size_t whole = (L->num_warps + LDA_ZPLAN_ALIAS_BLOCK_WARPS - 1) / LDA_ZPLAN_ALIAS_BLOCK_WARPS;
+            const size_t whole = (L->num_warps + LDA_ZPLAN_MH_BLOCK_WARPS - 1) / LDA_ZPLAN_MH_BLOCK_WARPS;
             if (mh)
                 cr_assert_eq(s.num_blocks, whole);
             else

@@ -72,7 +72,8 @@ static uint32_t draw_mh_restated(void *ctx, const alias_walk_token *t)
     return k;
 }
 
-static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts)
+/* from_z: the tables from z's copy by word, as the CPU backend makes them; else from the counts. */
+static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, int from_z)
 {
     enum { PASSES = 3 };
     int_state st;
@@ -84,8 +85,10 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts)
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler s;
     cr_assert_eq(lda_alias_create(L, K, parts, 2, 1, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, st.n_wk, st.n_k, beta, st.scale};
+    const lda_alias_in ain = {&s, st.n_wk, st.n_k, beta, st.scale, from_z};
     lda_zdraw in = {.n_mk = st.n, .alpha = st.alpha, .K = K, .seed = 21, .alias = &ain, .part_count = parts};
+    if (from_z)
+        lda_alias_z_set(&s, L, st.z);
     uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
     restated_mh r = {&st, &s, malloc(K * sizeof *r.live), malloc(K * sizeof *r.cum), malloc(K * sizeof *r.f),
                      malloc(K * sizeof *r.f0), 0};
@@ -116,12 +119,13 @@ Test(sampler_mh, passes_exact_on_integer_weights)
 {
     const uint32_t exact_K[] = EXACT_KS;
     for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
-        passes_exact_on_integer_weights(exact_K[t], 1);
+        passes_exact_on_integer_weights(exact_K[t], 1, 1);
 }
 
 Test(sampler_mh, passes_exact_with_refresh_parts)
 {
-    passes_exact_on_integer_weights(33, 3);
+    passes_exact_on_integer_weights(33, 3, 0);
+    passes_exact_on_integer_weights(33, 3, 1);
 }
 
 /* One token T of a rare word (rare_state: the first of its block's first run, so its live counts
@@ -144,7 +148,7 @@ Test(sampler_mh, stationary_distribution_is_the_exact_conditional)
     cr_assert(pool, "%s", err.msg);
     lda_alias_sampler s;
     cr_assert_eq(lda_alias_create(L, K, 1, 2, 1, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL};
+    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL, 0};
     lda_zdraw in = {.n_mk = rs.n, .alpha = rs.alpha, .K = K, .seed = 3, .alias = &ain};
     uint32_t *z = malloc(L->num_positions * sizeof *z);
     uint64_t counts[K] = {0};
@@ -187,5 +191,5 @@ Test(sampler_mh, collapsed_on_the_cpu_only)
 {
     lda_zplan z;
     cpu_only_sampler_refusals(LDA_SAMPLER_MH, &z);
-    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_ALIAS_BLOCK_WARPS);
+    cr_assert_eq(z.alias_block_warps, LDA_ZPLAN_MH_BLOCK_WARPS);
 }

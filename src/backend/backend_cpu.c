@@ -32,20 +32,44 @@ typedef struct {
      * read (held_updates), from the counts and keys they would have been formed from at its end */
     int updates_held;
     uint32_t held_iteration;
+    /* alias's and mh's tables count each word's topics from z (sampler_alias.h) where the counts
+     * are this backend's own (not a shard's): n[w,k] and n[k] are then counted only where read
+     * (word_counts), 11% of an iteration at K = 1024 on wiki43k */
+    int word_counts_held;
 } cpu_state;
+
+/* The tables are made from z: an alias or mh draw whose counts are all its own. */
+static int tables_from_z(const cpu_state *st)
+{
+    return st->alias.offset && st->own_wk == st->n_wk && !st->own_docs;
+}
+
+/* n[w,k] and n[k] of z, where they were held back. */
+static int word_counts(lda_backend *b, lda_error *err)
+{
+    cpu_state *st = b->impl;
+    if (!st->word_counts_held)
+        return 0;
+    st->word_counts_held = 0;
+    return lda_cpu_count(st->pool, b->layout, &st->word_index, st->z, b->params.num_topics, NULL, st->n_wk, st->n_k,
+                         err);
+}
 
 /* The counts from z (a cut document's in every piece). after_draw: alias's and mh's draw left
  * every row of n[m,k] as z's (they move it token by token); where no document is cut and no
- * shard shares documents, those rows are not counted again (2% of an iteration at K = 1024). */
+ * shard shares documents, those rows are not counted again (2% of an iteration at K = 1024);
+ * n[w,k] and n[k] are held back where the next tables count z (tables_from_z). */
 static int recount(lda_backend *b, int after_draw, lda_error *err)
 {
     cpu_state *st = b->impl;
     const lda_layout *L = b->layout;
     const uint32_t K = b->params.num_topics;
     const int rows_exact = after_draw && st->alias.offset && L->num_cut_docs == 0 && !st->own_docs;
-    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, K, rows_exact ? NULL : st->n_mk, st->own_wk, st->own_k,
-                      err))
+    const int words_held = after_draw && tables_from_z(st);
+    if (lda_cpu_count(st->pool, L, &st->word_index, st->z, K, rows_exact ? NULL : st->n_mk,
+                      words_held ? NULL : st->own_wk, st->own_k, err))
         return -1;
+    st->word_counts_held = words_held;
     lda_layout_join_cut_counts(L, K, st->n_mk, NULL);
     if (st->own_docs)
         lda_shard_doc_sums(L, K, st->n_mk, st->doc_rows, st->own_docs);
@@ -82,6 +106,8 @@ static int form_updates(lda_backend *b, uint32_t iteration, uint32_t part, lda_e
 static int held_updates(lda_backend *b, lda_error *err)
 {
     cpu_state *st = b->impl;
+    if (word_counts(b, err))
+        return -1;
     if (!st->updates_held)
         return 0;
     st->updates_held = 0;
@@ -111,6 +137,8 @@ static int cpu_set_z(lda_backend *b, const uint32_t *z, lda_error *err)
             st->z[pos] = z ? z[pos]
                            : lda_start_topic(b->params.seed, L->slot_doc[s], L->slot_token_base[s] + i, K, start_topics);
         }
+    if (st->alias.offset)
+        lda_alias_z_set(&st->alias, L, st->z);
     return recount(b, 0, err);
 }
 
@@ -140,7 +168,7 @@ static int cpu_draw_step(lda_backend *b, uint32_t iteration, uint32_t part, lda_
     const lda_sparselda_in sparselda = {&st->sparselda, st->n_wk, st->n_k, b->priors.beta, NULL};
     if (st->sparselda.offset)
         in.sparselda = &sparselda;
-    const lda_alias_in alias = {&st->alias, st->n_wk, st->n_k, b->priors.beta, NULL};
+    const lda_alias_in alias = {&st->alias, st->n_wk, st->n_k, b->priors.beta, NULL, tables_from_z(st)};
     if (st->alias.offset)
         in.alias = &alias;
     return lda_cpu_sample_z(st->pool, b->layout, &in, st->z, err) || recount(b, 1, err) ? -1 : 0;
@@ -150,6 +178,8 @@ static int cpu_become_shard(lda_backend *b, size_t doc_rows, lda_shard_counts *o
 {
     cpu_state *st = b->impl;
     const size_t K = b->params.num_topics;
+    if (word_counts(b, err)) /* a shard counts its own */
+        return -1;
     if (st->own_wk != st->n_wk) {
         lda_error_fail(err, "internal error: a shard made a shard again");
         return -1;
@@ -239,8 +269,9 @@ static int cpu_fetch_theta_rows(lda_backend *b, size_t first, size_t count, floa
 
 static int cpu_fetch_counts(lda_backend *b, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err)
 {
-    (void)err;
     cpu_state *st = b->impl;
+    if ((n_wk || n_k) && word_counts(b, err))
+        return -1;
     const size_t K = b->params.num_topics;
     if (n_mk)
         memcpy(n_mk, st->n_mk, b->layout->num_slots * K * sizeof *n_mk);
@@ -296,8 +327,9 @@ static int cpu_priors_changed(lda_backend *b, lda_error *err)
 
 static int cpu_count_histograms(lda_backend *b, lda_count_hist *h, lda_error *err)
 {
-    (void)err;
     cpu_state *st = b->impl;
+    if (word_counts(b, err))
+        return -1;
     lda_count_hist_build(h, b->layout, st->n_mk, st->n_wk, st->n_k);
     return 0;
 }

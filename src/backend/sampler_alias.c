@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/sampler_sparse.h"
+#include "backend/updates_cpu.h"
 #include "core/rng.h"
 #include "core/search.h"
 
@@ -26,9 +27,9 @@ struct lda_alias_worker {
     double *word_row;   /* K: (n[w,k] + β) / (n[k] + Vβ) of the run's word: β / (n[k] + Vβ) but at its topics */
     double *own_row;    /* K: (n[w,k] - 1 + β) / (n[k] - 1 + Vβ) of the run's word at its topics (others stale) */
     uint32_t row_pass;  /* the pass word_row's β part is of (lda_alias_sampler.pass) */
-    uint32_t *mark;     /* K: listed in the slot of this epoch */
-    uint32_t *at;       /* K: ... at this entry */
-    uint32_t epoch;
+    uint32_t *count;    /* K, zero between uses: a list's counts while it is counted from z */
+    uint64_t *listed;   /* K / 64 bits, zero between uses: ... and its topics */
+    uint32_t *topics;   /* K: ... in order */
     int broken;         /* a token's topic missing from its document's list, or its word's live counts */
     /* --sampler mh: the live counts of the block (n[k], 1 / (n[k] + Vβ)) and of the run's word
      * (its counts at the pass's start and now, and f_k); zero and β / (n[k] + Vβ) off its topics */
@@ -44,6 +45,33 @@ struct lda_alias_worker {
 static uint32_t list_room(uint32_t K, uint32_t doc_len)
 {
     return doc_len < K ? doc_len + 1 : K;
+}
+
+/* The 64-bit words of a bitmap of K topics. */
+static size_t listed_words(uint32_t K)
+{
+    return ((size_t)K + 63) / 64;
+}
+
+/* A topic counted into a list being made: its count, and its bit. */
+static void list_count(uint32_t *count, uint64_t *listed, uint32_t k)
+{
+    listed[k / 64] |= (uint64_t)1 << (k % 64);
+    count[k]++;
+}
+
+/* The topics of the list counted (list_count), increasing, into topic; listed left zero (their
+ * counts are the caller's to read and zero). Returns their number. It costs K / 64 words and the
+ * list, where sorting a short document's topics cost 5% of an iteration at K = 1024. */
+static uint32_t list_topics(uint64_t *listed, uint32_t K, uint32_t *topic)
+{
+    uint32_t m = 0;
+    for (size_t q = 0; q < listed_words(K); q++) {
+        for (uint64_t bits = listed[q]; bits; bits &= bits - 1)
+            topic[m++] = (uint32_t)(q * 64) + (uint32_t)__builtin_ctzll(bits);
+        listed[q] = 0;
+    }
+    return m;
 }
 
 /* The slot of block b's l-th slot (of --refresh part `part`); SIZE_MAX where the block has no such warp. */
@@ -108,8 +136,9 @@ void lda_alias_free(lda_alias_sampler *s)
         free(w->cum);
         free(w->word_row);
         free(w->own_row);
-        free(w->mark);
-        free(w->at);
+        free(w->count);
+        free(w->listed);
+        free(w->topics);
         free(w->nk);
         free(w->nw0);
         free(w->nw);
@@ -126,6 +155,8 @@ void lda_alias_free(lda_alias_sampler *s)
     free(s->word_topic);
     free(s->word_factor);
     free(s->word_count);
+    free(s->n_k);
+    free(s->topic_partial);
     free(s->word_own);
     free(s->base);
     free(s->smooth);
@@ -140,6 +171,9 @@ void lda_alias_free(lda_alias_sampler *s)
     free(s->block_token);
     free(s->block_run);
     free(s->tokens);
+    free(s->zw);
+    free(s->run_zw);
+    free(s->word_zw);
     free(s->run_word);
     free(s->run_len);
     memset(s, 0, sizeof *s);
@@ -197,10 +231,11 @@ uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
     const uint64_t cells = N < V * K ? N : V * K; /* Σ min(K, a word's tokens) ≤ */
     const uint64_t most_list = B * K + B; /* a block's lists at most (the plan needs no exact figure) */
     const uint64_t workers = threads > 0 ? (uint64_t)threads : 1;
-    return (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) +
-           cells * (sizeof(lda_alias_cell) + sizeof(uint32_t) + 2 * sizeof(double)) + /* alias's own factor or mh's count */
-           (uint64_t)K * (sizeof(lda_alias_cell) + 2 * sizeof(double)) + N * (sizeof(lda_alias_token) + 2 * sizeof(uint32_t)) +
-           workers * ((uint64_t)K * (7 * sizeof(double) + 7 * sizeof(uint32_t)) + /* with mh's rows */
+    return 2 * (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) +
+           cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t) + 2 * sizeof(double)) +
+           (uint64_t)K * (sizeof(lda_alias_cell) + 2 * sizeof(double) + sizeof(uint32_t)) +
+           N * (sizeof(lda_alias_token) + 3 * sizeof(uint32_t) + sizeof(uint64_t)) + /* the runs, z by word */
+           workers * ((uint64_t)K * (8 * sizeof(double) + 8 * sizeof(uint32_t)) + /* with mh's rows */
                       (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) + B * (sizeof(uint64_t) + sizeof(uint32_t)));
 }
 
@@ -212,7 +247,7 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
     s->V = (uint32_t)L->vocab_size;
     s->K = K;
     s->parts = parts ? parts : 1;
-    s->block_warps = LDA_ZPLAN_ALIAS_BLOCK_WARPS;
+    s->block_warps = mh ? LDA_ZPLAN_MH_BLOCK_WARPS : LDA_ZPLAN_ALIAS_BLOCK_WARPS;
     const int workers = threads > 0 ? threads : 1;
     const char *what = "the alias draw's tables";
     uint64_t *start = NULL;
@@ -229,7 +264,9 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
         !(s->cells = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->cells, what, err)) ||
         !(s->word_topic = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_topic, what, err)) ||
         !(s->word_factor = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_factor, what, err)) ||
-        (mh && !(s->word_count = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_count, what, err))) ||
+        !(s->word_count = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_count, what, err)) ||
+        !(s->n_k = lda_malloc_array(K, sizeof *s->n_k, what, err)) ||
+        !(s->topic_partial = lda_malloc_array((size_t)workers * K, sizeof *s->topic_partial, what, err)) ||
         (!mh && !(s->word_own = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_own, what, err))) ||
         !(s->base = lda_malloc_array(K, sizeof *s->base, what, err)) ||
         !(s->smooth = lda_malloc_array(K, sizeof *s->smooth, what, err)) ||
@@ -244,6 +281,8 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
         !(s->block_token = lda_calloc(s->num_blocks + 1, sizeof *s->block_token, what, err)) ||
         !(s->block_run = lda_calloc(s->num_blocks + 1, sizeof *s->block_run, what, err)) ||
         !(s->tokens = lda_malloc_array(L->num_tokens + 1, sizeof *s->tokens, what, err)) ||
+        !(s->zw = lda_malloc_array(L->num_tokens + 1, sizeof *s->zw, what, err)) ||
+        !(s->word_zw = lda_calloc((size_t)s->V + 1, sizeof *s->word_zw, what, err)) ||
         !(s->run_word = lda_malloc_array(L->num_tokens + 1, sizeof *s->run_word, what, err)) ||
         !(s->run_len = lda_malloc_array(L->num_tokens + 1, sizeof *s->run_len, what, err)) ||
         !(start = lda_calloc((size_t)s->V + 1, sizeof *start, what, err)) ||
@@ -273,6 +312,17 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
     }
     s->part_block[s->parts] = b;
     s->block_run[b] = runs;
+    if (!(s->run_zw = lda_malloc_array(runs + 1, sizeof *s->run_zw, what, err)))
+        goto fail;
+    for (uint64_t r = 0; r < runs; r++) /* z by word: each word's tokens, a run's together, runs in order */
+        s->word_zw[s->run_word[r] + 1] += s->run_len[r];
+    for (uint32_t w = 0; w < s->V; w++)
+        s->word_zw[w + 1] += s->word_zw[w];
+    memcpy(start, s->word_zw, (size_t)s->V * sizeof *start);
+    for (uint64_t r = 0; r < runs; r++) {
+        s->run_zw[r] = start[s->run_word[r]];
+        start[s->run_word[r]] += s->run_len[r];
+    }
     for (int i = 0; i < workers; i++) {
         lda_alias_worker *w = &s->worker[i];
         if (!(w->entries = lda_malloc_array(s->list_room + 1, sizeof *w->entries, what, err)) ||
@@ -281,8 +331,9 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
             !(w->cum = lda_malloc_array(K, sizeof *w->cum, what, err)) ||
             !(w->word_row = lda_malloc_array(K, sizeof *w->word_row, what, err)) ||
             !(w->own_row = lda_calloc(K, sizeof *w->own_row, what, err)) ||
-            !(w->mark = lda_calloc(K, sizeof *w->mark, what, err)) ||
-            !(w->at = lda_malloc_array(K, sizeof *w->at, what, err)))
+            !(w->count = lda_calloc(K, sizeof *w->count, what, err)) ||
+            !(w->listed = lda_calloc(listed_words(K), sizeof *w->listed, what, err)) ||
+            !(w->topics = lda_malloc_array(K, sizeof *w->topics, what, err)))
             goto fail;
         if (mh && (!(w->nk = lda_malloc_array(K, sizeof *w->nk, what, err)) ||
                    !(w->nw0 = lda_calloc(K, sizeof *w->nw0, what, err)) ||
@@ -303,6 +354,18 @@ fail:
     return -1;
 }
 
+void lda_alias_z_set(lda_alias_sampler *s, const lda_layout *L, const uint32_t *z)
+{
+    for (uint32_t c = 0; c < s->parts; c++)
+        for (size_t b = s->part_block[c]; b < s->part_block[c + 1]; b++) {
+            const lda_alias_token *tok = s->tokens + s->block_token[b];
+            for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1]; r++)
+                for (uint32_t o = 0; o < s->run_len[r]; o++, tok++)
+                    s->zw[s->run_zw[r] + o] = z[lda_layout_pos(L, block_slot(s, b, c, tok->slot), tok->i)];
+        }
+    s->zw_current = 1;
+}
+
 /* ---- the pass's tables ---- */
 
 /* A topic's factor (n[w,k] + β) / (n[k] + Vβ) of the document part's weight n[m,k] × it. */
@@ -316,7 +379,69 @@ typedef struct {
     int overflow; /* a word with more topics than its room: n[w,k] is not its corpus's tally */
 } tables_ctx;
 
-static void table_words(void *vctx, size_t task, int worker)
+/* The words of task `task` (TABLE_WORDS_A_TASK each) of s's V: [*w0, *w1). */
+static void task_words(const lda_alias_sampler *s, size_t task, size_t *w0, size_t *w1)
+{
+    *w0 = task * TABLE_WORDS_A_TASK;
+    *w1 = (task + 1) * TABLE_WORDS_A_TASK < s->V ? (task + 1) * TABLE_WORDS_A_TASK : s->V;
+}
+
+/* Each word's topics with a count, increasing, and the counts, from its row of n[w,k]. */
+static void word_lists_from_counts(void *vctx, size_t task, int worker)
+{
+    (void)worker;
+    tables_ctx *c = vctx;
+    const lda_alias_in *ain = c->in->alias;
+    lda_alias_sampler *s = ain->state;
+    const uint32_t K = s->K;
+    size_t w0, w1;
+    task_words(s, task, &w0, &w1);
+    for (size_t w = w0; w < w1; w++) {
+        const uint32_t *n = ain->n_wk + w * K;
+        const uint64_t room = s->offset[w + 1] - s->offset[w];
+        uint32_t m = 0, *topic = s->word_topic + s->offset[w], *count = s->word_count + s->offset[w];
+        for (uint32_t k = 0; k < K && room; k++) /* a word without tokens here (a sample's start): not scanned */
+            if (n[k]) {
+                if (m == room) {
+                    __atomic_store_n(&c->overflow, 1, __ATOMIC_RELAXED);
+                    break;
+                }
+                topic[m] = k;
+                count[m++] = n[k];
+            }
+        s->len[w] = m;
+    }
+}
+
+/* ... from its tokens' topics, and each worker's share of n[k]: two walks of the V × K counts
+ * (setting them to zero and counting, then finding a word's topics) were 11% of an iteration at
+ * K = 1024 on wiki43k, where a word's tokens are 1 in 17 of its row. The topics are read from
+ * z's copy by word (zw, which the draw writes beside z), each word's in one stretch: read through
+ * the positions of its tokens in z they were another 9%. */
+static void word_lists_from_z(void *vctx, size_t task, int worker)
+{
+    const tables_ctx *c = vctx;
+    lda_alias_sampler *s = c->in->alias->state;
+    lda_alias_worker *wk = &s->worker[worker];
+    uint64_t *n_k = s->topic_partial + (size_t)worker * s->K;
+    size_t w0, w1;
+    task_words(s, task, &w0, &w1);
+    for (size_t w = w0; w < w1; w++) {
+        for (uint64_t t = s->word_zw[w]; t < s->word_zw[w + 1]; t++)
+            list_count(wk->count, wk->listed, s->zw[t]);
+        uint32_t *topic = s->word_topic + s->offset[w], *count = s->word_count + s->offset[w];
+        const uint32_t m = list_topics(wk->listed, s->K, topic);
+        for (uint32_t j = 0; j < m; j++) {
+            count[j] = wk->count[topic[j]];
+            n_k[topic[j]] += count[j];
+            wk->count[topic[j]] = 0;
+        }
+        s->len[w] = m;
+    }
+}
+
+/* Each word's table, its factors (and own factors, or counts) from its list. */
+static void word_tables(void *vctx, size_t task, int worker)
 {
     tables_ctx *c = vctx;
     const lda_alias_in *ain = c->in->alias;
@@ -325,36 +450,20 @@ static void table_words(void *vctx, size_t task, int worker)
     const float *alpha = c->in->alpha;
     double *weights = s->weights + (size_t)worker * 2 * K, *q = weights + K;
     uint32_t *work = s->work + (size_t)worker * K;
-    const size_t w_end = (task + 1) * TABLE_WORDS_A_TASK < s->V ? (task + 1) * TABLE_WORDS_A_TASK : s->V;
-    for (size_t w = task * TABLE_WORDS_A_TASK; w < w_end; w++) {
-        const uint32_t *n = ain->n_wk + w * K;
-        const uint64_t room = s->offset[w + 1] - s->offset[w];
-        if (room == 0) { /* a word without tokens here (a sample's start): a row of zeros not scanned */
-            s->len[w] = 0;
-            s->word_total[w] = 0;
-            continue;
+    size_t w0, w1;
+    task_words(s, task, &w0, &w1);
+    for (size_t w = w0; w < w1; w++) {
+        const uint32_t m = s->len[w], *topic = s->word_topic + s->offset[w], *n = s->word_count + s->offset[w];
+        double *factor = s->word_factor + s->offset[w], total = 0;
+        for (uint32_t j = 0; j < m; j++) {
+            const uint32_t k = topic[j];
+            factor[j] = word_factor(n[j], ain->beta, s->inv[k]);
+            if (s->word_own)
+                s->word_own[s->offset[w] + j] = word_factor(n[j] - 1, ain->beta, s->inv_own[k]);
+            total += weights[j] = (double)alpha[k] * (double)n[j] * s->inv[k];
         }
-        uint32_t m = 0, *topic = s->word_topic + s->offset[w];
-        double *factor = s->word_factor + s->offset[w];
-        double total = 0;
-        for (uint32_t k = 0; k < K; k++)
-            if (n[k]) {
-                if (m == room) {
-                    __atomic_store_n(&c->overflow, 1, __ATOMIC_RELAXED);
-                    break;
-                }
-                topic[m] = k;
-                factor[m] = word_factor(n[k], ain->beta, s->inv[k]);
-                if (s->word_count)
-                    s->word_count[s->offset[w] + m] = n[k];
-                if (s->word_own)
-                    s->word_own[s->offset[w] + m] = word_factor(n[k] - 1, ain->beta, s->inv_own[k]);
-                total += weights[m] = (double)alpha[k] * (double)n[k] * s->inv[k];
-                m++;
-            }
         if (m)
             lda_alias_cells_build(weights, topic, m, total, s->cells + s->offset[w], q, work);
-        s->len[w] = m;
         s->word_total[w] = total;
     }
 }
@@ -364,12 +473,31 @@ int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err)
     const lda_alias_in *ain = in->alias;
     lda_alias_sampler *s = ain->state;
     const uint32_t K = s->K;
+    const size_t tasks = (s->V + TABLE_WORDS_A_TASK - 1) / TABLE_WORDS_A_TASK;
+    tables_ctx c = {in, 0};
+    if (ain->tables_from_z) {
+        if (!s->zw_current) {
+            lda_error_fail(err, "internal error: the alias tables from z before z was given (lda_alias_z_set)");
+            return -1;
+        }
+        memset(s->topic_partial, 0, (size_t)s->workers * K * sizeof *s->topic_partial);
+        lda_pool_run(pool, tasks, word_lists_from_z, &c);
+        if (lda_cpu_topic_totals(s->topic_partial, (size_t)s->workers, K, s->n_k, err))
+            return -1;
+    } else {
+        lda_pool_run(pool, tasks, word_lists_from_counts, &c);
+        memcpy(s->n_k, ain->n_k, K * sizeof *s->n_k);
+    }
+    if (c.overflow) {
+        lda_error_fail(err, "internal error: a word has more topics with a count than its tokens");
+        return -1;
+    }
     const double vbeta = (double)s->V * ain->beta;
     double total = 0;
     for (uint32_t k = 0; k < K; k++) {
-        s->inv[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)ain->n_k[k] + vbeta);
+        s->inv[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)s->n_k[k] + vbeta);
         /* read only where the word has a count of k, so n[k] ≥ 1 */
-        s->inv_own[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)ain->n_k[k] - 1 + vbeta);
+        s->inv_own[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)s->n_k[k] - 1 + vbeta);
         s->ids[k] = k;
         total += s->weights[k] = (double)in->alpha[k] * ain->beta * s->inv[k];
         s->base[k] = word_factor(0, ain->beta, s->inv[k]);
@@ -377,12 +505,7 @@ int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err)
     lda_alias_cells_build(s->weights, s->ids, K, total, s->smooth, s->weights + K, s->work);
     s->smooth_total = total;
     s->pass++;
-    tables_ctx c = {in, 0};
-    lda_pool_run(pool, (s->V + TABLE_WORDS_A_TASK - 1) / TABLE_WORDS_A_TASK, table_words, &c);
-    if (c.overflow) {
-        lda_error_fail(err, "internal error: a word has more topics with a count than its tokens");
-        return -1;
-    }
+    lda_pool_run(pool, tasks, word_tables, &c);
     return 0;
 }
 
@@ -395,12 +518,6 @@ typedef struct {
     uint32_t part;     /* the --refresh part, local to the layout */
     size_t part_warps; /* its warps */
 } draw_ctx;
-
-static int by_topic(const void *a, const void *b)
-{
-    const uint32_t x = ((const doc_entry *)a)->topic, y = ((const doc_entry *)b)->topic;
-    return x < y ? -1 : x > y;
-}
 
 /* The block's documents' lists: each slot's topics with a count, increasing, from its row (a
  * piece, whose row holds its whole document's counts, or a slot of K tokens or more) or counted
@@ -423,22 +540,15 @@ static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t b)
             for (uint32_t k = 0; k < K; k++)
                 if (n[k])
                     e[m++] = (doc_entry){k, n[k]};
-        } else {
-            if (++wk->epoch == 0) { /* the marks wrapped: none is this slot's */
-                memset(wk->mark, 0, K * sizeof *wk->mark);
-                wk->epoch = 1;
+        } else { /* counted from z: the row's lines are not read */
+            for (uint32_t i = 0; i < len; i++)
+                list_count(wk->count, wk->listed, c->z[lda_layout_pos(L, sl, i)]);
+            m = list_topics(wk->listed, K, wk->topics);
+            for (uint32_t j = 0; j < m; j++) {
+                const uint32_t k = wk->topics[j];
+                e[j] = (doc_entry){k, wk->count[k]};
+                wk->count[k] = 0;
             }
-            for (uint32_t i = 0; i < len; i++) { /* counted from z: the row's lines are not read */
-                const uint32_t k = c->z[lda_layout_pos(L, sl, i)];
-                if (wk->mark[k] != wk->epoch) {
-                    wk->mark[k] = wk->epoch;
-                    wk->at[k] = m;
-                    e[m++] = (doc_entry){k, 0};
-                }
-                e[wk->at[k]].count++;
-            }
-            if (m > 1)
-                qsort(e, m, sizeof *e, by_topic);
         }
         wk->list_at[l] = at;
         wk->list_len[l] = m;
@@ -595,9 +705,9 @@ static double inv_at(const lda_alias_in *ain, uint32_t V, uint32_t k, uint32_t n
 }
 
 /* The block's live n[k] and 1 / (n[k] + Vβ) from the pass's start; the live row β / (n[k] + Vβ). */
-static void mh_block_start(const lda_alias_sampler *s, const lda_alias_in *ain, lda_alias_worker *wk)
+static void mh_block_start(const lda_alias_sampler *s, lda_alias_worker *wk)
 {
-    memcpy(wk->nk, ain->n_k, s->K * sizeof *wk->nk);
+    memcpy(wk->nk, s->n_k, s->K * sizeof *wk->nk);
     memcpy(wk->inv, s->inv, s->K * sizeof *wk->inv);
     memcpy(wk->live_row, s->base, s->K * sizeof *wk->live_row);
 }
@@ -686,8 +796,8 @@ static uint32_t mh_token(const lda_alias_sampler *s, const lda_alias_in *ain, co
     const double n_t = j < m && e[j].topic == t ? (double)e[j].count : 0, n_s = (double)e[at].count - 1;
     const double a_t = alpha[t], a_s = alpha[old], *f0 = wk->word_row; /* the pass's start: g_s */
     /* g_t: the tables with the token at t, from the word's and the topics' counts of the pass's start */
-    const double gt_s = ((double)wk->nw0[old] - 1 + ain->beta) * inv_at(ain, s->V, old, ain->n_k[old] - 1);
-    const double gt_t = ((double)wk->nw0[t] + 1 + ain->beta) * inv_at(ain, s->V, t, ain->n_k[t] + 1);
+    const double gt_s = ((double)wk->nw0[old] - 1 + ain->beta) * inv_at(ain, s->V, old, s->n_k[old] - 1);
+    const double gt_t = ((double)wk->nw0[t] + 1 + ain->beta) * inv_at(ain, s->V, t, s->n_k[t] + 1);
     const double Zt = Zs - a_s * (f0[old] - gt_s) + a_t * (gt_t - f0[t]);
     const double p_t = (n_t + a_t) * f[t], p_s = (n_s + a_s) * f[old];
     const double q_st = n_t * f[t] + a_t * f0[t], q_ts = n_s * f[old] + a_s * gt_s;
@@ -730,7 +840,7 @@ static void draw_block(void *vctx, size_t task, int worker)
     }
     lists_build(c, wk, b);
     if (s->mh)
-        mh_block_start(s, in->alias, wk);
+        mh_block_start(s, wk);
     const lda_alias_token *tok = s->tokens + s->block_token[b];
     for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1] && !wk->broken; r++) {
         const uint32_t w = s->run_word[r];
@@ -740,7 +850,8 @@ static void draw_block(void *vctx, size_t task, int worker)
         else
             word_row_set(s, wk, w, 0);
         carried_sum carry = {0, UINT32_MAX}; /* a run's tokens, a document's together */
-        for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++) {
+        uint32_t *zw = s->zw + s->run_zw[r];
+        for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++, zw++) {
             { /* the next token's topic and document list, asked for while this one is drawn */
                 const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
                 __builtin_prefetch(&c->z[lda_layout_pos(L, block_slot(s, b, c->part, nx->slot), nx->i)]);
@@ -792,6 +903,7 @@ static void draw_block(void *vctx, size_t task, int worker)
             }
             wk->list_len[tok->slot] = m;
             c->z[pos] = topic;
+            *zw = topic;
         }
         if (s->mh)
             mh_run(s, in->alias, wk, w, 1);
@@ -806,7 +918,7 @@ int lda_cpu_sample_z_alias(lda_pool *pool, const lda_layout *L, const lda_zdraw 
     const lda_alias_in *ain = in->alias;
     lda_alias_sampler *s = ain->state;
     const uint32_t parts = in->part_count ? in->part_count : 1;
-    if (!in->n_mk || !ain->n_wk || !ain->n_k || s->K != in->K || s->V != L->vocab_size || s->parts != parts ||
+    if (!in->n_mk || (!ain->tables_from_z && (!ain->n_wk || !ain->n_k)) || s->K != in->K || s->V != L->vocab_size || s->parts != parts ||
         s->workers < lda_pool_threads(pool)) {
         lda_error_fail(err, "internal error: the alias draw needs the collapsed model's counts and its state");
         return -1;

@@ -11,7 +11,9 @@
  *   a_k = α_k n[w,k] / (n[k] + Vβ)            (word: an alias table over the word's topics)
  *   s_k = α_k β / (n[k] + Vβ)                 (smoothing: one alias table over every topic)
  * The two tables are built once a pass (core/alias.h's lda_alias_cells, exact on integer
- * weights), so a token costs a pass over its document's topics and O(1) for the rest. The
+ * weights), so a token costs a pass over its document's topics and O(1) for the rest. The CPU
+ * backend has them built from z (tables_from_z): each word's topics counted from a copy of z
+ * ordered by word, which the draw writes beside z, so n[w,k] is not counted a pass. The
  * token's uniform u (the one every CPU draw uses) picks the bucket, and a topic of d by the
  * running sums of the document's list; two more words of the same Philox block pick a cell and
  * its coin. Sums in double, whatever --precision.
@@ -25,16 +27,16 @@
  * topic (K = 1) the draw keeps it without the test.
  *
  * Since nothing but its own counts changes within a pass, a document's draw depends on no other
- * document's: the documents are drawn in blocks of up to LDA_ZPLAN_ALIAS_BLOCK_WARPS warps of the
- * layout (of a --refresh part; fewer where they would hold more than a share of the tokens a
- * worker, LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER, which does not change the model), each block's tokens
+ * document's: the documents are drawn in blocks of a share of the tokens a worker
+ * (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER; of a --refresh part, and of at most LDA_ZPLAN_ALIAS_BLOCK_WARPS
+ * warps of the layout; which does not change the model), each block's tokens
  * word by word (sorted by word, then by slot and position: the order is made once a run). While
  * a word's tokens of the block are drawn, its factors (n[w,k] + β) / (n[k] + Vβ) are in a K-long
  * row of the worker's (in L1; β / (n[k] + Vβ) at the topics it has no count of, so a run writes
  * and puts back only its own), which the document pass reads instead of gathering n[w,k] from
- * the V × K counts; the block's documents' lists (topic and count) stay in L2. Within a document
- * the tokens are drawn in that fixed order, each seeing every earlier move of its document: exact
- * collapsed Gibbs for the document side, the same model for any number of threads.
+ * the V × K counts; the block's documents' lists (topic and count) are read in turn. Within a
+ * document the tokens are drawn in that fixed order, each seeing every earlier move of its
+ * document: exact collapsed Gibbs for the document side, the same model for any number of threads.
  *
  * --sampler mh is the same walk with the word side moving as the tokens do: within a block the
  * word–topic counts n[w,k] and n[k] are those of the pass's start plus every earlier move of the
@@ -87,7 +89,9 @@ typedef struct lda_alias_sampler {
     uint32_t *word_topic;  /* beside them: each word's topics with a count, increasing, */
     double *word_factor;   /* ... and their (n[w,k] + β) / (n[k] + Vβ) */
     double *word_own;      /* ... and, for alias, (n[w,k] - 1 + β) / (n[k] - 1 + Vβ): a token's own (else NULL) */
-    uint32_t *word_count;  /* ... and, for mh, their n[w,k] (else NULL) */
+    uint32_t *word_count;  /* ... and their n[w,k] */
+    uint32_t *n_k;         /* K: n[k] at the pass's start */
+    uint64_t *topic_partial; /* workers × K: their shares of n[k], counted from z */
     double *base;          /* K: β / (n[k] + Vβ), the factor of a topic without a count */
     lda_alias_cell *smooth; /* K */
     double smooth_total;
@@ -105,6 +109,11 @@ typedef struct lda_alias_sampler {
     uint64_t *block_token; /* num_blocks + 1: a block's tokens in `tokens` */
     uint64_t *block_run;   /* num_blocks + 1: its runs of one word in run_word / run_len */
     lda_alias_token *tokens;
+    /* z by word (tables_from_z): each word's tokens at [word_zw[w], word_zw[w + 1]), run r's at
+     * run_zw[r] in its order; the draws write it beside z, current once lda_alias_z_set gave it */
+    uint32_t *zw;
+    uint64_t *word_zw, *run_zw;
+    int zw_current;
     uint32_t *run_word, *run_len;
     uint64_t list_room;    /* the most list entries a block's documents need */
     int workers;
@@ -120,7 +129,15 @@ typedef struct lda_alias_in {
     /* NULL: 1 / (n[k] + Vβ). Else K fixed reals in its place (and in 1 / (n[k] - 1 + Vβ)'s): the
      * tests' integer weights. */
     const double *fixed_scale;
+    /* Where set, the tables are made from z instead, each word's tokens' topics counted (n_wk and
+     * n_k not read), so that the CPU backend need not count n[w,k] a pass (backend_cpu.c): from
+     * z's copy by word, given by lda_alias_z_set and kept by the draws since. */
+    int tables_from_z;
 } lda_alias_in;
+
+/* z, of every --refresh part, as it is now (a start, a resume): the copy by word the tables
+ * read where tables_from_z. */
+void lda_alias_z_set(lda_alias_sampler *s, const lda_layout *L, const uint32_t *z);
 
 /* The state for L at K, its blocks made for `parts` --refresh parts, one worker's scratch for each
  * of `threads`, drawing as --sampler mh where `mh`; -1 with err when out of memory. */
@@ -131,8 +148,8 @@ void lda_alias_free(lda_alias_sampler *s);
 /* Bytes lda_alias_create allocates (the run's memory plan). */
 uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads);
 
-/* The pass's tables from in's counts (lda_cpu_sample_z_alias builds them first; the tests read
- * them). -1 with err where a word has more topics than its room (counts not its corpus's). */
+/* The pass's tables from in's counts or z (lda_cpu_sample_z_alias builds them first; the tests
+ * read them). -1 with err where a word has more topics than its room (counts not its corpus's). */
 int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err);
 
 /* The z draw of lda_cpu_sample_z with in->alias set (the collapsed model): z and the rows

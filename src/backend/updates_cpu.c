@@ -57,10 +57,12 @@ int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi,
 {
     size_t chunks = lda_phi_chunks(L->vocab_size);
     count_ctx c = {L, wi, z, K, n_mk, n_wk, NULL};
-    if (!(c.topic_partial = lda_malloc_array(chunks * K, sizeof *c.topic_partial, "topic counts", err)))
-        return -1;
     if (n_mk)
         lda_pool_run(pool, L->num_warps, count_doc_topics, &c);
+    if (!n_wk)
+        return 0;
+    if (!(c.topic_partial = lda_malloc_array(chunks * K, sizeof *c.topic_partial, "topic counts", err)))
+        return -1;
     lda_pool_run(pool, chunks, count_word_topics, &c);
     const int rc = lda_cpu_topic_totals(c.topic_partial, chunks, K, n_k, err);
     free(c.topic_partial);

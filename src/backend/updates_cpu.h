@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-/* n[m,k] (NULL: not counted, the caller's are z's already), n[w,k] and n[k] from z. */
+/* n[m,k], n[w,k] and n[k] from z; NULL n_mk or n_wk: not counted (n_wk NULL: nor n[k]). */
 int lda_cpu_count(lda_pool *pool, const lda_layout *L, const lda_word_index *wi, const uint32_t *z,
                   uint32_t K, uint32_t *n_mk, uint32_t *n_wk, uint32_t *n_k, lda_error *err);
 

@@ -312,14 +312,15 @@ int lda_zplan_cpu(const lda_params *p, int threads, lda_zplan *z, lda_error *err
     z->word_side_quarters =
         p->sampler == LDA_SAMPLER_SPARSE && phi_is_the_counts_mean(p) ? LDA_ZPLAN_CPU_WORD_SIDE_QUARTERS : 0;
     z->sparselda_parts = p->sampler == LDA_SAMPLER_SPARSELDA ? LDA_ZPLAN_SPARSELDA_PARTS : 0;
-    z->alias_block_warps =
-        p->sampler == LDA_SAMPLER_ALIAS || p->sampler == LDA_SAMPLER_MH ? LDA_ZPLAN_ALIAS_BLOCK_WARPS : 0;
+    z->alias_block_warps = p->sampler == LDA_SAMPLER_ALIAS ? LDA_ZPLAN_ALIAS_BLOCK_WARPS
+                           : p->sampler == LDA_SAMPLER_MH  ? LDA_ZPLAN_MH_BLOCK_WARPS
+                                                           : 0;
     if (p->sampler == LDA_SAMPLER_MH)
         snprintf(z->why, sizeof z->why, "CPU mh: blocks of %u documents drawn word by word, the word-topic counts "
                  "moving within a block, alias's draw the proposal of a Metropolis-Hastings step; %d thread%s",
                  z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");
     else if (p->sampler == LDA_SAMPLER_ALIAS)
-        snprintf(z->why, sizeof z->why, "CPU alias: blocks of up to %u documents (and a share of the tokens a thread) "
+        snprintf(z->why, sizeof z->why, "CPU alias: blocks of a share of the tokens a thread (up to %u documents) "
                  "drawn word by word, the document's topics summed, the word's and the smoothing from alias tables; "
                  "%d thread%s",
                  z->alias_block_warps * LDA_WARP, threads, threads == 1 ? "" : "s");

@@ -90,7 +90,7 @@ typedef struct {
     uint32_t word_side_quarters; /* CPU: the word side of the draw (core/sparse_draw.h) where a word's
                                     list is at most this / 4 times the document's; 0: none */
     uint32_t sparselda_parts;  /* CPU, --sampler sparselda: the parts of a pass (LDA_ZPLAN_SPARSELDA_PARTS) */
-    uint32_t alias_block_warps; /* CPU, --sampler alias and mh: the warps of a block (LDA_ZPLAN_ALIAS_BLOCK_WARPS) */
+    uint32_t alias_block_warps; /* CPU, --sampler alias and mh: the most warps of a block (LDA_ZPLAN_*_BLOCK_WARPS) */
     int totals_in_smem;        /* butterfly block totals in shared memory (else global scratch) */
     size_t smem_bytes;         /* dynamic shared memory a block */
     size_t scratch_bytes;      /* global scratch the kernel needs */
@@ -187,21 +187,29 @@ typedef struct {
 #define LDA_ZPLAN_SPARSELDA_PARTS 8u
 #endif
 
-/* --sampler alias draws the documents in blocks of this many warps of the layout, each block's
- * tokens word by word (backend/sampler_alias.h). */
-#ifndef LDA_ZPLAN_ALIAS_BLOCK_WARPS
-#define LDA_ZPLAN_ALIAS_BLOCK_WARPS 32u
+/* --sampler mh draws the documents in blocks of this many warps of the layout, each block's
+ * tokens word by word (backend/sampler_alias.h); its blocks are its model. */
+#ifndef LDA_ZPLAN_MH_BLOCK_WARPS
+#define LDA_ZPLAN_MH_BLOCK_WARPS 32u
 #endif
-/* ... and, for alias, of at most 1 / (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER × its workers) of the
- * corpus's tokens (but one warp, whatever it holds), so that the longest documents are drawn as
- * several tasks and the workers share the pass: wikimix's first 1,024 documents (the layout puts
- * the longest first) hold 58% of its tokens, so with blocks of 32 warps one of two workers drew
- * them alone. alias's blocks do not change its model (a document's draws read only its own
- * counts and the pass's tables; the same z, θ and φ to the byte), where mh's are its model and
- * keep LDA_ZPLAN_ALIAS_BLOCK_WARPS warps. Measured on the 2-core development machine (wikimix,
- * K = 1024, 2 threads, ms an iteration over iterations 11-20, alternating runs): 32 warps 248-257;
- * at most 1/4, 1/8, 1/16, 1/32 and 1/64 of the tokens 206-208, 204-215, 221-223, 229-236 and
- * 248-250 (smaller blocks shorten the runs of one word, whose rows are set and put back each run). */
+/* --sampler alias draws them so too, in blocks of at most this many warps and of at most
+ * 1 / (LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER × its workers) of the corpus's tokens (but one warp,
+ * whatever it holds), so that the longest documents are drawn as several tasks and the workers
+ * share the pass: wikimix's first 1,024 documents (the layout puts the longest first) hold 58% of
+ * its tokens, so with blocks of 32 warps one of two workers drew them alone. alias's blocks do not
+ * change its model (a document's draws read only its own counts and the pass's tables; the same
+ * z, θ and φ to the byte). Measured on the 2-core development machine (wikimix, K = 1024, 2
+ * threads, ms an iteration over iterations 11-20, alternating runs): 32 warps 248-257; at most
+ * 1/4, 1/8, 1/16, 1/32 and 1/64 of the tokens 206-208, 204-215, 221-223, 229-236 and 248-250
+ * (smaller blocks shorten the runs of one word, whose rows are set and put back each run). With
+ * at most 1/8 a block, a cap of 32 warps against 1,024 (`ldagpu bench`, iterations 61-70 or
+ * 41-50, alternating): wiki43k at K = 1024 158-175 against 150-159 ms, wikimix 187-188 against
+ * 180-181, wikimix at K = 100 145-146 against 143-149: the block's documents' lists leave L2, but
+ * a frequent word's row is set once a block, not 40 times a pass. The cap bounds a worker's
+ * scratch. */
+#ifndef LDA_ZPLAN_ALIAS_BLOCK_WARPS
+#define LDA_ZPLAN_ALIAS_BLOCK_WARPS 1024u
+#endif
 #ifndef LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER
 #define LDA_ZPLAN_ALIAS_BLOCKS_A_WORKER 4u
 #endif
