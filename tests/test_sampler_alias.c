@@ -60,7 +60,6 @@ static void expect_tables_from_z_same(lda_pool *pool, const int_state *st, const
         cr_assert_arr_eq(s.word_count + at, c->word_count + at, n * sizeof *s.word_count, "K=%u word %u: counts", K, w);
         cr_assert_arr_eq(s.word_factor + at, c->word_factor + at, n * sizeof *s.word_factor, "K=%u word %u: factors",
                          K, w);
-        cr_assert_arr_eq(s.word_own + at, c->word_own + at, n * sizeof *s.word_own, "K=%u word %u: own factors", K, w);
         cr_assert_arr_eq(s.cells + at, c->cells + at, n * sizeof *s.cells, "K=%u word %u: its table", K, w);
     }
     cr_assert_arr_eq(s.smooth, c->smooth, K * sizeof *s.smooth, "K=%u: the smoothing's table", K);

@@ -25,7 +25,7 @@ struct lda_alias_worker {
     uint32_t *list_len; /* a block's slots */
     double *cum;        /* K: the document part's running sums over the list */
     double *word_row;   /* K: (n[w,k] + β) / (n[k] + Vβ) of the run's word: β / (n[k] + Vβ) but at its topics */
-    double *own_row;    /* K: (n[w,k] - 1 + β) / (n[k] - 1 + Vβ) of the run's word at its topics (others stale) */
+    uint32_t *count_row; /* K: n[w,k] of the run's word at its topics (others stale) */
     uint32_t row_pass;  /* the pass word_row's β part is of (lda_alias_sampler.pass) */
     uint32_t *count;    /* K, zero between uses: a list's counts while it is counted from z */
     uint64_t *listed;   /* K / 64 bits, zero between uses: ... and its topics */
@@ -135,7 +135,7 @@ void lda_alias_free(lda_alias_sampler *s)
         free(w->list_len);
         free(w->cum);
         free(w->word_row);
-        free(w->own_row);
+        free(w->count_row);
         free(w->count);
         free(w->listed);
         free(w->topics);
@@ -157,7 +157,6 @@ void lda_alias_free(lda_alias_sampler *s)
     free(s->word_count);
     free(s->n_k);
     free(s->topic_partial);
-    free(s->word_own);
     free(s->base);
     free(s->smooth);
     free(s->inv);
@@ -232,7 +231,7 @@ uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
     const uint64_t most_list = B * K + B; /* a block's lists at most (the plan needs no exact figure) */
     const uint64_t workers = threads > 0 ? (uint64_t)threads : 1;
     return 2 * (V + 1) * sizeof(uint64_t) + V * (sizeof(uint32_t) + sizeof(double)) +
-           cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t) + 2 * sizeof(double)) +
+           cells * (sizeof(lda_alias_cell) + 2 * sizeof(uint32_t) + sizeof(double)) +
            (uint64_t)K * (sizeof(lda_alias_cell) + 2 * sizeof(double) + sizeof(uint32_t)) +
            N * (sizeof(lda_alias_token) + 3 * sizeof(uint32_t) + sizeof(uint64_t)) + /* the runs, z by word */
            workers * ((uint64_t)K * (8 * sizeof(double) + 8 * sizeof(uint32_t)) + /* with mh's rows */
@@ -267,7 +266,6 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
         !(s->word_count = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_count, what, err)) ||
         !(s->n_k = lda_malloc_array(K, sizeof *s->n_k, what, err)) ||
         !(s->topic_partial = lda_malloc_array((size_t)workers * K, sizeof *s->topic_partial, what, err)) ||
-        (!mh && !(s->word_own = lda_malloc_array(s->offset[s->V] + 1, sizeof *s->word_own, what, err))) ||
         !(s->base = lda_malloc_array(K, sizeof *s->base, what, err)) ||
         !(s->smooth = lda_malloc_array(K, sizeof *s->smooth, what, err)) ||
         !(s->inv = lda_malloc_array(K, sizeof *s->inv, what, err)) ||
@@ -330,7 +328,7 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
             !(w->list_len = lda_malloc_array((size_t)s->block_warps * LDA_WARP, sizeof *w->list_len, what, err)) ||
             !(w->cum = lda_malloc_array(K, sizeof *w->cum, what, err)) ||
             !(w->word_row = lda_malloc_array(K, sizeof *w->word_row, what, err)) ||
-            !(w->own_row = lda_calloc(K, sizeof *w->own_row, what, err)) ||
+            !(w->count_row = lda_calloc(K, sizeof *w->count_row, what, err)) ||
             !(w->count = lda_calloc(K, sizeof *w->count, what, err)) ||
             !(w->listed = lda_calloc(listed_words(K), sizeof *w->listed, what, err)) ||
             !(w->topics = lda_malloc_array(K, sizeof *w->topics, what, err)))
@@ -440,7 +438,7 @@ static void word_lists_from_z(void *vctx, size_t task, int worker)
     }
 }
 
-/* Each word's table, its factors (and own factors, or counts) from its list. */
+/* Each word's table and its factors, from its list. */
 static void word_tables(void *vctx, size_t task, int worker)
 {
     tables_ctx *c = vctx;
@@ -458,8 +456,6 @@ static void word_tables(void *vctx, size_t task, int worker)
         for (uint32_t j = 0; j < m; j++) {
             const uint32_t k = topic[j];
             factor[j] = word_factor(n[j], ain->beta, s->inv[k]);
-            if (s->word_own)
-                s->word_own[s->offset[w] + j] = word_factor(n[j] - 1, ain->beta, s->inv_own[k]);
             total += weights[j] = (double)alpha[k] * (double)n[j] * s->inv[k];
         }
         if (m)
@@ -494,6 +490,7 @@ int lda_alias_tables(lda_pool *pool, const lda_zdraw *in, lda_error *err)
     }
     const double vbeta = (double)s->V * ain->beta;
     double total = 0;
+    s->beta = ain->beta;
     for (uint32_t k = 0; k < K; k++) {
         s->inv[k] = ain->fixed_scale ? ain->fixed_scale[k] : 1.0 / ((double)s->n_k[k] + vbeta);
         /* read only where the word has a count of k, so n[k] ≥ 1 */
@@ -630,7 +627,7 @@ static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, con
 {
     /* the word's cell a draw from its table would read, asked for while the document's part is summed */
     __builtin_prefetch(&rw->cells[((uint64_t)bits.v[1] * rw->len) >> 32]);
-    const double f_old = wk->word_row[old], f_own = wk->own_row[old];
+    const double f_old = wk->word_row[old], f_own = word_factor(wk->count_row[old] - 1, s->beta, s->inv_own[old]);
     const int carried = carry->slot == slot && m > CARRIED_FROM;
     double D = 0;
     uint32_t at = m;
@@ -808,8 +805,9 @@ static uint32_t mh_token(const lda_alias_sampler *s, const lda_alias_in *ain, co
 }
 
 /* A run's word into the worker's rows: its factors into the row which holds β / (n[k] + Vβ)
- * elsewhere, and its factors without a token into own_row (read only at a token's own topic,
- * which the word has a count of, so never put back); or the first row put back. */
+ * elsewhere, and its counts into count_row (read only at a token's own topic, which the word has
+ * a count of, so never put back; its factor without the token is formed from it, 4 bytes an
+ * entry to read where a factor was 8); or the first row put back. */
 static void word_row_set(const lda_alias_sampler *s, lda_alias_worker *wk, uint32_t w, int restore)
 {
     const uint32_t *topic = s->word_topic + s->offset[w];
@@ -818,10 +816,11 @@ static void word_row_set(const lda_alias_sampler *s, lda_alias_worker *wk, uint3
             wk->word_row[topic[p]] = s->base[topic[p]];
         return;
     }
-    const double *factor = s->word_factor + s->offset[w], *own = s->word_own + s->offset[w];
+    const double *factor = s->word_factor + s->offset[w];
+    const uint32_t *count = s->word_count + s->offset[w];
     for (uint32_t p = 0; p < s->len[w]; p++) {
         wk->word_row[topic[p]] = factor[p];
-        wk->own_row[topic[p]] = own[p];
+        wk->count_row[topic[p]] = count[p];
     }
 }
 

@@ -88,7 +88,6 @@ typedef struct lda_alias_sampler {
     lda_alias_cell *cells; /* the words' tables */
     uint32_t *word_topic;  /* beside them: each word's topics with a count, increasing, */
     double *word_factor;   /* ... and their (n[w,k] + β) / (n[k] + Vβ) */
-    double *word_own;      /* ... and, for alias, (n[w,k] - 1 + β) / (n[k] - 1 + Vβ): a token's own (else NULL) */
     uint32_t *word_count;  /* ... and their n[w,k] */
     uint32_t *n_k;         /* K: n[k] at the pass's start */
     uint64_t *topic_partial; /* workers × K: their shares of n[k], counted from z */
@@ -98,6 +97,7 @@ typedef struct lda_alias_sampler {
     uint32_t pass;         /* tables built so far (wraps): which a worker's row of β / (n[k] + Vβ) is of */
     double *inv;           /* K: 1 / (n[k] + Vβ), or the fixed scale */
     double *inv_own;       /* K: 1 / (n[k] - 1 + Vβ), or the fixed scale: a token's own topic */
+    double beta;           /* the pass's β */
     double *weights;       /* K a worker: the tables' build */
     uint32_t *ids, *work;  /* K a worker (ids: the smoothing's topics) */
     /* the blocks: block b covers warps (block_j0[b] .. block_end[b] - 1) × parts + part of its part,
