@@ -840,6 +840,9 @@ static void draw_block(void *vctx, size_t task, int worker)
     lists_build(c, wk, b);
     if (s->mh)
         mh_block_start(s, wk);
+    /* A token's topic from z's copy by word where the tables read it (so it is current): the run's
+     * tokens read it in order, where their lines of z come in no order. */
+    const int from_zw = in->alias->tables_from_z && s->zw_current;
     const lda_alias_token *tok = s->tokens + s->block_token[b];
     for (uint64_t r = s->block_run[b]; r < s->block_run[b + 1] && !wk->broken; r++) {
         const uint32_t w = s->run_word[r];
@@ -851,16 +854,16 @@ static void draw_block(void *vctx, size_t task, int worker)
         carried_sum carry = {0, UINT32_MAX}; /* a run's tokens, a document's together */
         uint32_t *zw = s->zw + s->run_zw[r];
         for (const lda_alias_token *end = tok + s->run_len[r]; tok < end; tok++, zw++) {
-            { /* the next token's topic and document list, asked for while this one is drawn */
+            { /* the next token's line of z (to be written) and document list, asked for while this one is drawn */
                 const lda_alias_token *nx = tok + 1 < s->tokens + s->block_token[b + 1] ? tok + 1 : tok;
-                __builtin_prefetch(&c->z[lda_layout_pos(L, block_slot(s, b, c->part, nx->slot), nx->i)]);
+                __builtin_prefetch(&c->z[lda_layout_pos(L, block_slot(s, b, c->part, nx->slot), nx->i)], 1);
                 __builtin_prefetch(wk->entries + wk->list_at[nx->slot]);
             }
             const size_t sl = block_slot(s, b, c->part, tok->slot),
                          pos = lda_layout_pos(L, sl, tok->i);
             doc_entry *e = wk->entries + wk->list_at[tok->slot];
             uint32_t m = wk->list_len[tok->slot], jo, jn;
-            const uint32_t old = c->z[pos];
+            const uint32_t old = from_zw ? *zw : c->z[pos];
             const token_key key = {in->seed, L->slot_token_base[sl] + tok->i, in->iteration};
             const lda_u32x4 bits = lda_philox(lda_rng_counter(LDA_RNG_Z, key.iteration, key.token, 0), key.seed);
             uint32_t topic;
