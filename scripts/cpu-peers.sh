@@ -17,6 +17,11 @@
 #      SEED (1), HOLDOUT (0.1), EVAL_ITERATIONS (20: eval's sweeps estimating θ)
 #      LOAD_MAX    a timed run starts once the 1-minute load average is below this (0.5) ...
 #      LOAD_WAIT   ... or after this many seconds of waiting, said on stderr (1800)
+#      PROBE_SLACK ... and once a probe, a fixed piece of ldagpu's work (bench of the corpus's
+#                  training documents, K = 100, THREADS threads, iterations 3-5), takes at most
+#                  this many times the fastest probe of the corpus so far (1.15; 0: no probe).
+#                  The load average sees only this machine's processes; the probe also sees
+#                  other work sharing its caches and memory.
 #      WORK        sources, builds, the split and the runs (a new temporary folder); a run whose
 #                  results are there is not repeated, a build or split not redone
 #      SRC_MIRROR  a folder of bare git mirrors, OWNER+NAME/repo, used instead of cloning from
@@ -50,7 +55,7 @@
 #
 # Writes to OUTDIR: peers.csv (corpus,topics,system,iterations,seconds,heldout_loglik,
 # tokens_per_second,segment_tokens_per_second (from the point before; WarpLDA: its run's), load_before,
-# load_after,threads), peers.md (a table
+# load_after,threads,probe_ms (the probe's ms an iteration before the run; 0: none)), peers.md (a table
 # per corpus and K, the seconds to the levels: scripts/peers/table.py), versions.txt (the
 # sources' commits, compilers, the machine). On a quiet 2-core machine wiki43k to 400 iterations
 # trained about a minute a system at K = 100 and two at K = 1024, tomotopy's 8 there; with the
@@ -60,7 +65,7 @@ out=${1:?usage: sh scripts/cpu-peers.sh OUTDIR (see the header for the settings)
 root=$(cd "$(dirname "$0")/.." && pwd)
 peers="$root/scripts/peers"
 if [ "${SMOKE:-0}" = 1 ]; then
-    : "${CORPORA:=wiki5k}" "${TOPICS:=20}" "${ITERATIONS:=5 10}" "${LEVELS:=5 10}" "${LOAD_MAX:=1000}"
+    : "${CORPORA:=wiki5k}" "${TOPICS:=20}" "${ITERATIONS:=5 10}" "${LEVELS:=5 10}" "${LOAD_MAX:=1000}" "${PROBE_SLACK:=1000}"
 fi
 corpora=${CORPORA:-wiki43k wikimix}
 topics=${TOPICS:-100 1024}
@@ -75,6 +80,7 @@ holdout=${HOLDOUT:-0.1}
 eval_iterations=${EVAL_ITERATIONS:-20}
 load_max=${LOAD_MAX:-0.5}
 load_wait=${LOAD_WAIT:-1800}
+probe_slack=${PROBE_SLACK:-1.15}
 work=${WORK:-$(mktemp -d)}
 bin=${LDAGPU:-./ldagpu}
 java_opts=${JAVA_OPTS:--Xmx6g}
@@ -180,20 +186,40 @@ done
 
 # ---- the quiet machine ----
 load1() { cut -d' ' -f1 /proc/loadavg; }
+probe_ms() { # ms an iteration of the probe (module header: PROBE_SLACK)
+    "$bin" bench "$data/train.docword" --vocab "$data/vocab.txt" -K 100 --samplers alias --models collapsed \
+        --device cpu -j "$threads" -w 2 -n 3 -r 1 2> /dev/null | awk -F, '$2 == "alias" {printf "%.1f", $7}'
+}
+faster() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a < b)}'; }
+machine_quiet() { # sets quiet_load and quiet_probe (0: none); where not quiet, why and the pause
+    quiet_load=$(load1) quiet_probe=0 pause=10
+    if ! faster "$quiet_load" "$load_max"; then
+        why="the load is $quiet_load, not below $load_max"
+        return 1
+    fi
+    faster 0 "$probe_slack" || return 0
+    quiet_probe=$(probe_ms)
+    [ -n "$quiet_probe" ] || die "the probe (ldagpu bench of $data/train.docword) printed no time"
+    if [ -z "$best_probe" ] || faster "$quiet_probe" "$best_probe"; then best_probe=$quiet_probe; fi
+    if faster "$(awk -v b="$best_probe" -v k="$probe_slack" 'BEGIN {print b * k}')" "$quiet_probe"; then
+        why="the probe took $quiet_probe ms, more than $probe_slack × $best_probe"
+        pause=30 # the probe's own load takes a while to leave the load average
+        return 1
+    fi
+}
 wait_quiet() {
     waited=0
-    while load=$(load1); awk -v l="$load" -v m="$load_max" 'BEGIN {exit !(l >= m)}'; do
+    until machine_quiet; do
         if [ "$waited" -ge "$load_wait" ]; then
-            echo "cpu-peers: the load is $load, above $load_max, after ${waited} s: running anyway" >&2
+            echo "cpu-peers: $why, after ${waited} s: running anyway" >&2
             break
         fi
-        sleep 10
-        waited=$((waited + 10))
+        sleep "$pause"
+        waited=$((waited + pause))
     done
-    quiet_load=$load
 }
 
-# ---- one system's run: $run/times.txt ("N SECONDS LOAD_BEFORE LOAD_AFTER") and $run/phi-N.npy ----
+# ---- one system's run: $run/times.txt ("N SECONDS LOAD_BEFORE LOAD_AFTER PROBE_MS") and $run/phi-N.npy ----
 run_ldagpu() {
     wait_quiet
     done_its=0
@@ -211,14 +237,14 @@ run_ldagpu() {
     done
     after=$(load1)
     for n in $iterations; do
-        awk -F, -v n="$n" -v l0="$quiet_load" -v l1="$after" \
-            'NR > 1 && $1 <= n {s += $2} END {printf "%d %.3f %s %s\n", n, s, l0, l1}' "$run/model/log.csv"
+        awk -F, -v n="$n" -v l0="$quiet_load" -v l1="$after" -v p="$quiet_probe" \
+            'NR > 1 && $1 <= n {s += $2} END {printf "%d %.3f %s %s %s\n", n, s, l0, l1, p}' "$run/model/log.csv"
     done > "$run/times.txt"
 }
 counts_runs() { # mallet, tomotopy: the program's "N SECONDS" lines, then φ from each N's counts
     after=$(load1)
     while read -r n s; do
-        echo "$n $s $quiet_load $after"
+        echo "$n $s $quiet_load $after $quiet_probe"
         "$python" "$peers/counts_to_phi.py" "$data/vocab.txt" "$K" "$beta" "$run/phi-$n.npy" counts "$run/c-$n.counts"
         rm -f "$run/c-$n.counts"
     done < "$run/program.txt" > "$run/times.txt"
@@ -245,7 +271,7 @@ run_warplda() {
             --dumpz=false > "$run/w-$n.log" 2>&1 || die "WarpLDA failed: $run/w-$n.log"
         after=$(load1)
         s=$(awk '/^Iteration [0-9]+, / {s += $3} END {printf "%.3f", s}' "$run/w-$n.log")
-        echo "$n $s $quiet_load $after" >> "$run/times.txt"
+        echo "$n $s $quiet_load $after $quiet_probe" >> "$run/times.txt"
         "$python" "$peers/counts_to_phi.py" "$data/vocab.txt" "$K" "$beta" "$run/phi-$n.npy" warplda \
             "$run/w-$n.model" "$data/warplda/train.vocab"
         rm -f "$run/w-$n.model"
@@ -254,7 +280,7 @@ run_warplda() {
 
 # ---- the corpora, the systems, the evaluation ----
 csv="$out/peers.csv"
-echo "corpus,topics,system,iterations,seconds,heldout_loglik,tokens_per_second,segment_tokens_per_second,load_before,load_after,threads" > "$csv"
+echo "corpus,topics,system,iterations,seconds,heldout_loglik,tokens_per_second,segment_tokens_per_second,load_before,load_after,threads,probe_ms" > "$csv"
 for name in $corpora; do
     data="$work/data/$name"
     if [ ! -f "$data/split.txt" ]; then
@@ -270,6 +296,7 @@ for name in $corpora; do
             > "$data/warplda/format.log" 2>&1 || die "WarpLDA's format failed: $data/warplda/format.log"
     fi
     tokens=$(awk '$1 == "train_tokens" {print $2}' "$data/split.txt")
+    best_probe=
     for K in $topics; do
         alpha=$(awk -v a="$alpha_sum" -v k="$K" 'BEGIN {printf "%.9g", a / k}')
         for system in $systems; do
@@ -281,16 +308,16 @@ for name in $corpora; do
                 "run_${system%%:*}"
                 : > "$run/rows.part"
                 prev_n=0 prev_s=0
-                while read -r n s l0 l1; do
+                while read -r n s l0 l1 p; do
                     ll=$("$bin" eval --phi "$run/phi-$n.npy" --phi-vocab "$data/vocab.txt" --alpha "$alpha" \
                         "$data/heldout.docword" --vocab "$data/vocab.txt" -n "$eval_iterations" -s "$seed" \
                         --device cpu -j "$threads" | awk '$1 == "loglik_per_token" {print $2}')
                     awk -v c="$name" -v K="$K" -v sys="$system" -v n="$n" -v s="$s" -v ll="$ll" -v tok="$tokens" \
-                        -v pn="$prev_n" -v ps="$prev_s" -v l0="$l0" -v l1="$l1" -v j="$threads" 'BEGIN {
+                        -v pn="$prev_n" -v ps="$prev_s" -v l0="$l0" -v l1="$l1" -v j="$threads" -v p="${p:-0}" 'BEGIN {
                             all = (s > 0) ? tok * n / s : 0
                             seg = (s > ps) ? tok * (n - pn) / (s - ps) : 0
                             if (sys == "warplda") seg = all # a run a point: no segments
-                            printf "%s,%d,%s,%d,%.3f,%s,%.0f,%.0f,%s,%s,%d\n", c, K, sys, n, s, ll, all, seg, l0, l1, j
+                            printf "%s,%d,%s,%d,%.3f,%s,%.0f,%.0f,%s,%s,%d,%s\n", c, K, sys, n, s, ll, all, seg, l0, l1, j, p
                         }' >> "$run/rows.part"
                     prev_n=$n prev_s=$s
                 done < "$run/times.txt"
@@ -312,7 +339,7 @@ done
     echo "g++: $(g++ --version | head -1)"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(nproc) cores seen), threads $threads"
     echo "alpha_sum $alpha_sum beta $beta seed $seed holdout $holdout eval_iterations $eval_iterations"
-    echo "load_max $load_max load_wait $load_wait"
+    echo "load_max $load_max load_wait $load_wait probe_slack $probe_slack"
     echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 } > "$out/versions.txt"
 echo "cpu-peers: wrote $out/peers.csv, peers.md and versions.txt" >&2

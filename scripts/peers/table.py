@@ -4,8 +4,9 @@
 usage: table.py PEERS.csv "50 200 800" > PEERS.md
 
 For each corpus and K: a row a system, a cell an iteration count of the CSV: "seconds → held-out
-log-likelihood a token", and the training tokens a second (the whole run's, and the range over its
-segments). Then the levels: the best held-out figure any peer (every system but ldagpu) reaches
+log-likelihood a token", the training tokens a second (the whole run's, and the range over its
+segments), the load averages and the probe's ms an iteration (cpu-peers.sh's PROBE_SLACK) before
+its runs. Then the levels: the best held-out figure any peer (every system but ldagpu) reaches
 after each iteration count of the second argument (where the CSV has it), and the seconds each
 system takes to reach it, by linear interpolation between its points (the time it reaches the
 level in a straight line from the point before; "not reached" past its last point), with each
@@ -52,8 +53,8 @@ def main():
         out.append(f"### {corpus}, K = {K}\n")
         out.append("Seconds of training → held-out log-likelihood a token, after "
                    + " / ".join(str(i) for i in iterations) + " iterations:\n")
-        out.append("| system | " + " | ".join(str(i) for i in iterations) + " | tokens/s (range) | load |")
-        out.append("|---|" + "---|" * len(iterations) + "---|---|")
+        out.append("| system | " + " | ".join(str(i) for i in iterations) + " | tokens/s (range) | load | probe ms |")
+        out.append("|---|" + "---|" * len(iterations) + "---|---|---|")
         points = {}
         for name in names:
             rows = sorted(systems[name], key=lambda r: int(r["iterations"]))
@@ -64,8 +65,10 @@ def main():
             rates = [float(r["segment_tokens_per_second"]) for r in rows if float(r["segment_tokens_per_second"]) > 0]
             rate = float(rows[-1]["tokens_per_second"])
             loads = [float(r["load_before"]) for r in rows]
+            probes = [float(r["probe_ms"]) for r in rows if float(r.get("probe_ms") or 0) > 0]
+            probe_cell = f"{min(probes):.0f}–{max(probes):.0f}" if probes else ""
             rate_cell = f"{rate / 1e6:.2f} M ({min(rates) / 1e6:.2f}–{max(rates) / 1e6:.2f})" if rates else ""
-            out.append(f"| {name} | " + " | ".join(cells) + f" | {rate_cell} | {min(loads):.2f}–{max(loads):.2f} |")
+            out.append(f"| {name} | " + " | ".join(cells) + f" | {rate_cell} | {min(loads):.2f}–{max(loads):.2f} | {probe_cell} |")
         ours = [n for n in names if n == "ldagpu" or n.startswith("ldagpu:")]
         peers = [n for n in names if n not in ours]
         levels = []
