@@ -506,7 +506,7 @@ void test_assert_same_models(const char *a, const char *b)
     }
     char cmd[8192];
     int status;
-    snprintf(cmd, sizeof cmd, "cut -d, -f1,7- '%s/log.csv' > '%s/figures.txt'; cut -d, -f1,7- '%s/log.csv' > '%s/figures.txt'",
+    snprintf(cmd, sizeof cmd, "cut -d, -f1,7-9 '%s/log.csv' > '%s/figures.txt'; cut -d, -f1,7-9 '%s/log.csv' > '%s/figures.txt'",
              a, a, b, b);
     free(test_shell(cmd, &status));
     cr_assert_eq(status, 0);

@@ -27,7 +27,8 @@ static double eval_figure(const char *args)
     return ll;
 }
 
-/* The last field (loglik_heldout) of log.csv's row of iteration `it`, as the log writes it. */
+/* The field before the last (loglik_heldout; phi_seconds is last) of log.csv's row of iteration
+ * `it`, as the log writes it. */
 static char *logged_heldout(const char *model, unsigned it)
 {
     char path[2048], *text, *line, *save = NULL, prefix[32], *found = NULL;
@@ -35,8 +36,10 @@ static char *logged_heldout(const char *model, unsigned it)
     cr_assert((text = test_read_file(path)), "no %s", path);
     snprintf(prefix, sizeof prefix, "%u,", it);
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (!strncmp(line, prefix, strlen(prefix)))
+        if (!strncmp(line, prefix, strlen(prefix))) {
+            *strrchr(line, ',') = '\0';
             found = strdup(strrchr(line, ',') + 1);
+        }
     free(text);
     cr_assert(found && strlen(found) > 3, "no held-out figure at iteration %u in %s", it, path);
     return found;

@@ -42,7 +42,8 @@ static void same_files(const char *a, const char *b, const char *const *files, s
 static const char *const model_files[] = {"phi.npy", "theta.npy", "z.npy", "topic_tokens.npy", "topics.txt"};
 enum { NUM_MODEL_FILES = sizeof model_files / sizeof model_files[0] };
 
-/* The last line of a log.csv, from the column loglik_pred on. */
+/* The last line of a log.csv, its figures: loglik_pred, loglik_joint, loglik_heldout (not the
+ * phi_seconds after them, a time). */
 static char *last_log_figures(const char *dir)
 {
     char path[2048];
@@ -55,6 +56,7 @@ static char *last_log_figures(const char *dir)
     char *last = strrchr(text, '\n') + 1, *p = last;
     for (int commas = 0; commas < 6; p++)
         commas += *p == ',';
+    *strrchr(p, ',') = '\0';
     char *out = strdup(p);
     free(text);
     return out;

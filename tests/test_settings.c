@@ -22,6 +22,7 @@ static void unusual_settings(lda_settings *s)
     s->params.precision = LDA_PRECISION_DOUBLE;
     s->params.sampler = LDA_SAMPLER_NAIVE;
     s->params.refresh = 5;
+    s->params.phi_estimate = LDA_PHI_ESTIMATE_EXPECTED;
     s->params.piece_length = 100;
     s->params.start_topics = 3;
     s->params.sample_start = 6;

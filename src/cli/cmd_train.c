@@ -21,7 +21,7 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_PHI_ESTIMATE, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START,
     OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_STREAM_TOKENS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
@@ -50,6 +50,10 @@ static const lda_option_spec train_options[] = {
     [OPT_SPLIT] = {"split", 0, "auto|staged|N", "butterfly, θ given: one block a document group with θ in shared "
                    "memory (staged), or N warps a group reading θ from global memory; auto: chosen from the corpus "
                    "and device (printed)", "auto"},
+    [OPT_PHI_ESTIMATE] = {"phi-estimate", 0, "auto|counts|expected", "the topics (φ) written and scored, collapsed "
+                          "model: the mean of the last sample's counts, or of the counts each token's full "
+                          "conditional expects (one more pass; better held-out); auto: expected on the CPU, counts "
+                          "on the GPU", "auto", lda_phi_estimate_choices},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly, sparse)",
                      "1"},
     [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "

@@ -57,6 +57,14 @@ const lda_choice lda_stream_choices[] = {
     {NULL, 0, NULL},
 };
 
+const lda_choice lda_phi_estimate_choices[] = {
+    {"auto", LDA_PHI_ESTIMATE_AUTO, "expected for the collapsed model on the CPU, else counts"},
+    {"counts", LDA_PHI_ESTIMATE_COUNTS, "the mean of the last sample's word-topic counts"},
+    {"expected", LDA_PHI_ESTIMATE_EXPECTED,
+     "the collapsed model: the mean of the counts each token's full conditional expects (one more pass)"},
+    {NULL, 0, NULL},
+};
+
 const lda_choice lda_model_choices[] = {
     {"uncollapsed", LDA_MODEL_UNCOLLAPSED, "θ and φ drawn from their Dirichlet conditionals"},
     {"mean-for-mode", LDA_MODEL_MEAN_FOR_MODE, "θ and φ set to their Dirichlet means"},
@@ -82,6 +90,25 @@ void lda_params_resolve_sampler(lda_params *p)
 {
     if (p->sampler == LDA_SAMPLER_AUTO)
         p->sampler = p->theta_collapsed ? LDA_SAMPLER_SPARSE : LDA_SAMPLER_BUTTERFLY;
+}
+
+void lda_params_resolve_phi_estimate(lda_params *p, int on_cpu)
+{
+    if (p->phi_estimate != LDA_PHI_ESTIMATE_AUTO)
+        return;
+    p->phi_estimate = lda_params_model(p) == LDA_MODEL_COLLAPSED && on_cpu
+                          ? LDA_PHI_ESTIMATE_EXPECTED
+                          : LDA_PHI_ESTIMATE_COUNTS;
+}
+
+int lda_params_check_phi_estimate(const lda_params *p, lda_error *err)
+{
+    if (p->phi_estimate == LDA_PHI_ESTIMATE_EXPECTED && lda_params_model(p) != LDA_MODEL_COLLAPSED) {
+        lda_error_input(err, "--phi-estimate expected: the collapsed model's only (--model collapsed); --model %s "
+                        "writes its φ as it draws or sets it", lda_choice_name(lda_model_choices, lda_params_model(p)));
+        return -1;
+    }
+    return 0;
 }
 
 lda_model_kind lda_params_model(const lda_params *p)

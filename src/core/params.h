@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,6 +50,13 @@ typedef enum {
 /* --stream-tokens: whether the tokens stay in host memory and pass through the GPU a chunk at a
  * time (backend/stream_plan.h). Not recorded: the model is the same either way. */
 typedef enum { LDA_STREAM_OFF = 0, LDA_STREAM_AUTO = 1, LDA_STREAM_ON = 2 } lda_stream_mode;
+/* --phi-estimate: the φ a collapsed model writes (train/phi_expected.h). Stored in model.conf by
+ * name; a model.conf without the key wrote the counts' mean. */
+typedef enum {
+    LDA_PHI_ESTIMATE_COUNTS = 0,   /* the mean of the last sample's counts */
+    LDA_PHI_ESTIMATE_EXPECTED = 1, /* the mean of the expected counts given the other tokens' topics */
+    LDA_PHI_ESTIMATE_AUTO = 2,     /* train's default: lda_params_resolve_phi_estimate's choice */
+} lda_phi_estimate;
 /* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
 typedef enum {
     LDA_MODEL_UNCOLLAPSED = 0,     /* θ and φ drawn */
@@ -71,6 +80,7 @@ extern const lda_choice lda_sampler_choices[];
 extern const lda_choice lda_model_choices[];
 extern const lda_choice lda_optimize_mode_choices[];
 extern const lda_choice lda_stream_choices[];
+extern const lda_choice lda_phi_estimate_choices[];
 
 /* Value of NAME in a NULL-terminated table, or -1. */
 int lda_choice_parse(const lda_choice *table, const char *name);
@@ -115,6 +125,7 @@ typedef struct {
     int phi_counts_only;   /* 1: the GPU's collapsed draw forms φ from the counts even on a corpus large
                               beside V × K (backend/zplan.h; the backend sets it where the tokens stream);
                               not recorded: either form draws the same model */
+    int phi_estimate;      /* lda_phi_estimate: the φ written and scored (--phi-estimate) */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
     int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's
@@ -217,6 +228,14 @@ static inline uint32_t lda_phi_stream(uint32_t iteration, uint32_t part, uint32_
  * model is known, before anything depends on it (the trainer, bench, every backend made), so
  * what runs and what model.conf records is a named sampler, never auto. */
 void lda_params_resolve_sampler(lda_params *p);
+
+/* --phi-estimate auto (train's default), given whether the run trains on the CPU: expected for the collapsed model on the CPU, where it costs
+ * a few iterations' time once a run (train/phi_expected.h); the counts elsewhere, and on the GPU,
+ * where that pass on the host would cost hundreds of iterations. The other models have only the
+ * counts (lda_params_check_phi_estimate). */
+void lda_params_resolve_phi_estimate(lda_params *p, int on_cpu);
+/* 0, or -1 with err (an input error) where expected is asked of a model other than collapsed. */
+int lda_params_check_phi_estimate(const lda_params *p, lda_error *err);
 
 /* --model NAME sets theta_collapsed and update; lda_params_model names the pair. */
 void lda_params_set_model(lda_params *p, lda_model_kind model);

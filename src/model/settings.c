@@ -24,6 +24,9 @@ const lda_setting lda_settings_table[] = {
     {"update", "update", LDA_SET_CHOICE, AT(params.update), 0, NO_LIMIT, lda_update_choices, NULL},
     {"precision", "precision", LDA_SET_CHOICE, AT(params.precision), 0, NO_LIMIT, lda_precision_choices, NULL},
     {"sampler", "sampler", LDA_SET_CHOICE, AT(params.sampler), 1, NO_LIMIT, lda_sampler_choices, NULL},
+    /* An output: the φ a run writes from its state (a resumed run may give another). */
+    {"phi_estimate", "phi-estimate", LDA_SET_CHOICE, AT(params.phi_estimate), 1, NO_LIMIT, lda_phi_estimate_choices,
+     NULL},
     {"refresh", "refresh", LDA_SET_U32, AT(params.refresh), 0, 1, 256, 0, 0, NULL, NULL},
     {"piece_length", "piece-length", LDA_SET_U32_AUTO, AT(params.piece_length), 0, 0, UINT32_MAX - 1, 0, 0, NULL, NULL},
     {"start_topics", "start-topics", LDA_SET_U32_AUTO, AT(params.start_topics), 0, 0, 1u << 20, 0, 0, NULL, NULL},

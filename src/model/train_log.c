@@ -75,7 +75,7 @@ int lda_train_log_write_csv(const lda_train_log *log, const char *path, lda_erro
     if (lda_atomic_open(&af, path, err))
         return -1;
     fprintf(af.f, "iteration,seconds,train_seconds,tokens_per_second,z_seconds,update_seconds,loglik_pred,"
-                  "loglik_joint,loglik_heldout\n");
+                  "loglik_joint,loglik_heldout,phi_seconds\n");
     for (size_t i = 0; i < log->count; i++) {
         const lda_log_row *r = &log->rows[i];
         fprintf(af.f, "%u,%.6f,%.6f,%.0f,%.6f,%.6f,", r->iteration, r->seconds, r->train_seconds,
@@ -85,19 +85,18 @@ int lda_train_log_write_csv(const lda_train_log *log, const char *path, lda_erro
         else
             fprintf(af.f, ",,");
         if (r->heldout_evaluated)
-            fprintf(af.f, "%.6f\n", r->loglik_heldout);
-        else
-            fprintf(af.f, "\n");
+            fprintf(af.f, "%.6f", r->loglik_heldout);
+        fprintf(af.f, ",%.6f\n", r->phi_seconds);
     }
     return lda_atomic_commit(&af, err);
 }
 
 /* Columns of log.csv, by name. */
 enum { COL_ITERATION, COL_SECONDS, COL_TRAIN_SECONDS, COL_TOKENS_PER_SECOND, COL_Z_SECONDS, COL_UPDATE_SECONDS,
-       COL_LOGLIK_PRED, COL_LOGLIK_JOINT, COL_LOGLIK_HELDOUT, NUM_COLS };
+       COL_LOGLIK_PRED, COL_LOGLIK_JOINT, COL_LOGLIK_HELDOUT, COL_PHI_SECONDS, NUM_COLS };
 static const char *const column_names[NUM_COLS] = {
     "iteration", "seconds", "train_seconds", "tokens_per_second", "z_seconds", "update_seconds",
-    "loglik_pred", "loglik_joint", "loglik_heldout",
+    "loglik_pred", "loglik_joint", "loglik_heldout", "phi_seconds",
 };
 
 /* Splits a line at commas in place (at most max fields); returns the count. */
@@ -180,6 +179,7 @@ int lda_train_log_read_csv(lda_train_log *log, const char *path, lda_error *err)
         r.eval.loglik_joint = v[COL_LOGLIK_JOINT];
         r.heldout_evaluated = present[COL_LOGLIK_HELDOUT];
         r.loglik_heldout = v[COL_LOGLIK_HELDOUT];
+        r.phi_seconds = v[COL_PHI_SECONDS];
         FILE *out = log->out;
         log->out = NULL; /* kept, not printed again */
         int failed = lda_train_log_add(log, &r, err);

@@ -24,6 +24,8 @@ typedef struct {
     lda_eval eval;
     int heldout_evaluated;  /* with --holdout, on evaluated iterations */
     double loglik_heldout;  /* per-token log-likelihood of the held-out documents (heldout.h) */
+    double phi_seconds;     /* the φ written estimated from expected counts after this iteration
+                               (--phi-estimate expected; train/phi_expected.h); 0: not */
 } lda_log_row;
 
 typedef struct {

@@ -16,6 +16,7 @@ void lda_train_options_default(lda_train_options *o)
     memset(o, 0, sizeof *o);
     lda_settings_default(&o->settings);
     o->settings.params.sampler = LDA_SAMPLER_AUTO; /* the library's default is what older models ran */
+    o->settings.params.phi_estimate = LDA_PHI_ESTIMATE_AUTO; /* ditto */
     o->top_words = 20;
 }
 

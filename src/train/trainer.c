@@ -23,6 +23,7 @@
 #include "model/model_stopwords.h"
 #include "model/train_log.h"
 #include "train/heldout.h"
+#include "train/phi_expected.h"
 #include "train/run_memory.h"
 #include "train/sample_start.h"
 #include "train/theta_fetch.h"
@@ -43,7 +44,8 @@ typedef struct {
     lda_backend *b;
     lda_completion completion;
     int has_completion;
-    float *phi;               /* V × K, for held-out evaluations */
+    float *phi;               /* V × K, for held-out evaluations and the expected φ */
+    int phi_is_current;       /* phi holds the expected φ of the state as it is now */
     size_t *heldout_index;    /* input indices of the held-out documents */
     size_t num_heldout;
     lda_train_log log;
@@ -240,21 +242,54 @@ static int keep_model(run *r, lda_model *m, lda_error *err)
     return 0;
 }
 
+static int phi_expected_wanted(const run *r)
+{
+    return r->b->params.phi_estimate == LDA_PHI_ESTIMATE_EXPECTED;
+}
+
+/* r->phi: the expected φ of the state as it is now (train/phi_expected.h), made once a state. */
+static int estimate_phi(run *r, lda_error *err)
+{
+    if (r->phi_is_current)
+        return 0;
+    const lda_layout *L = r->L;
+    uint32_t *z_pos = lda_malloc_array(L->num_positions, sizeof(uint32_t), "z", err);
+    uint32_t *z = lda_malloc_array(r->c->num_tokens ? r->c->num_tokens : 1, sizeof(uint32_t), "z", err);
+    int rc = -1;
+    if (z_pos && z && !r->b->ops->fetch(r->b, NULL, NULL, z_pos, err)) {
+        lda_layout_z_to_corpus_order(L, z_pos, z);
+        rc = lda_phi_expected(r->c, z, r->b->params.num_topics, &r->b->priors, r->b->params.threads, r->phi, err);
+    }
+    free(z);
+    free(z_pos);
+    r->phi_is_current = rc == 0;
+    return rc;
+}
+
+/* The φ the run writes and scores, V × K, into r->phi. */
+static int current_phi(run *r, lda_error *err)
+{
+    return phi_expected_wanted(r) ? estimate_phi(r, err) : r->b->ops->fetch(r->b, NULL, r->phi, NULL, err);
+}
+
 static int save_model(run *r, lda_error *err)
 {
     const lda_train_options *o = r->o;
     const lda_layout *L = r->L;
     lda_backend *b = r->b;
     const size_t K = b->params.num_topics;
-    float *phi = lda_malloc_array((size_t)L->vocab_size * K, sizeof(float), "phi", err);
+    /* The expected φ is r->phi's (made after the last iteration, or here after none). */
+    const int expected = phi_expected_wanted(r);
+    float *phi = expected ? NULL : lda_malloc_array((size_t)L->vocab_size * K, sizeof(float), "phi", err);
     uint32_t *z = lda_malloc_array(L->num_positions, sizeof(uint32_t), "z", err);
     uint32_t *n_k = lda_malloc_array(K, sizeof(uint32_t), "topic counts", err);
     lda_model m = {0};
     int rc = -1;
-    if (!phi || !z || !n_k)
+    if ((!expected && !phi) || !z || !n_k || (expected && estimate_phi(r, err)))
         goto out;
     if (b->ops->fetch(b, NULL, phi, z, err) || b->ops->fetch_counts(b, NULL, NULL, n_k, err) ||
-        lda_model_from_state(&m, r->c, L, &b->params, r->done, r->corpus_path, phi, z, n_k, err) ||
+        lda_model_from_state(&m, r->c, L, &b->params, r->done, r->corpus_path, expected ? r->phi : phi, z, n_k,
+                             err) ||
         set_settings(r, &m, err))
         goto out;
     m.z_checksum = lda_u32_checksum(m.z, m.num_tokens);
@@ -331,7 +366,7 @@ static int evaluate_into(run *r, lda_log_row *row, lda_error *err)
     if (!r->has_completion)
         return 0;
     row->heldout_evaluated = 1;
-    return r->b->ops->fetch(r->b, NULL, r->phi, NULL, err) ||
+    return current_phi(r, err) ||
            lda_completion_run(&r->completion, r->phi, &r->b->priors, lda_heldout_seed(r->b->params.seed, row->iteration),
                               r->o->settings.holdout_iterations, &row->loglik_heldout, err);
 }
@@ -369,6 +404,7 @@ static int run_iterations(run *r, lda_error *err)
         double t0 = lda_now_seconds();
         if (r->b->ops->iterate(r->b, it, &row.timing, err))
             return -1;
+        r->phi_is_current = 0;
         if (lda_priors_due(it, &o->settings.params))
             print_priors(o, it, &r->b->priors);
         row.seconds = lda_now_seconds() - t0 + (it == 1 ? r->start_seconds : 0.0); /* the start is training */
@@ -378,6 +414,12 @@ static int run_iterations(run *r, lda_error *err)
         row.tokens_per_second = row.seconds > 0 ? (double)r->L->num_tokens / row.seconds : 0.0;
         r->done = it;
         int last = it == end || stop_requested(r);
+        if (last && phi_expected_wanted(r)) { /* what the model will be written with: timed apart */
+            const double phi_start = lda_now_seconds();
+            if (estimate_phi(r, err))
+                return -1;
+            row.phi_seconds = lda_now_seconds() - phi_start;
+        }
         if (((every && it % every == 0) || last) && evaluate_into(r, &row, err))
             return -1;
         if (lda_train_log_add(&r->log, &row, err))
@@ -395,6 +437,9 @@ static int run_iterations(run *r, lda_error *err)
     if (ran)
         say(o, "ldagpu: %u iterations in %.2f s (%.4f s per iteration, %.2f M tokens/s)\n", ran,
                 run_seconds, run_seconds / ran, (double)r->L->num_tokens * ran / run_seconds / 1e6);
+    if (ran && r->log.count && r->log.rows[r->log.count - 1].phi_seconds > 0)
+        say(o, "ldagpu: φ from the expected counts in %.2f s (--phi-estimate expected)\n",
+                r->log.rows[r->log.count - 1].phi_seconds);
     return 0;
 }
 
@@ -598,7 +643,11 @@ int lda_train(const lda_train_options *o, lda_error *err)
 
     lda_params params = o->settings.params; /* the sampler and the piece length resolved: the model records them */
     lda_zplan_resolve_sampler(&params);
-    if (lda_zplan_check(&params, err)) /* before a long read */
+    char no_gpu[256];
+    lda_params_resolve_phi_estimate(&params, params.device == LDA_DEVICE_CPU ||
+                                                 (params.device == LDA_DEVICE_AUTO &&
+                                                  lda_cuda_device_count(no_gpu, sizeof no_gpu) == 0));
+    if (lda_zplan_check(&params, err) || lda_params_check_phi_estimate(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();
     full = o->documents ? (corpus *)o->documents : read_corpus(o, err);
@@ -669,6 +718,9 @@ int lda_train(const lda_train_options *o, lda_error *err)
             say(o, "ldagpu: %s\n", r.b->stream_why);
     }
     if (start_completion(&r, err))
+        goto out;
+    if (phi_expected_wanted(&r) && !r.phi &&
+        !(r.phi = lda_malloc_array((size_t)r.L->vocab_size * r.b->params.num_topics, sizeof(float), "phi", err)))
         goto out;
     if (start_state(&r, err))
         goto out;
