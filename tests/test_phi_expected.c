@@ -187,3 +187,28 @@ Test(phi_expected, train_writes_records_and_times_it)
     free(c);
     free(dir);
 }
+
+/* The pass's memory is planned with the run's: K = 4096 on the tiny corpus, where the pass's topic
+ * totals (256 parts × K doubles, 8 MiB) add to the rest of a collapsed CPU run (7 MiB), so
+ * a limit between the two lets the counts' run through and refuses the expected one before
+ * training. */
+Test(phi_expected, its_memory_is_counted_before_the_run)
+{
+    char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), args[4096];
+    cr_assert_eq(setenv("LDAGPU_MEMORY_LIMIT", "11M", 1), 0);
+    snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate counts "
+             "-o '%s/counts' -q", c, dir);
+    train_ok(args);
+    snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate expected "
+             "-o '%s/expected' -q", c, dir);
+    char *out = NULL;
+    const int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "ldagpu train: not enough memory for this run: it needs "), "%s", out);
+    cr_assert(strstr(out, "training on the CPU), and 11 MiB are available"), "%s", out);
+    free(out);
+    cr_assert_eq(unsetenv("LDAGPU_MEMORY_LIMIT"), 0);
+    test_rmdir(dir);
+    free(c);
+    free(dir);
+}

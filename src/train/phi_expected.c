@@ -180,6 +180,16 @@ static int group_tokens(const corpus *c, const uint32_t *z, work *x, uint64_t *w
     return 0;
 }
 
+uint64_t lda_phi_expected_bytes(uint64_t num_tokens, uint64_t num_docs, uint32_t vocab_size, uint32_t K)
+{
+    const uint64_t lists = num_docs * K < num_tokens ? num_docs * K : num_tokens;
+    return 3 * num_tokens * sizeof(uint32_t) +             /* each token's document, topic, place */
+           lists * sizeof(doc_entry) +                     /* the documents' lists */
+           2 * ((uint64_t)vocab_size + 1) * sizeof(uint64_t) + /* word offsets, twice while grouping */
+           (num_docs + 1) * sizeof(uint64_t) +             /* document offsets */
+           (uint64_t)PARTS * K * sizeof(double) + 3 * (uint64_t)K * sizeof(uint32_t); /* totals, counts */
+}
+
 int lda_phi_expected(const corpus *c, const uint32_t *z, uint32_t K, const lda_priors *priors, int threads,
                      float *phi_vk, lda_error *err)
 {

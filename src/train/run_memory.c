@@ -10,6 +10,7 @@
 #include "backend/zplan.h"
 #include "backend/shards.h"
 #include "corpus/corpus.h"
+#include "train/phi_expected.h"
 #include "train/theta_fetch.h"
 #include "util/memory.h"
 
@@ -44,8 +45,16 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
     uint64_t b = 0;
     if (on_cpu) /* the shards together hold every slot and position once, and each its V × K arrays */
         b += lda_run_cpu_state_bytes(L, p, shards > 1) + (shards - 1) * V * K * 3 * sizeof(uint32_t);
-    b += (V * K + P) * sizeof(uint32_t);                          /* φ and z fetched to save them */
-    b += (V * K + N) * sizeof(uint32_t);                          /* the model's φ, z in input order */
+    /* Saving takes φ and z fetched, then the model's own φ and z in input order. With
+     * --phi-estimate expected, the pass before it takes z twice (fetched, and in corpus order), its
+     * own arrays and the V × K φ it writes (held-out's, counted below, where there is one); while it
+     * runs, save may already hold z fetched. The larger of the two. */
+    const uint64_t save = (V * K + P) * sizeof(uint32_t) + (V * K + N) * sizeof(uint32_t);
+    uint64_t pass = 0;
+    if (p->phi_estimate == LDA_PHI_ESTIMATE_EXPECTED)
+        pass = (2 * P + N) * sizeof(uint32_t) + lda_phi_expected_bytes(N, L->num_docs, L->vocab_size, p->num_topics) +
+               (holdout ? 0 : V * K * sizeof(float));
+    b += save > pass ? save : pass;
     b += L->token_shift ? N * sizeof(int32_t) : 0;                /* the layout's order by word (raw text) */
     b += lda_theta_fetch_bytes(L, p->num_topics, num_input_docs); /* θ's chunks, trained flags */
     b += lda_doc_topics_bytes(doc_topics, num_input_docs, p->num_topics); /* the model's θ in its form */
