@@ -40,7 +40,7 @@ int lda_phi_expected(const corpus *c, const uint32_t *z, uint32_t K, const lda_p
                      float *phi_vk, lda_error *err);
 
 /* The bytes lda_phi_expected allocates for a corpus of these sizes, at most (a document's list
- * holds at most min(its tokens, K) topics; the per-worker rows, of 4K doubles, are left out). */
+ * holds at most min(its tokens, K) topics; a worker's rows, 2K doubles and 2K counts, are left out). */
 uint64_t lda_phi_expected_bytes(uint64_t num_tokens, uint64_t num_docs, uint32_t vocab_size, uint32_t K);
 
 #ifdef __cplusplus
