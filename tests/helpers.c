@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "model/topwords.h"
 
 corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,
                               uint32_t vocab_size)
@@ -569,4 +570,34 @@ pid_t test_gone_pid(void)
         _exit(0);
     waitpid(pid, NULL, 0);
     return pid;
+}
+
+int test_planted_topics_found(const uint32_t *words, const uint32_t *z, size_t n, uint32_t V, uint32_t K,
+                              uint32_t planted, uint32_t words_per_topic)
+{
+    uint32_t *count = calloc((size_t)V * K, sizeof *count), *n_k = calloc(K, sizeof *n_k), top[10];
+    for (size_t i = 0; i < n; i++) {
+        count[(size_t)words[i] * K + z[i]]++;
+        n_k[z[i]]++;
+    }
+    float *column = malloc(V * sizeof *column);
+    int *found = calloc(planted, sizeof *found), total = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t w = 0; w < V; w++)
+            column[w] = (float)((count[(size_t)w * K + k] + 0.01) / (n_k[k] + V * 0.01));
+        lda_top_indices(column, V, 10, top);
+        int all = 1;
+        for (int i = 1; i < 10; i++)
+            all &= top[i] / words_per_topic == top[0] / words_per_topic;
+        const uint32_t t = top[0] / words_per_topic;
+        if (all && t < planted && !found[t]) {
+            found[t] = 1;
+            total++;
+        }
+    }
+    free(found);
+    free(column);
+    free(count);
+    free(n_k);
+    return total;
 }

@@ -10,6 +10,12 @@
 #include "core/params.h"
 #include "corpus/corpus.h"
 
+/* How many of the planted topics of test_planted_corpus (`planted` of them, words_per_topic
+ * words each) own a topic of the φ that tokens' topics z make (n tokens of words `words`, V
+ * words, K topics) whose top 10 words are all theirs. */
+int test_planted_topics_found(const uint32_t *words, const uint32_t *z, size_t n, uint32_t V, uint32_t K,
+                              uint32_t planted, uint32_t words_per_topic);
+
 /* A corpus built in memory: doc d has lengths[d] tokens drawn from word ids given by fill(). */
 corpus *test_corpus_from_docs(size_t num_docs, const uint32_t *const *docs, const uint32_t *lengths,
                               uint32_t vocab_size);

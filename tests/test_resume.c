@@ -107,6 +107,11 @@ Test(resume, equals_an_uninterrupted_run_started_from_a_sample)
 {
     resume_equals_uninterrupted("--model collapsed --sample-start 5", "cpu");
 }
+/* So is the start from collapsed variational Bayes. */
+Test(resume, equals_an_uninterrupted_run_started_from_cvb)
+{
+    resume_equals_uninterrupted("--model collapsed --cvb-start 5", "cpu");
+}
 /* φ drawn between the parts of an iteration: the resumed run must start from the last part's φ. */
 Test(resume, equals_an_uninterrupted_run_refreshed)
 {

@@ -179,36 +179,22 @@ Test(sample_start, same_start_for_any_thread_count)
     corpus_free(c);
 }
 
-/* How many of the 8 planted topics own a topic of φ (V × K, from z's counts) whose top 10 words
- * are all theirs. */
+/* How many of the 8 planted topics own a topic of φ (from z's counts, L's positions) whose top 10
+ * words are all theirs. */
 static int planted_found(const lda_layout *L, const uint32_t *z, uint32_t K)
 {
-    const uint32_t V = (uint32_t)L->vocab_size;
-    uint32_t *n = calloc((size_t)V * K, sizeof *n), *n_k = calloc(K, sizeof *n_k), top[10];
+    uint32_t *words = malloc(L->num_tokens * sizeof *words), *topics = malloc(L->num_tokens * sizeof *topics);
+    size_t n = 0;
     for (size_t s = 0; s < L->num_slots; s++)
-        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+        for (uint32_t i = 0; i < L->slot_len[s]; i++, n++) {
             const size_t pos = lda_layout_pos(L, s, i);
-            n[(size_t)L->words[pos] * K + z[pos]]++;
-            n_k[z[pos]]++;
+            words[n] = L->words[pos];
+            topics[n] = z[pos];
         }
-    float *column = malloc(V * sizeof *column);
-    int found[8] = {0}, count = 0;
-    for (uint32_t k = 0; k < K; k++) {
-        for (uint32_t w = 0; w < V; w++)
-            column[w] = (float)((n[(size_t)w * K + k] + 0.01) / (n_k[k] + V * 0.01));
-        lda_top_indices(column, V, 10, top);
-        int all = 1;
-        for (int i = 1; i < 10; i++)
-            all &= top[i] / 25 == top[0] / 25;
-        if (all && top[0] / 25 < 8 && !found[top[0] / 25]) {
-            found[top[0] / 25] = 1;
-            count++;
-        }
-    }
-    free(column);
-    free(n);
-    free(n_k);
-    return count;
+    const int found = test_planted_topics_found(words, topics, n, (uint32_t)L->vocab_size, K, 8, 25);
+    free(words);
+    free(topics);
+    return found;
 }
 
 /* Before any iteration of the whole corpus, the start from 30 iterations on its tenth finds every

@@ -26,6 +26,7 @@ static void unusual_settings(lda_settings *s)
     s->params.piece_length = 100;
     s->params.start_topics = 3;
     s->params.sample_start = 6;
+    s->params.cvb_start = 4; /* beside sample_start only in a written file: a run refuses both */
     s->params.optimize_interval = 7;
     s->params.optimize_burn_in = 13;
     s->params.optimize_mode = LDA_OPTIMIZE_EVERY;

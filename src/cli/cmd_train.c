@@ -21,7 +21,7 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_PHI_ESTIMATE, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_PHI_ESTIMATE, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START, OPT_CVB_START,
     OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_STREAM_TOKENS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
@@ -72,6 +72,10 @@ static const lda_option_spec train_options[] = {
                           LDA_STRINGIFY(LDA_SAMPLE_START_FROM_K) " where the sample holds "
                           LDA_STRINGIFY(LDA_SAMPLE_START_MIN_DOCS) " documents or more, else 0",
                           "auto"},
+    [OPT_CVB_START] = {"cvb-start", 0, "N", "before the first iteration, N passes of collapsed variational Bayes "
+                       "(CVB0, on the CPU; 2K bytes for each distinct word of a document), and each token's first "
+                       "topic drawn from its distribution (0: never; the time is counted in iteration 1's); a sooner "
+                       "first model at small K on long documents, not with --sample-start", "0"},
     [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
                                "at the first multiple of N after the burn-in (0: never; with --optimize-mode every "
                                "at each multiple, as Mallet's --optimize-interval); held out better than symmetric "

@@ -35,6 +35,7 @@ enum lda_rng_purpose {
     LDA_RNG_GEN_THETA = 9,   /* ... each document's topic proportions */
     LDA_RNG_GEN_TOKENS = 10, /* ... each document's topics and words, one Philox block a token */
     LDA_RNG_SAMPLE_START = 11, /* each token's first topic drawn from a sample's topics (--sample-start) */
+    LDA_RNG_CVB_START = 12,    /* a pair's first topic, then each token's drawn from its γ (--cvb-start) */
     LDA_RNG_TEST = 15,  /* reserved for tests */
 };
 

@@ -10,6 +10,7 @@
 #include "backend/zplan.h"
 #include "backend/shards.h"
 #include "corpus/corpus.h"
+#include "train/cvb_start.h"
 #include "train/phi_expected.h"
 #include "train/theta_fetch.h"
 #include "util/memory.h"
@@ -55,6 +56,12 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
         pass = (2 * P + N) * sizeof(uint32_t) + lda_phi_expected_bytes(N, L->num_docs, L->vocab_size, p->num_topics) +
                (holdout ? 0 : V * K * sizeof(float));
     b += save > pass ? save : pass;
+    /* --cvb-start's state before the first iteration (freed before saving), with z in positions. */
+    if (lda_params_cvb_start(p)) {
+        const uint64_t start = lda_cvb_bytes(N, L->num_docs, L->vocab_size, p->num_topics) + P * sizeof(uint32_t);
+        const uint64_t later = save > pass ? save : pass;
+        b += start > later ? start - later : 0;
+    }
     b += L->token_shift ? N * sizeof(int32_t) : 0;                /* the layout's order by word (raw text) */
     b += lda_theta_fetch_bytes(L, p->num_topics, num_input_docs); /* θ's chunks, trained flags */
     b += lda_doc_topics_bytes(doc_topics, num_input_docs, p->num_topics); /* the model's θ in its form */

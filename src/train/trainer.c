@@ -25,6 +25,7 @@
 #include "train/heldout.h"
 #include "train/phi_expected.h"
 #include "train/run_memory.h"
+#include "train/cvb_start.h"
 #include "train/sample_start.h"
 #include "train/theta_fetch.h"
 #include "util/atomic_file.h"
@@ -55,7 +56,7 @@ typedef struct {
     int has_folder;
     uint64_t run_id;           /* model.conf's run_id: the resumed state's, or lda_run_id's */
     int stopped_by_caller;     /* the progress callback asked to stop */
-    double start_seconds;      /* --sample-start's, counted in the first iteration's time */
+    double start_seconds;      /* --sample-start's or --cvb-start's, counted in the first iteration's time */
 } run;
 
 static void drop_corpus(const run *r, corpus *c)
@@ -488,16 +489,43 @@ static int start_completion(run *r, lda_error *err)
     return 0;
 }
 
-/* A new run's start from a sample of its documents (train/sample_start.h), where --sample-start
- * asks for one; else the random start. */
+/* A new run's start from collapsed variational Bayes (train/cvb_start.h), where --cvb-start asks
+ * for it: its passes, then every token's topic drawn, into z_pos (the layout's positions). */
+static int start_from_cvb(run *r, uint32_t passes, uint32_t *z_pos, lda_error *err)
+{
+    uint32_t *z = lda_malloc_array(r->c->num_tokens ? r->c->num_tokens : 1, sizeof *z, "z", err);
+    if (!z)
+        return -1;
+    const lda_params *p = &r->b->params;
+    lda_cvb_start_report rep;
+    const int rc = lda_cvb_start(r->c, &r->b->priors, p->num_topics, p->seed, p->threads, passes, z, &rep, err);
+    if (!rc) {
+        lda_layout_z_to_positions(r->L, z, z_pos);
+        r->start_seconds = rep.seconds;
+        say(r->o, "ldagpu: start: %u passes of collapsed variational Bayes (%zu document-word pairs), then every "
+                  "token's topic drawn from them, in %.2f s (counted in iteration 1's time)\n",
+            passes, rep.pairs, rep.seconds);
+    }
+    free(z);
+    return rc;
+}
+
+/* A new run's start from CVB (--cvb-start) or from a sample of its documents
+ * (train/sample_start.h, --sample-start), where one asks for it; else the random start. */
 static int start_new(run *r, lda_error *err)
 {
     const uint32_t iterations = lda_params_sample_start(&r->b->params, r->c->num_docs);
-    if (!iterations || r->c->num_docs == 0)
+    const uint32_t passes = lda_params_cvb_start(&r->b->params); /* not both: lda_params_check_starts */
+    if ((!iterations && !passes) || r->c->num_docs == 0)
         return r->b->ops->start(r->b, NULL, 0, err);
     uint32_t *z_pos = lda_calloc(r->L->num_positions ? r->L->num_positions : 1, sizeof(uint32_t), "z", err);
     if (!z_pos)
         return -1;
+    if (passes) {
+        int rc = start_from_cvb(r, passes, z_pos, err) || r->b->ops->start(r->b, z_pos, 0, err);
+        free(z_pos);
+        return rc ? -1 : 0;
+    }
     lda_sample_start_report rep;
     int rc = lda_sample_start(r->c, r->L, &r->b->params, &r->b->priors, iterations, z_pos, &rep, err);
     if (!rc) {
@@ -647,7 +675,8 @@ int lda_train(const lda_train_options *o, lda_error *err)
     lda_params_resolve_phi_estimate(&params, params.device == LDA_DEVICE_CPU ||
                                                  (params.device == LDA_DEVICE_AUTO &&
                                                   lda_cuda_device_count(no_gpu, sizeof no_gpu) == 0));
-    if (lda_zplan_check(&params, err) || lda_params_check_phi_estimate(&params, err)) /* before a long read */
+    if (lda_zplan_check(&params, err) || lda_params_check_phi_estimate(&params, err) ||
+        lda_params_check_starts(&params, err)) /* before a long read */
         goto out;
     double t0 = lda_now_seconds();
     full = o->documents ? (corpus *)o->documents : read_corpus(o, err);
@@ -689,7 +718,10 @@ int lda_train(const lda_train_options *o, lda_error *err)
     if (!(r.L = lda_layout_build(r.c, params.piece_length, err)))
         goto out;
     const double layout_seconds = lda_now_seconds() - layout_start;
-    if (lda_run_check_memory(r.L, &params, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
+    lda_params planned = params;
+    if (o->resume) /* a resumed run has started: no start to plan for */
+        planned.cvb_start = 0;
+    if (lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
     if (r.b->tokens_streamed && r.heldout) { /* its scoring reads tokens kept on the GPU */

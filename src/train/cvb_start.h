@@ -1,0 +1,88 @@
+/* cvb_start.h — a run's start from collapsed variational Bayes (--cvb-start).
+ *
+ * At K = 100 the collapsed Gibbs sampler spends hundreds of iterations reaching the held-out
+ * fit its topics end with, and a faster draw was not found (docs/samplers.md). CVB0 (Asuncion,
+ * Welling, Smyth & Teh 2009: collapsed variational Bayes to zero order) reaches it in far fewer
+ * passes at about a Gibbs iteration's cost a pass: each token keeps a distribution γ over the
+ * topics instead of one topic, and a pass sets every token's to
+ *   γ_k ∝ (n[m,k]¬ + α_k) (n[w,k]¬ + β) / (n[k] + Vβ),
+ * the counts the expected ones (sums of γ), ¬ without the token's own γ. The tokens of one word
+ * in one document have the same γ, so it is kept once a (document, word) pair, in 1/65535ths
+ * (two bytes a topic). Within a pass a document's counts move pair by pair (its tokens in the
+ * order of their words) and the word–topic counts are those of the pass's start, summed again
+ * word by word from every pair's γ after the pass, in integers: so the passes give the same γ
+ * for any thread count. The denominator keeps the token in n[k] (n[k] is thousands of tokens,
+ * so its own γ moves it by less than 0.1%).
+ *
+ * After --cvb-start N passes each token's first topic is drawn from its pair's γ (Philox keyed
+ * on the token's corpus position, LDA_RNG_CVB_START), and the Gibbs sampler goes on from there.
+ * The start begins from one topic a pair, drawn at random. Measured on 2 cores at K = 100
+ * (docs/samplers.md, "The start from collapsed variational Bayes"): a sooner first model on
+ * wikimix's long documents, a later one on wiki43k's short ones, whose pass costs several Gibbs
+ * iterations (its word rows are read scattered); so it is taken only when asked for. */
+#ifndef LDA_CVB_START_H
+#define LDA_CVB_START_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/priors.h"
+#include "corpus/corpus.h"
+#include "util/threadpool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LDA_CVB_ONE 65535u /* γ's unit: a pair's γ_k is gamma[k] / LDA_CVB_ONE */
+
+typedef struct {
+    uint32_t K, V;
+    size_t num_docs, num_pairs;
+    size_t *doc_pair;    /* num_docs + 1: document m's pairs at [doc_pair[m], doc_pair[m + 1]), words increasing */
+    uint32_t *pair_word; /* num_pairs */
+    uint32_t *pair_count; /* num_pairs: the pair's tokens */
+    size_t *word_start;  /* V + 1: word w's pairs at word_pairs[word_start[w] .. word_start[w + 1]) */
+    size_t *word_pairs;  /* num_pairs: the pairs, by word, then document */
+    uint32_t *word_pair_count; /* num_pairs: their tokens, in that order (read with them) */
+    uint16_t *gamma;     /* num_pairs × K */
+    float *n_wk;         /* V × K: the expected word–topic counts, Σ count γ */
+    double *n_k;         /* K */
+} lda_cvb_state;
+
+/* The pairs of corpus c: (a bound on) the state's bytes for K topics, for the run's memory plan. */
+uint64_t lda_cvb_bytes(uint64_t num_tokens, uint64_t num_docs, uint32_t vocab_size, uint32_t K);
+
+/* The pairs of c and the first γ (one topic a pair, keyed on `seed`), with their counts. -1 with
+ * err when out of memory. */
+int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, lda_pool *pool, lda_error *err);
+void lda_cvb_free(lda_cvb_state *s);
+
+/* One pass over every document, then the counts summed again. -1 with err when out of memory. */
+int lda_cvb_pass(lda_cvb_state *s, const lda_priors *priors, lda_pool *pool, lda_error *err);
+
+/* The topic a 32-bit uniform u picks from K integer weights q (their total > 0): the first k
+ * whose running sum exceeds (u × total) / 2^32, so each k's share of the 2^32 values of u is
+ * q[k] / total to within one value. */
+uint32_t lda_cvb_pick(const uint16_t *q, uint32_t K, uint32_t u);
+
+/* Every token's topic drawn from its pair's γ, in corpus order (c's tokens), keyed on `seed`. */
+int lda_cvb_draw(const lda_cvb_state *s, const corpus *c, uint64_t seed, lda_pool *pool, uint32_t *z, lda_error *err);
+
+/* What the start did, for the run's messages. */
+typedef struct {
+    size_t pairs;
+    double seconds; /* the set-up, the passes and the draw */
+} lda_cvb_start_report;
+
+/* The whole start: `passes` passes on c and the draw into z (c's tokens, corpus order), with
+ * `threads` workers (0: one a core). */
+int lda_cvb_start(const corpus *c, const lda_priors *priors, uint32_t K, uint64_t seed, int threads, uint32_t passes,
+                  uint32_t *z, lda_cvb_start_report *report, lda_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,293 @@
+/* test_cvb_start.c — a run's start from collapsed variational Bayes (train/cvb_start.h): a pass
+ * against the update restated plainly in double, the counts against γ, the draw's picks exactly
+ * and in distribution (chi-squared), the same start for any thread count, planted topics found
+ * by the start alone, when it is taken, and the binary: resumed runs, the refusal of two
+ * starts and the start's memory counted before the run. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params.h"
+#include "core/priors.h"
+#include "core/rng.h"
+#include "helpers.h"
+#include "train/cvb_start.h"
+
+static corpus *planted(size_t docs)
+{
+    return test_planted_corpus(8, 25, docs, 20, 60, 5, NULL);
+}
+
+static lda_priors priors_for(uint32_t K)
+{
+    lda_priors pr;
+    lda_error err = {0};
+    cr_assert_eq(lda_priors_init(&pr, K, 0.3, 0.02, &err), 0, "%s", err.msg);
+    for (uint32_t k = 0; k < K; k++) /* per-topic α, as learned priors give */
+        pr.alpha[k] = 0.1 + 0.05 * (k % 7);
+    return pr;
+}
+
+/* One pass restated plainly, in double: every document's pairs in order, each pair's weights
+ * (θ[k] − own + α_k)(n[w,k] − own + β) / (n[k] + Vβ) from its document's counts as they move and
+ * the word counts of the pass's start, its γ their shares in 1/65535ths rounded, then θ moved. */
+static void restated_pass(const lda_cvb_state *s, const lda_priors *pr, uint16_t *gamma)
+{
+    const uint32_t K = s->K;
+    double *theta = calloc(K, sizeof *theta), *w = calloc(K, sizeof *w);
+    for (size_t m = 0; m < s->num_docs; m++) {
+        for (uint32_t k = 0; k < K; k++)
+            theta[k] = 0;
+        for (size_t p = s->doc_pair[m]; p < s->doc_pair[m + 1]; p++)
+            for (uint32_t k = 0; k < K; k++)
+                theta[k] += (double)s->pair_count[p] * gamma[p * K + k] / LDA_CVB_ONE;
+        for (size_t p = s->doc_pair[m]; p < s->doc_pair[m + 1]; p++) {
+            uint16_t *g = gamma + p * K;
+            double total = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                const double own = (double)g[k] / LDA_CVB_ONE;
+                w[k] = (theta[k] - own + pr->alpha[k]) * (s->n_wk[(size_t)s->pair_word[p] * K + k] - own + pr->beta) /
+                       (s->n_k[k] + s->V * pr->beta);
+                total += w[k];
+            }
+            for (uint32_t k = 0; k < K; k++) {
+                double q = floor(w[k] / total * LDA_CVB_ONE + 0.5);
+                q = q < LDA_CVB_ONE ? q : LDA_CVB_ONE;
+                theta[k] += (double)s->pair_count[p] * (q - g[k]) / LDA_CVB_ONE;
+                g[k] = (uint16_t)q;
+            }
+        }
+    }
+    free(theta);
+    free(w);
+}
+
+Test(cvb_start, pass_agrees_with_the_update_restated)
+{
+    static const uint32_t Ks[] = {1, 2, 31, 32, 33, 100};
+    corpus *c = planted(300);
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    for (size_t i = 0; i < sizeof Ks / sizeof *Ks; i++) {
+        const uint32_t K = Ks[i];
+        lda_priors pr = priors_for(K);
+        lda_cvb_state s;
+        cr_assert_eq(lda_cvb_init(&s, c, K, 11, pool, &err), 0, "%s", err.msg);
+        cr_assert_eq(s.num_docs, c->num_docs);
+        for (int pass = 0; pass < 2; pass++) /* from a state that has moved */
+            cr_assert_eq(lda_cvb_pass(&s, &pr, pool, &err), 0, "%s", err.msg);
+        uint16_t *expected = malloc(s.num_pairs * K * sizeof *expected);
+        memcpy(expected, s.gamma, s.num_pairs * K * sizeof *expected);
+        restated_pass(&s, &pr, expected);
+        cr_assert_eq(lda_cvb_pass(&s, &pr, pool, &err), 0, "%s", err.msg);
+        size_t moved = 0;
+        for (size_t j = 0; j < s.num_pairs * K; j++) { /* float sums against double: a few 65535ths apart */
+            cr_assert_leq(abs((int)s.gamma[j] - (int)expected[j]), 4, "K = %u, pair %zu topic %zu: %u against %u", K,
+                          j / K, j % K, s.gamma[j], expected[j]);
+            moved += s.gamma[j] != 0 && s.gamma[j] != LDA_CVB_ONE;
+        }
+        cr_assert(K == 1 || moved > s.num_pairs, "K = %u: the pass must spread γ over topics", K);
+        /* The counts are γ's sums: each word's Σ count γ, and n[k] their totals. */
+        double *n_k = calloc(K, sizeof *n_k);
+        for (uint32_t w = 0; w < s.V; w++)
+            for (uint32_t k = 0; k < K; k++) {
+                double n = 0;
+                for (size_t p = 0; p < s.num_pairs; p++)
+                    if (s.pair_word[p] == w)
+                        n += (double)s.pair_count[p] * s.gamma[p * K + k] / LDA_CVB_ONE;
+                cr_assert_float_eq(s.n_wk[(size_t)w * K + k], n, 1e-3 + 1e-5 * n, "K = %u word %u topic %u", K, w, k);
+                n_k[k] += n;
+            }
+        for (uint32_t k = 0; k < K; k++)
+            cr_assert_float_eq(s.n_k[k], n_k[k], 1e-2, "K = %u topic %u", K, k);
+        free(n_k);
+        free(expected);
+        lda_cvb_free(&s);
+        lda_priors_free(&pr);
+    }
+    lda_pool_destroy(pool);
+    corpus_free(c);
+}
+
+Test(cvb_start, pairs_hold_every_token_once)
+{
+    corpus *c = planted(50);
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(3, &err);
+    lda_cvb_state s;
+    cr_assert_eq(lda_cvb_init(&s, c, 4, 1, pool, &err), 0, "%s", err.msg);
+    for (size_t m = 0; m < c->num_docs; m++) {
+        uint32_t *left = calloc(c->vocab_size, sizeof *left);
+        for (size_t i = c->doc_offsets[m]; i < c->doc_offsets[m + 1]; i++)
+            left[c->words[i]]++;
+        for (size_t p = s.doc_pair[m]; p < s.doc_pair[m + 1]; p++) {
+            cr_assert(p == s.doc_pair[m] || s.pair_word[p - 1] < s.pair_word[p], "words increasing");
+            cr_assert_eq(s.pair_count[p], left[s.pair_word[p]]);
+            left[s.pair_word[p]] = 0;
+        }
+        for (uint32_t w = 0; w < c->vocab_size; w++)
+            cr_assert_eq(left[w], 0);
+        free(left);
+    }
+    for (uint32_t w = 0; w < c->vocab_size; w++)
+        for (size_t i = s.word_start[w]; i < s.word_start[w + 1]; i++)
+            cr_assert_eq(s.pair_word[s.word_pairs[i]], w);
+    lda_cvb_free(&s);
+    lda_pool_destroy(pool);
+    corpus_free(c);
+}
+
+Test(cvb_start, pick_is_exact_on_integer_weights)
+{
+    const uint16_t q[] = {1, 0, 3};
+    /* total 4: u < 2^30 picks 0, the rest 2, never the zero weight */
+    cr_assert_eq(lda_cvb_pick(q, 3, 0), 0);
+    cr_assert_eq(lda_cvb_pick(q, 3, (1u << 30) - 1), 0);
+    cr_assert_eq(lda_cvb_pick(q, 3, 1u << 30), 2);
+    cr_assert_eq(lda_cvb_pick(q, 3, UINT32_MAX), 2);
+    const uint16_t zero[] = {0, 0, 0, 0};
+    cr_assert_eq(lda_cvb_pick(zero, 4, UINT32_MAX), 3, "no weight: any topic, by u");
+    /* Real-looking weights: 200,000 Philox uniforms, chi-squared at significance 0.001. */
+    const uint16_t w[] = {30000, 1, 0, 12000, 23534, 7, 0, 2};
+    const size_t K = sizeof w / sizeof *w, draws = 200000;
+    uint64_t seen[8] = {0};
+    double prob[8], total = 0;
+    for (size_t k = 0; k < K; k++)
+        total += w[k];
+    for (size_t k = 0; k < K; k++)
+        prob[k] = w[k] / total;
+    for (size_t i = 0; i < draws; i++)
+        seen[lda_cvb_pick(w, (uint32_t)K, lda_rng_once(9, LDA_RNG_TEST, 0, i))]++;
+    cr_assert_eq(seen[2] + seen[6], 0);
+    double dof;
+    const double x = test_chi2_stat(seen, prob, K, draws, &dof);
+    cr_assert_gt(test_chi2_sf(x, dof), 0.001, "chi2 %g (dof %g)", x, dof);
+}
+
+static uint32_t *started(const corpus *c, uint32_t K, int threads, uint32_t passes)
+{
+    lda_priors pr = priors_for(K);
+    lda_error err = {0};
+    uint32_t *z = calloc(c->num_tokens, sizeof *z);
+    lda_cvb_start_report rep;
+    cr_assert_eq(lda_cvb_start(c, &pr, K, 3, threads, passes, z, &rep, &err), 0, "%s", err.msg);
+    cr_assert_gt(rep.pairs, c->num_docs);
+    lda_priors_free(&pr);
+    return z;
+}
+
+Test(cvb_start, same_start_for_any_thread_count)
+{
+    corpus *c = planted(400);
+    uint32_t *one = started(c, 12, 1, 4);
+    for (int threads = 2; threads <= 3; threads++) {
+        uint32_t *z = started(c, 12, threads, 4);
+        cr_assert_arr_eq(z, one, c->num_tokens * sizeof *z, "%d threads", threads);
+        free(z);
+    }
+    free(one);
+    corpus_free(c);
+}
+
+/* Before any Gibbs iteration, 20 passes find every planted topic; one topic a pair at random (no
+ * pass) finds none, which is what the test tells apart. */
+Test(cvb_start, planted_topics_found_by_the_start_alone)
+{
+    corpus *c = planted(2000);
+    const uint32_t K = 12;
+    uint32_t *z = started(c, K, 2, 20);
+    cr_assert_eq(test_planted_topics_found(c->words, z, c->num_tokens, c->vocab_size, K, 8, 25), 8);
+    free(z);
+    z = started(c, K, 2, 0);
+    cr_assert_eq(test_planted_topics_found(c->words, z, c->num_tokens, c->vocab_size, K, 8, 25), 0);
+    free(z);
+    corpus_free(c);
+}
+
+/* No auto takes it (measured: docs/samplers.md); asked for, it turns the sample start's auto off,
+ * and both asked for are refused before the corpus is read. */
+Test(cvb_start, asked_for_only)
+{
+    lda_params p;
+    lda_params_default(&p);
+    lda_params_set_model(&p, LDA_MODEL_COLLAPSED);
+    p.device = LDA_DEVICE_CPU;
+    p.num_topics = 100;
+    cr_assert_eq(lda_params_cvb_start(&p), 0, "not by default");
+    p.cvb_start = 7;
+    cr_assert_eq(lda_params_cvb_start(&p), 7);
+    p.freeze_phi = 1;
+    cr_assert_eq(lda_params_cvb_start(&p), 0, "inference never");
+    p.freeze_phi = 0;
+    p.num_topics = LDA_SAMPLE_START_FROM_K;
+    const size_t enough = (size_t)LDA_SAMPLE_START_STRIDE * LDA_SAMPLE_START_MIN_DOCS;
+    p.cvb_start = 0;
+    cr_assert_eq(lda_params_sample_start(&p, enough), LDA_SAMPLE_START_ITERATIONS);
+    p.cvb_start = 10;
+    cr_assert_eq(lda_params_sample_start(&p, enough), 0);
+    lda_error err = {0};
+    cr_assert_eq(lda_params_check_starts(&p, &err), 0);
+    p.sample_start = 5;
+    cr_assert_eq(lda_params_check_starts(&p, &err), -1);
+    p.sample_start = 0;
+    cr_assert_eq(lda_params_check_starts(&p, &err), 0);
+}
+
+static void train_ok(const char *args, const char *needle)
+{
+    char *out = NULL;
+    const int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "ldagpu %s: exit %d\n%s", args, rc, out ? out : "");
+    cr_assert(!needle || strstr(out, needle), "ldagpu %s: no '%s' in\n%s", args, needle, out);
+    free(out);
+}
+
+/* The start is the first run's: 2 + 2 resumed iterations after it give the model 4 in one run do. */
+Test(cvb_start, resumed_runs_give_the_same_model)
+{
+    char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), args[8192], one[2048], two[2048];
+    snprintf(one, sizeof one, "%s/one", dir);
+    snprintf(two, sizeof two, "%s/two", dir);
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 4 -e 2 --model collapsed --device cpu -j 2 --cvb-start 5 -o '%s'",
+             c, one);
+    train_ok(args, "start: 5 passes of collapsed variational Bayes");
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 2 -e 2 --model collapsed --device cpu -j 3 --cvb-start 5 -o '%s' -q",
+             c, two);
+    train_ok(args, NULL);
+    snprintf(args, sizeof args, "train --resume '%s' -n 2 -j 1", two);
+    train_ok(args, NULL);
+    test_assert_same_models(one, two);
+    test_rmdir(dir);
+    free(c);
+    free(dir);
+}
+
+Test(cvb_start, two_starts_are_refused)
+{
+    char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), args[4096];
+    snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --model collapsed --device cpu --cvb-start 3 --sample-start 2 "
+             "-o '%s/m' -q", c, dir);
+    test_expect_failure(args, 2, "--cvb-start 3 and --sample-start 2 are two starts: give one of them");
+    test_rmdir(dir);
+    free(c);
+    free(dir);
+}
+
+Test(cvb_start, its_memory_is_counted_before_the_run)
+{
+    char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), args[4096];
+    cr_assert_eq(setenv("LDAGPU_MEMORY_LIMIT", "8M", 1), 0);
+    snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate counts "
+             "--cvb-start 0 -o '%s/none' -q", c, dir);
+    train_ok(args, NULL);
+    snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate counts "
+             "--cvb-start 1 -o '%s/cvb' -q", c, dir);
+    test_expect_failure(args, 1, "not enough memory for this run: it needs 10 MiB");
+    cr_assert_eq(unsetenv("LDAGPU_MEMORY_LIMIT"), 0);
+    test_rmdir(dir);
+    free(c);
+    free(dir);
+}
