@@ -601,3 +601,12 @@ int test_planted_topics_found(const uint32_t *words, const uint32_t *z, size_t n
     free(n_k);
     return total;
 }
+
+void test_run_ok(const char *args, const char *needle)
+{
+    char *out = NULL;
+    const int rc = test_run_ldagpu(args, &out);
+    cr_assert_eq(rc, 0, "ldagpu %s: exit %d\n%s", args, rc, out ? out : "");
+    cr_assert(!needle || (out && strstr(out, needle)), "ldagpu %s: no '%s' in\n%s", args, needle, out ? out : "");
+    free(out);
+}

@@ -10,6 +10,9 @@
 #include "core/params.h"
 #include "corpus/corpus.h"
 
+/* Runs ldagpu ARGS and asserts it exits 0 and, where needle is not NULL, prints needle. */
+void test_run_ok(const char *args, const char *needle);
+
 /* How many of the planted topics of test_planted_corpus (`planted` of them, words_per_topic
  * words each) own a topic of the φ that tokens' topics z make (n tokens of words `words`, V
  * words, K topics) whose top 10 words are all theirs. */

@@ -236,15 +236,6 @@ Test(cvb_start, asked_for_only)
     cr_assert_eq(lda_params_check_starts(&p, &err), 0);
 }
 
-static void train_ok(const char *args, const char *needle)
-{
-    char *out = NULL;
-    const int rc = test_run_ldagpu(args, &out);
-    cr_assert_eq(rc, 0, "ldagpu %s: exit %d\n%s", args, rc, out ? out : "");
-    cr_assert(!needle || strstr(out, needle), "ldagpu %s: no '%s' in\n%s", args, needle, out);
-    free(out);
-}
-
 /* The start is the first run's: 2 + 2 resumed iterations after it give the model 4 in one run do. */
 Test(cvb_start, resumed_runs_give_the_same_model)
 {
@@ -253,12 +244,12 @@ Test(cvb_start, resumed_runs_give_the_same_model)
     snprintf(two, sizeof two, "%s/two", dir);
     snprintf(args, sizeof args, "train '%s' -K 3 -n 4 -e 2 --model collapsed --device cpu -j 2 --cvb-start 5 -o '%s'",
              c, one);
-    train_ok(args, "start: 5 passes of collapsed variational Bayes");
+    test_run_ok(args, "start: 5 passes of collapsed variational Bayes");
     snprintf(args, sizeof args, "train '%s' -K 3 -n 2 -e 2 --model collapsed --device cpu -j 3 --cvb-start 5 -o '%s' -q",
              c, two);
-    train_ok(args, NULL);
+    test_run_ok(args, NULL);
     snprintf(args, sizeof args, "train --resume '%s' -n 2 -j 1", two);
-    train_ok(args, NULL);
+    test_run_ok(args, NULL);
     test_assert_same_models(one, two);
     test_rmdir(dir);
     free(c);
@@ -282,7 +273,7 @@ Test(cvb_start, its_memory_is_counted_before_the_run)
     cr_assert_eq(setenv("LDAGPU_MEMORY_LIMIT", "8M", 1), 0);
     snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate counts "
              "--cvb-start 0 -o '%s/none' -q", c, dir);
-    train_ok(args, NULL);
+    test_run_ok(args, NULL);
     snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate counts "
              "--cvb-start 1 -o '%s/cvb' -q", c, dir);
     test_expect_failure(args, 1, "not enough memory for this run: it needs 10 MiB");

@@ -142,22 +142,14 @@ static double last_phi_seconds(const char *model)
     return s;
 }
 
-static void train_ok(const char *args)
-{
-    char *out = NULL;
-    const int rc = test_run_ldagpu(args, &out);
-    cr_assert_eq(rc, 0, "ldagpu %s: exit %d\n%s", args, rc, out ? out : "");
-    free(out);
-}
-
 Test(phi_expected, train_writes_records_and_times_it)
 {
     char *dir = test_tmpdir(), *c = test_tiny_corpus(dir), args[8192], a[2048], b[2048];
     snprintf(args, sizeof args, "train '%s' -K 3 -n 8 --model collapsed --device cpu -j 2 -o '%s/auto' -q", c, dir);
-    train_ok(args);
+    test_run_ok(args, NULL);
     snprintf(args, sizeof args, "train '%s' -K 3 -n 8 --model collapsed --device cpu -j 2 --phi-estimate counts "
              "-o '%s/counts' -q", c, dir);
-    train_ok(args);
+    test_run_ok(args, NULL);
     snprintf(a, sizeof a, "%s/auto", dir);
     snprintf(b, sizeof b, "%s/counts", dir);
     int status;
@@ -177,7 +169,7 @@ Test(phi_expected, train_writes_records_and_times_it)
     cr_assert(!test_same_bytes(pa, pb), "expected and counts wrote the same φ");
     /* φ is the state's: the expected model rewritten with the counts' φ is the counts run's. */
     snprintf(args, sizeof args, "train --resume '%s' -n 0 --phi-estimate counts -q", a);
-    train_ok(args);
+    test_run_ok(args, NULL);
     cr_assert(test_same_bytes(pa, pb), "--resume -n 0 --phi-estimate counts: not the counts run's φ");
     /* Only the collapsed model has it. */
     snprintf(args, sizeof args, "train '%s' -K 3 -n 1 --model uncollapsed --device cpu --phi-estimate expected "
@@ -198,7 +190,7 @@ Test(phi_expected, its_memory_is_counted_before_the_run)
     cr_assert_eq(setenv("LDAGPU_MEMORY_LIMIT", "11M", 1), 0);
     snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate counts "
              "-o '%s/counts' -q", c, dir);
-    train_ok(args);
+    test_run_ok(args, NULL);
     snprintf(args, sizeof args, "train '%s' -K 4096 -n 1 -e 0 --model collapsed --device cpu --phi-estimate expected "
              "-o '%s/expected' -q", c, dir);
     test_expect_failure(args, 1, "not enough memory for this run");

@@ -22,9 +22,9 @@ static void prefetch_bytes(const void *at, size_t bytes)
 
 uint64_t lda_cvb_bytes(uint64_t num_tokens, uint64_t num_docs, uint32_t vocab_size, uint32_t K)
 {
-    /* Pairs are at most the tokens. Each: γ, its word and count, its place in the word's list and
-     * its count there; and z in corpus order, a token. */
-    const uint64_t pair = (uint64_t)K * sizeof(uint16_t) + 3 * sizeof(uint32_t) + sizeof(size_t);
+    /* Pairs are at most the tokens. Each: γ, its word and count, and its place in the word's
+     * list; and z in corpus order, a token. */
+    const uint64_t pair = (uint64_t)K * sizeof(uint16_t) + 2 * sizeof(uint32_t) + sizeof(size_t);
     return num_tokens * (pair + sizeof(uint32_t)) + (num_docs + 1 + vocab_size + 1) * sizeof(size_t) +
            (uint64_t)vocab_size * K * sizeof(float) + K * sizeof(double);
 }
@@ -36,7 +36,6 @@ void lda_cvb_free(lda_cvb_state *s)
     free(s->pair_count);
     free(s->word_start);
     free(s->word_pairs);
-    free(s->word_pair_count);
     free(s->gamma);
     free(s->n_wk);
     free(s->n_k);
@@ -144,7 +143,7 @@ static void sum_words(void *vctx, size_t task, int worker_id)
             if (i + AHEAD < s->num_pairs)
                 prefetch_bytes(s->gamma + s->word_pairs[i + AHEAD] * K, K * sizeof *s->gamma);
             const size_t p = s->word_pairs[i];
-            const float count = (float)s->word_pair_count[i] * one;
+            const float count = (float)s->pair_count[p] * one;
             const uint16_t *restrict g = s->gamma + p * K;
             for (uint32_t k = 0; k < K; k++)
                 row[k] += count * (float)g[k];
@@ -210,10 +209,8 @@ static size_t longest_document(const corpus *c)
 static int index_words(lda_cvb_state *s, lda_error *err)
 {
     const char *what = "the CVB start";
-    const size_t P = s->num_pairs ? s->num_pairs : 1;
     if (!(s->word_start = lda_calloc((size_t)s->V + 1, sizeof *s->word_start, what, err)) ||
-        !(s->word_pairs = lda_malloc_array(P, sizeof *s->word_pairs, what, err)) ||
-        !(s->word_pair_count = lda_malloc_array(P, sizeof *s->word_pair_count, what, err)))
+        !(s->word_pairs = lda_malloc_array(s->num_pairs ? s->num_pairs : 1, sizeof *s->word_pairs, what, err)))
         return -1;
     for (size_t p = 0; p < s->num_pairs; p++)
         s->word_start[s->pair_word[p] + 1]++;
@@ -223,11 +220,8 @@ static int index_words(lda_cvb_state *s, lda_error *err)
     if (!next)
         return -1;
     memcpy(next, s->word_start, ((size_t)s->V + 1) * sizeof *next);
-    for (size_t p = 0; p < s->num_pairs; p++) {
-        const size_t i = next[s->pair_word[p]]++;
-        s->word_pairs[i] = p;
-        s->word_pair_count[i] = s->pair_count[p];
-    }
+    for (size_t p = 0; p < s->num_pairs; p++)
+        s->word_pairs[next[s->pair_word[p]]++] = p;
     free(next);
     return 0;
 }
@@ -287,7 +281,7 @@ static float lane_total(const float *restrict v, uint32_t K)
 
 /* Document m's pairs, each γ set from its document's counts as they move and the word's of the
  * pass's start, both without the pair's own token. */
-static void pass_document(const job *j, worker *wk, size_t m, size_t last_pair)
+static void pass_document(const job *j, worker *wk, size_t m)
 {
     const lda_cvb_state *s = j->s;
     const uint32_t K = s->K;
@@ -303,7 +297,7 @@ static void pass_document(const job *j, worker *wk, size_t m, size_t last_pair)
             theta[k] += count * (float)g[k];
     }
     for (size_t p = s->doc_pair[m]; p < s->doc_pair[m + 1]; p++) {
-        if (p + AHEAD < last_pair) /* the task's next documents' too */
+        if (p + AHEAD < s->doc_pair[m + 1])
             prefetch_bytes(s->n_wk + (size_t)s->pair_word[p + AHEAD] * K, K * sizeof *s->n_wk);
         uint16_t *restrict g = s->gamma + p * K;
         const float *restrict row = s->n_wk + (size_t)s->pair_word[p] * K;
@@ -327,9 +321,8 @@ static void pass_documents(void *vctx, size_t task, int worker_id)
     worker *wk = &j->workers[worker_id];
     for (uint32_t k = 0; k < j->s->K; k++)
         wk->alpha[k] = (float)j->priors->alpha[k];
-    const size_t end = task_end(task, DOCS_A_TASK, j->s->num_docs);
-    for (size_t m = task * DOCS_A_TASK; m < end; m++)
-        pass_document(j, wk, m, j->s->doc_pair[end]);
+    for (size_t m = task * DOCS_A_TASK; m < task_end(task, DOCS_A_TASK, j->s->num_docs); m++)
+        pass_document(j, wk, m);
 }
 
 int lda_cvb_pass(lda_cvb_state *s, const lda_priors *priors, lda_pool *pool, lda_error *err)

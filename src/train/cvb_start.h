@@ -45,7 +45,6 @@ typedef struct {
     uint32_t *pair_count; /* num_pairs: the pair's tokens */
     size_t *word_start;  /* V + 1: word w's pairs at word_pairs[word_start[w] .. word_start[w + 1]) */
     size_t *word_pairs;  /* num_pairs: the pairs, by word, then document */
-    uint32_t *word_pair_count; /* num_pairs: their tokens, in that order (read with them) */
     uint16_t *gamma;     /* num_pairs × K */
     float *n_wk;         /* V × K: the expected word–topic counts, Σ count γ */
     double *n_k;         /* K */
