@@ -72,10 +72,13 @@ static const lda_option_spec train_options[] = {
                           LDA_STRINGIFY(LDA_SAMPLE_START_FROM_K) " where the sample holds "
                           LDA_STRINGIFY(LDA_SAMPLE_START_MIN_DOCS) " documents or more, else 0",
                           "auto"},
-    [OPT_CVB_START] = {"cvb-start", 0, "N", "before the first iteration, N passes of collapsed variational Bayes "
-                       "(CVB0, on the CPU; 2K bytes for each distinct word of a document), and each token's first "
-                       "topic drawn from its distribution (0: never; the time is counted in iteration 1's); a sooner "
-                       "first model at small K on long documents, not with --sample-start", "0"},
+    [OPT_CVB_START] = {"cvb-start", 0, "auto|N", "before the first iteration, N passes of collapsed variational "
+                       "Bayes (CVB0, on the CPU; 2K bytes for each distinct word of a document), and each token's "
+                       "first topic drawn from its distribution (0: never; the time is counted in iteration 1's); "
+                       "auto: " LDA_STRINGIFY(LDA_CVB_START_PASSES) " for --model collapsed on the CPU up to K = "
+                       LDA_STRINGIFY(LDA_CVB_START_UP_TO_K) " where the corpus holds "
+                       LDA_STRINGIFY(LDA_CVB_START_MIN_DOCS) " documents or more and the passes fit in memory, "
+                       "else 0; not with --sample-start N", "auto"},
     [OPT_OPTIMIZE_INTERVAL] = {"optimize-interval", 0, "N", "learn α (one value per topic) and β from the counts "
                                "at the first multiple of N after the burn-in (0: never; with --optimize-mode every "
                                "at each multiple, as Mallet's --optimize-interval); held out better than symmetric "

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void set(lda_error *err, int status, const char *fmt, va_list ap)
 {
@@ -59,4 +60,19 @@ void *lda_malloc_array(size_t count, size_t size, const char *what, lda_error *e
         return NULL;
     }
     return lda_malloc(count * size, what, err);
+}
+
+void *lda_malloc_huge(size_t count, size_t size, const char *what, lda_error *err)
+{
+    enum { HUGE_PAGE = 1 << 21 };
+    void *p = NULL;
+    if ((size && count > (size_t)-1 / size) ||
+        posix_memalign(&p, HUGE_PAGE, count > 0 && size > 0 ? count * size : 1) != 0) {
+        lda_error_fail(err, "out of memory (%zu x %zu bytes for %s)", count, size, what);
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, count * size, MADV_HUGEPAGE); /* advice: without it, 4 KiB pages */
+#endif
+    return p;
 }

@@ -32,6 +32,10 @@ void *lda_malloc(size_t n, const char *what, lda_error *err);
 void *lda_calloc(size_t count, size_t size, const char *what, lda_error *err);
 /* count*size with overflow reported as out of memory. */
 void *lda_malloc_array(size_t count, size_t size, const char *what, lda_error *err);
+/* The same, aligned to 2 MiB and asked for in huge pages where the kernel gives them on request
+ * (freed with free): for large arrays read at random places, whose 4 KiB pages' tables miss the
+ * cache as well, and whose first touch would take a fault every 4 KiB. */
+void *lda_malloc_huge(size_t count, size_t size, const char *what, lda_error *err);
 
 #ifdef __cplusplus
 }

@@ -114,7 +114,7 @@ int lda_params_check_phi_estimate(const lda_params *p, lda_error *err)
 /* Both starts asked for by number: each is a whole start, so the run could not take both. */
 int lda_params_check_starts(const lda_params *p, lda_error *err)
 {
-    const int cvb = p->cvb_start > 0;
+    const int cvb = p->cvb_start != LDA_CVB_START_AUTO && p->cvb_start > 0;
     const int sample = p->sample_start != LDA_SAMPLE_START_AUTO && p->sample_start > 0;
     if (cvb && sample && !p->freeze_phi) {
         lda_error_input(err, "--cvb-start %u and --sample-start %u are two starts: give one of them", p->cvb_start,
@@ -179,7 +179,7 @@ void lda_params_default(lda_params *p)
     p->piece_length = LDA_PIECE_LENGTH_AUTO;
     p->start_topics = LDA_START_TOPICS_AUTO;
     p->sample_start = LDA_SAMPLE_START_AUTO;
-    p->cvb_start = 0;
+    p->cvb_start = LDA_CVB_START_AUTO;
     p->optimize_interval = 0;
     p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
     p->optimize_mode = LDA_OPTIMIZE_ONCE;
@@ -201,16 +201,29 @@ uint32_t lda_params_sample_start(const lda_params *p, size_t num_docs)
         return 0;
     if (p->sample_start != LDA_SAMPLE_START_AUTO)
         return p->sample_start;
-    if (p->cvb_start > 0) /* the other start asked for */
+    if (p->cvb_start != LDA_CVB_START_AUTO && p->cvb_start > 0) /* the other start asked for */
         return 0;
     const int measured = p->device == LDA_DEVICE_CPU && lda_params_model(p) == LDA_MODEL_COLLAPSED &&
                          p->num_topics >= LDA_SAMPLE_START_FROM_K;
     return measured && num_docs / LDA_SAMPLE_START_STRIDE >= LDA_SAMPLE_START_MIN_DOCS ? LDA_SAMPLE_START_ITERATIONS : 0;
 }
 
-uint32_t lda_params_cvb_start(const lda_params *p)
+uint32_t lda_params_cvb_start(const lda_params *p, size_t num_docs)
 {
-    return p->freeze_phi ? 0 : p->cvb_start;
+    if (p->freeze_phi)
+        return 0;
+    if (p->cvb_start != LDA_CVB_START_AUTO)
+        return p->cvb_start;
+    if (p->sample_start != LDA_SAMPLE_START_AUTO && p->sample_start > 0) /* the other start asked for */
+        return 0;
+    const int measured = p->device == LDA_DEVICE_CPU && lda_params_model(p) == LDA_MODEL_COLLAPSED &&
+                         p->num_topics <= LDA_CVB_START_UP_TO_K;
+    return measured && num_docs >= LDA_CVB_START_MIN_DOCS ? LDA_CVB_START_PASSES : 0;
+}
+
+int lda_params_cvb_start_is_auto(const lda_params *p)
+{
+    return p->cvb_start == LDA_CVB_START_AUTO;
 }
 
 uint32_t lda_params_piece_length(const lda_params *p)

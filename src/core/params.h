@@ -109,7 +109,8 @@ typedef struct {
                               token's uniform over K; LDA_START_TOPICS_AUTO: lda_params_start_topics's choice */
     uint32_t sample_start; /* iterations on a sample of the documents whose topics start the run (train/sample_start.h);
                               0: none; LDA_SAMPLE_START_AUTO: lda_params_sample_start's choice */
-    uint32_t cvb_start;    /* passes of collapsed variational Bayes whose γ start the run (train/cvb_start.h); 0: none */
+    uint32_t cvb_start;    /* passes of collapsed variational Bayes whose γ start the run (train/cvb_start.h); 0: none;
+                              LDA_CVB_START_AUTO: lda_params_cvb_start's choice */
     uint32_t optimize_interval; /* learn α (per topic) and β every N iterations (0: never) ... */
     uint32_t optimize_burn_in;  /* ... once this many are done (backend/optimize_priors.h) */
     int optimize_mode;          /* lda_optimize_mode: learned once, or at every interval as Mallet does */
@@ -188,11 +189,20 @@ uint32_t lda_params_start_topics(const lda_params *p);
 #define LDA_SAMPLE_START_MIN_DOCS 1000
 #define LDA_SAMPLE_START_FROM_K 1024
 uint32_t lda_params_sample_start(const lda_params *p, size_t num_docs);
-/* --cvb-start N: asked for only. At K = 100 on 2 cores it brought the first held-out level sooner
- * on wikimix and later on wiki43k, where a pass costs 2.3 Gibbs iterations, so no `auto` takes it
- * (docs/samplers.md, "The start from collapsed variational Bayes"); a frozen φ never. Asked for,
- * it turns the sample start's auto off. */
-uint32_t lda_params_cvb_start(const lda_params *p);
+/* --cvb-start auto: LDA_CVB_START_PASSES passes for the collapsed model on the CPU up to
+ * K = LDA_CVB_START_UP_TO_K (where it was measured, at K = 100: docs/samplers.md, "The start from
+ * collapsed variational Bayes"; its bytes and its pass's cost grow with K) where the corpus holds
+ * at least LDA_CVB_START_MIN_DOCS documents (a smaller one was not measured), unless the other
+ * start is asked for by number; else none; a frozen φ never. Asked for by number, it turns the
+ * sample start's auto off. Where auto's start would not fit in memory the run starts at random
+ * (train/trainer.c). num_docs: the documents trained on. */
+#define LDA_CVB_START_AUTO UINT32_MAX
+#define LDA_CVB_START_PASSES 25
+#define LDA_CVB_START_UP_TO_K 128
+#define LDA_CVB_START_MIN_DOCS 1000
+uint32_t lda_params_cvb_start(const lda_params *p, size_t num_docs);
+/* Whether lda_params_cvb_start's passes are auto's choice rather than asked for. */
+int lda_params_cvb_start_is_auto(const lda_params *p);
 /* Refuses (input error) --cvb-start N and --sample-start M both given nonzero. */
 int lda_params_check_starts(const lda_params *p, lda_error *err);
 /* --optimize-burn-in: iterations before the priors are first learned (Mallet's default is 200

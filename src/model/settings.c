@@ -32,7 +32,7 @@ const lda_setting lda_settings_table[] = {
     {"start_topics", "start-topics", LDA_SET_U32_AUTO, AT(params.start_topics), 0, 0, 1u << 20, 0, 0, NULL, NULL},
     /* Read at a run's start only: a resumed run may give another. */
     {"sample_start", "sample-start", LDA_SET_U32_AUTO, AT(params.sample_start), 1, 0, 1000000, 0, 0, NULL, NULL},
-    {"cvb_start", "cvb-start", LDA_SET_U32, AT(params.cvb_start), 1, 0, 1000000, 0, 0, NULL, NULL},
+    {"cvb_start", "cvb-start", LDA_SET_U32_AUTO, AT(params.cvb_start), 1, 0, 1000000, 0, 0, NULL, NULL},
     {"optimize_interval", "optimize-interval", LDA_SET_U32, AT(params.optimize_interval), 0, 0, 1000000, 0, 0, NULL,
      NULL},
     {"optimize_mode", "optimize-mode", LDA_SET_CHOICE, AT(params.optimize_mode), 0, NO_LIMIT,

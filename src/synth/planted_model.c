@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "core/gamma.h"
 #include "core/rng.h"
@@ -73,24 +72,6 @@ static void draw_topic(void *ctx, size_t k, int worker)
     lda_alias_build(p, V, job->t->alias + k * V, q, work);
 }
 
-/* The topics' alias tables, K × V entries (8 GB at K = 10^4, V = 10^5), read at a random entry
- * a token: in 4 KiB pages their page tables (16 MB there) miss the cache as well as the entry,
- * and the tokens went at a fifth of the speed they have on a table of 1.6 GB. So the table is
- * aligned to 2 MiB and asked for in huge pages where the kernel gives them on request. */
-static void *alloc_table(size_t count, size_t size, const char *what, lda_error *err)
-{
-    enum { HUGE_PAGE = 1 << 21 };
-    void *p = NULL;
-    if (count > SIZE_MAX / size || posix_memalign(&p, HUGE_PAGE, count > 0 && size > 0 ? count * size : 1) != 0) {
-        lda_error_fail(err, "out of memory (%zu x %zu bytes for %s)", count, size, what);
-        return NULL;
-    }
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, count * size, MADV_HUGEPAGE); /* advice: without it, 4 KiB pages */
-#endif
-    return p;
-}
-
 int lda_planted_topics_draw(lda_planted_topics *t, uint32_t num_topics, uint32_t vocab_size, double beta,
                             uint64_t seed, lda_pool *pool, lda_error *err)
 {
@@ -101,7 +82,9 @@ int lda_planted_topics_draw(lda_planted_topics *t, uint32_t num_topics, uint32_t
     const size_t stride = 2 * (size_t)vocab_size + ((size_t)vocab_size + 1) / 2; /* V indices in doubles */
     topic_job job = {t, beta, seed, lda_malloc_array(threads * stride, sizeof(double), "topic scratch", err), stride};
     if (!job.scratch || !(t->phi = lda_malloc_array(KV, sizeof *t->phi, "planted phi", err)) ||
-        !(t->alias = alloc_table(KV, sizeof *t->alias, "planted topics' alias tables", err))) {
+        /* read at a random entry a token: in 4 KiB pages (16 MB of page tables at K = 10^4,
+         * V = 10^5) tokens went at a fifth of their speed on a table of 1.6 GB */
+        !(t->alias = lda_malloc_huge(KV, sizeof *t->alias, "planted topics' alias tables", err))) {
         free(job.scratch);
         lda_planted_topics_free(t);
         return -1;

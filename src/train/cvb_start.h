@@ -10,16 +10,18 @@
  * in one document have the same γ, so it is kept once a (document, word) pair, in 1/65535ths
  * (two bytes a topic). Within a pass a document's counts move pair by pair (its tokens in the
  * order of their words) and the word–topic counts are those of the pass's start, summed again
- * word by word from every pair's γ after the pass, in integers: so the passes give the same γ
- * for any thread count. The denominator keeps the token in n[k] (n[k] is thousands of tokens,
- * so its own γ moves it by less than 0.1%).
+ * word by word from every pair's γ after the pass, each word's in one fixed order: so the passes
+ * give the same γ for any thread count. The denominator keeps the token in n[k] (n[k] is
+ * thousands of tokens, so its own γ moves it by less than 0.1%).
  *
+ * The pairs are kept in blocks of documents and by word within a block (lda_cvb_state), so a
+ * pass reads a word's row once for its run of pairs in a block, not once a pair from memory.
  * After --cvb-start N passes each token's first topic is drawn from its pair's γ (Philox keyed
  * on the token's corpus position, LDA_RNG_CVB_START), and the Gibbs sampler goes on from there.
  * The start begins from one topic a pair, drawn at random. Measured on 2 cores at K = 100
- * (docs/samplers.md, "The start from collapsed variational Bayes"): a sooner first model on
- * wikimix's long documents, a later one on wiki43k's short ones, whose pass costs several Gibbs
- * iterations (its word rows are read scattered); so it is taken only when asked for. */
+ * (docs/samplers.md, "The start from collapsed variational Bayes"): the first held-out levels
+ * sooner on wiki43k and wikimix, the later points those of the random start over three seeds;
+ * so --cvb-start auto takes it there (lda_params_cvb_start). */
 #ifndef LDA_CVB_START_H
 #define LDA_CVB_START_H
 
@@ -37,24 +39,33 @@ extern "C" {
 
 #define LDA_CVB_ONE 65535u /* γ's unit: a pair's γ_k is gamma[k] / LDA_CVB_ONE */
 
+/* The pairs are kept in blocks of consecutive documents (a block's θ rows fit a core's L2), and
+ * within a block by word, then document: a pass reads a word's row once for its run of pairs in
+ * the block, from L1, where it read it once a pair, scattered. A document's pairs are still met
+ * in increasing word order, so the γ a pass gives does not depend on the blocks. */
 typedef struct {
     uint32_t K, V;
-    size_t num_docs, num_pairs;
-    size_t *doc_pair;    /* num_docs + 1: document m's pairs at [doc_pair[m], doc_pair[m + 1]), words increasing */
-    uint32_t *pair_word; /* num_pairs */
-    uint32_t *pair_count; /* num_pairs: the pair's tokens */
-    size_t *word_start;  /* V + 1: word w's pairs at word_pairs[word_start[w] .. word_start[w + 1]) */
-    size_t *word_pairs;  /* num_pairs: the pairs, by word, then document */
-    uint16_t *gamma;     /* num_pairs × K */
-    float *n_wk;         /* V × K: the expected word–topic counts, Σ count γ */
-    double *n_k;         /* K */
+    size_t num_docs, num_pairs, num_blocks;
+    size_t *block_doc;    /* num_blocks + 1: block b's documents are [block_doc[b], block_doc[b + 1]) */
+    size_t *block_slot;   /* num_blocks + 1: and its pairs the slots [block_slot[b], block_slot[b + 1]) */
+    uint32_t *slot_word;  /* num_pairs: a slot's word (increasing within its block) */
+    uint32_t *slot_doc;   /* num_pairs: its document less its block's first (increasing within a word) */
+    uint32_t *slot_count; /* num_pairs: its tokens */
+    uint32_t *token_slot; /* the corpus's tokens: each one's slot less its block's first */
+    size_t *word_start;   /* V + 1: word w's slots at word_slots[word_start[w] .. word_start[w + 1]) */
+    size_t *word_slots;   /* num_pairs: the slots, by word, then document */
+    uint16_t *gamma;      /* num_pairs × K, a slot's γ at gamma + slot × K */
+    float *theta;         /* num_docs × K: the expected document–topic counts, Σ count γ in slot order */
+    float *n_wk;          /* V × K: the expected word–topic counts, Σ count γ */
+    double *n_k;          /* K */
 } lda_cvb_state;
 
 /* The pairs of corpus c: (a bound on) the state's bytes for K topics, for the run's memory plan. */
 uint64_t lda_cvb_bytes(uint64_t num_tokens, uint64_t num_docs, uint32_t vocab_size, uint32_t K);
 
-/* The pairs of c and the first γ (one topic a pair, keyed on `seed`), with their counts. -1 with
- * err when out of memory. */
+/* The pairs of c and the first γ (one topic a pair, keyed on `seed` and the pair's first token),
+ * with their counts. The blocks hold at most a share of the tokens for `pool`'s workers; they
+ * change where a pair is kept, not what a pass gives. -1 with err when out of memory. */
 int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, lda_pool *pool, lda_error *err);
 void lda_cvb_free(lda_cvb_state *s);
 
@@ -67,7 +78,7 @@ int lda_cvb_pass(lda_cvb_state *s, const lda_priors *priors, lda_pool *pool, lda
 uint32_t lda_cvb_pick(const uint16_t *q, uint32_t K, uint32_t u);
 
 /* Every token's topic drawn from its pair's γ, in corpus order (c's tokens), keyed on `seed`. */
-int lda_cvb_draw(const lda_cvb_state *s, const corpus *c, uint64_t seed, lda_pool *pool, uint32_t *z, lda_error *err);
+void lda_cvb_draw(const lda_cvb_state *s, const corpus *c, uint64_t seed, lda_pool *pool, uint32_t *z);
 
 /* What the start did, for the run's messages. */
 typedef struct {

@@ -57,7 +57,7 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
                (holdout ? 0 : V * K * sizeof(float));
     b += save > pass ? save : pass;
     /* --cvb-start's state before the first iteration (freed before saving), with z in positions. */
-    if (lda_params_cvb_start(p)) {
+    if (lda_params_cvb_start(p, L->num_docs)) {
         const uint64_t start = lda_cvb_bytes(N, L->num_docs, L->vocab_size, p->num_topics) + P * sizeof(uint32_t);
         const uint64_t later = save > pass ? save : pass;
         b += start > later ? start - later : 0;

@@ -515,7 +515,7 @@ static int start_from_cvb(run *r, uint32_t passes, uint32_t *z_pos, lda_error *e
 static int start_new(run *r, lda_error *err)
 {
     const uint32_t iterations = lda_params_sample_start(&r->b->params, r->c->num_docs);
-    const uint32_t passes = lda_params_cvb_start(&r->b->params); /* not both: lda_params_check_starts */
+    const uint32_t passes = lda_params_cvb_start(&r->b->params, r->c->num_docs); /* not both: lda_params_check_starts */
     if ((!iterations && !passes) || r->c->num_docs == 0)
         return r->b->ops->start(r->b, NULL, 0, err);
     uint32_t *z_pos = lda_calloc(r->L->num_positions ? r->L->num_positions : 1, sizeof(uint32_t), "z", err);
@@ -721,6 +721,13 @@ int lda_train(const lda_train_options *o, lda_error *err)
     lda_params planned = params;
     if (o->resume) /* a resumed run has started: no start to plan for */
         planned.cvb_start = 0;
+    if (!o->resume && lda_params_cvb_start_is_auto(&params) && lda_params_cvb_start(&params, r.c->num_docs) &&
+        lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, NULL)) {
+        params.cvb_start = planned.cvb_start = 0; /* auto's start does not fit; the run may (else refused below) */
+        if (!lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, NULL))
+            say(o, "ldagpu: --cvb-start auto: its passes would not fit in the memory available; starting at "
+                   "random\n");
+    }
     if (lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
