@@ -71,7 +71,7 @@ typedef struct {
 
 static uint32_t next_epoch(worker *wk, uint32_t V)
 {
-    if (++wk->epoch == 0) { /* wrapped: no word is this document's */
+    if (++wk->epoch == 0) { /* wrapped: no word is this document's or block's */
         memset(wk->stamp, 0, (size_t)V * sizeof *wk->stamp);
         wk->epoch = 1;
     }
@@ -321,8 +321,8 @@ int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, l
         !(s->block_slot = lda_calloc(s->num_blocks + 1, sizeof *s->block_slot, what, err)))
         goto out;
     cut_blocks(c, docs, tokens, s->block_doc);
-    size_t most_docs, most_tokens;
-    largest_block(s, c, &most_docs, &most_tokens);
+    size_t most_tokens;
+    largest_block(s, c, &s->most_block_docs, &most_tokens);
     if (workers_create(&j, n, s->V, K, most_tokens, 0, err))
         goto out;
     lda_pool_run(pool, s->num_blocks, count_pairs, &j);
@@ -439,13 +439,9 @@ int lda_cvb_pass(lda_cvb_state *s, const lda_priors *priors, lda_pool *pool, lda
 {
     const int n = lda_pool_threads(pool);
     job j = {.s = s, .priors = priors};
-    size_t most_docs = 0;
-    for (size_t b = 0; b < s->num_blocks; b++)
-        if (s->block_doc[b + 1] - s->block_doc[b] > most_docs)
-            most_docs = s->block_doc[b + 1] - s->block_doc[b];
     int rc = -1;
     if (!(j.rnz = lda_malloc_array(s->K, sizeof *j.rnz, "the CVB start", err)) ||
-        workers_create(&j, n, 0, s->K, 0, most_docs, err))
+        workers_create(&j, n, 0, s->K, 0, s->most_block_docs, err))
         goto out;
     const double vbeta = (double)s->V * priors->beta;
     for (uint32_t k = 0; k < s->K; k++)

@@ -48,6 +48,7 @@ typedef struct {
     size_t num_docs, num_pairs, num_blocks;
     size_t *block_doc;    /* num_blocks + 1: block b's documents are [block_doc[b], block_doc[b + 1]) */
     size_t *block_slot;   /* num_blocks + 1: and its pairs the slots [block_slot[b], block_slot[b + 1]) */
+    size_t most_block_docs; /* the most documents a block holds: a pass's scratch rows */
     uint32_t *slot_word;  /* num_pairs: a slot's word (increasing within its block) */
     uint32_t *slot_doc;   /* num_pairs: its document less its block's first (increasing within a word) */
     uint32_t *slot_count; /* num_pairs: its tokens */
