@@ -158,7 +158,7 @@ Test(cvb_start, pairs_hold_every_token_once)
         uint32_t *left = calloc(c->vocab_size, sizeof *left);
         for (size_t i = c->doc_offsets[m]; i < c->doc_offsets[m + 1]; i++)
             left[c->words[i]]++;
-        const size_t n = doc_slots(&s, m, slots), b = block_of(s.block_doc, s.num_blocks, m);
+        const size_t n = doc_slots(&s, m, slots);
         for (size_t i = 0; i < n; i++) {
             const size_t p = slots[i];
             cr_assert(i == 0 || s.slot_word[slots[i - 1]] < s.slot_word[p], "one pair a word");
@@ -168,14 +168,26 @@ Test(cvb_start, pairs_hold_every_token_once)
         }
         for (uint32_t w = 0; w < c->vocab_size; w++)
             cr_assert_eq(left[w], 0);
-        for (size_t i = c->doc_offsets[m]; i < c->doc_offsets[m + 1]; i++) { /* each token's own pair */
-            const size_t p = s.block_slot[b] + s.token_slot[i];
-            cr_assert(p < s.block_slot[b + 1]);
-            cr_assert_eq(s.block_doc[b] + s.slot_doc[p], m);
-            cr_assert_eq(s.slot_word[p], c->words[i]);
-        }
         free(left);
     }
+    uint32_t *listed = calloc(c->num_tokens, sizeof *listed);
+    for (size_t b = 0; b < s.num_blocks; b++) { /* each slot's tokens: its own document's and word's */
+        const size_t t0 = c->doc_offsets[s.block_doc[b]], t1 = c->doc_offsets[s.block_doc[b + 1]];
+        size_t at = t0;
+        for (size_t p = s.block_slot[b]; p < s.block_slot[b + 1]; p++)
+            for (uint32_t n = 0; n < s.slot_count[p]; n++, at++) {
+                const size_t i = t0 + s.slot_tokens[at];
+                cr_assert(i < t1, "a slot's token in its own block");
+                cr_assert(c->doc_offsets[s.block_doc[b] + s.slot_doc[p]] <= i &&
+                          i < c->doc_offsets[s.block_doc[b] + s.slot_doc[p] + 1]);
+                cr_assert_eq(c->words[i], s.slot_word[p]);
+                listed[i]++;
+            }
+        cr_assert_eq(at, t1, "the block's slots list its tokens");
+    }
+    for (size_t i = 0; i < c->num_tokens; i++)
+        cr_assert_eq(listed[i], 1, "token %zu listed %u times", i, listed[i]);
+    free(listed);
     for (uint32_t w = 0; w < c->vocab_size; w++) /* by word, then document */
         for (size_t i = s.word_start[w]; i < s.word_start[w + 1]; i++) {
             const size_t p = s.word_slots[i];

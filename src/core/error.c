@@ -76,3 +76,15 @@ void *lda_malloc_huge(size_t count, size_t size, const char *what, lda_error *er
 #endif
     return p;
 }
+
+void *lda_malloc_lines(size_t count, size_t size, const char *what, lda_error *err)
+{
+    enum { LINE = 64 };
+    void *p = NULL;
+    const size_t bytes = count > 0 && size > 0 ? count * size : 1;
+    if ((size && count > ((size_t)-1 - LINE) / size) || posix_memalign(&p, LINE, (bytes + LINE - 1) / LINE * LINE) != 0) {
+        lda_error_fail(err, "out of memory (%zu x %zu bytes for %s)", count, size, what);
+        return NULL;
+    }
+    return p;
+}

@@ -36,6 +36,9 @@ void *lda_malloc_array(size_t count, size_t size, const char *what, lda_error *e
  * (freed with free): for large arrays read at random places, whose 4 KiB pages' tables miss the
  * cache as well, and whose first touch would take a fault every 4 KiB. */
 void *lda_malloc_huge(size_t count, size_t size, const char *what, lda_error *err);
+/* The same, aligned to a 64-byte cache line and padded to whole lines (freed with free): for a
+ * worker's scratch that it writes often, which must not share a line with another worker's. */
+void *lda_malloc_lines(size_t count, size_t size, const char *what, lda_error *err);
 
 #ifdef __cplusplus
 }

@@ -38,7 +38,7 @@ void lda_cvb_free(lda_cvb_state *s)
     free(s->slot_word);
     free(s->slot_doc);
     free(s->slot_count);
-    free(s->token_slot);
+    free(s->slot_tokens);
     free(s->word_start);
     free(s->word_slots);
     free(s->gamma);
@@ -163,7 +163,7 @@ static void fill_pairs(void *vctx, size_t b, int worker_id)
         const uint32_t w = c->words[t0 + (uint32_t)first];
         uint32_t count = 0;
         for (; i < at && wk->order[i] >> 32 == first >> 32 && c->words[t0 + (uint32_t)wk->order[i]] == w; i++, count++)
-            s->token_slot[t0 + (uint32_t)wk->order[i]] = (uint32_t)(slot - s->block_slot[b]);
+            s->slot_tokens[t0 + i] = (uint32_t)wk->order[i];
         s->slot_word[slot] = w;
         s->slot_doc[slot] = (uint32_t)(first >> 32);
         s->slot_count[slot] = count;
@@ -235,7 +235,9 @@ static void sum_block(void *vctx, size_t b, int worker_id)
 /* ---- set-up ---- */
 
 /* Each worker's scratch: for the pairs' set-up (V words, a block's `tokens`) or for a pass (a
- * block's `docs` θ rows). */
+ * block's `docs` θ rows). What a pass writes for every pair (weight, and the θ rows) is kept a
+ * cache line apart from every other worker's: from malloc, two workers' arrays shared lines, and a
+ * pass on 2 threads of wikimix took 0.16–0.24 s instead of 0.07. */
 static int workers_create(job *j, int n, uint32_t V, uint32_t K, size_t tokens, size_t docs, lda_error *err)
 {
     const char *what = "the CVB start";
@@ -247,9 +249,9 @@ static int workers_create(job *j, int n, uint32_t V, uint32_t K, size_t tokens, 
             !(wk->slot = lda_malloc_array(V ? V : 1, sizeof *wk->slot, what, err)) ||
             !(wk->words = lda_malloc_array(tokens ? tokens : 1, sizeof *wk->words, what, err)) ||
             !(wk->order = lda_malloc_array(tokens ? tokens : 1, sizeof *wk->order, what, err)) ||
-            !(wk->theta = lda_malloc_array(docs ? docs : 1, (size_t)K * sizeof *wk->theta, what, err)) ||
-            !(wk->weight = lda_malloc_array(K, sizeof *wk->weight, what, err)) ||
-            !(wk->alpha = lda_malloc_array(K, sizeof *wk->alpha, what, err)))
+            !(wk->theta = lda_malloc_lines(docs ? docs : 1, (size_t)K * sizeof *wk->theta, what, err)) ||
+            !(wk->weight = lda_malloc_lines(K, sizeof *wk->weight, what, err)) ||
+            !(wk->alpha = lda_malloc_lines(K, sizeof *wk->alpha, what, err)))
             return -1;
     }
     return 0;
@@ -333,7 +335,7 @@ int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, l
     if (!(s->slot_word = lda_malloc_array(P, sizeof *s->slot_word, what, err)) ||
         !(s->slot_doc = lda_malloc_array(P, sizeof *s->slot_doc, what, err)) ||
         !(s->slot_count = lda_malloc_array(P, sizeof *s->slot_count, what, err)) ||
-        !(s->token_slot = lda_malloc_array(c->num_tokens ? c->num_tokens : 1, sizeof *s->token_slot, what, err)) ||
+        !(s->slot_tokens = lda_malloc_array(c->num_tokens ? c->num_tokens : 1, sizeof *s->slot_tokens, what, err)) ||
         !(s->gamma = lda_malloc_huge(P, (size_t)K * sizeof *s->gamma, what, err)) ||
         !(s->theta = lda_malloc_huge(s->num_docs ? s->num_docs : 1, (size_t)K * sizeof *s->theta, what, err)) ||
         !(s->n_wk = lda_malloc_huge(s->V ? s->V : 1, (size_t)K * sizeof *s->n_wk, what, err)) ||
@@ -457,11 +459,17 @@ out:
 
 /* ---- the draw ---- */
 
-uint32_t lda_cvb_pick(const uint16_t *q, uint32_t K, uint32_t u)
+static uint64_t gamma_total(const uint16_t *q, uint32_t K)
 {
     uint64_t total = 0;
     for (uint32_t k = 0; k < K; k++)
         total += q[k];
+    return total;
+}
+
+/* lda_cvb_pick with q's total given. */
+static uint32_t pick_from(const uint16_t *q, uint32_t K, uint64_t total, uint32_t u)
+{
     if (total == 0) /* every share rounded to 0 (K in the tens of thousands): any topic */
         return (uint32_t)(((uint64_t)u * K) >> 32);
     const uint64_t target = ((uint64_t)u * total) >> 32;
@@ -474,15 +482,27 @@ uint32_t lda_cvb_pick(const uint16_t *q, uint32_t K, uint32_t u)
     return K - 1; /* not reached: target < total */
 }
 
+uint32_t lda_cvb_pick(const uint16_t *q, uint32_t K, uint32_t u)
+{
+    return pick_from(q, K, gamma_total(q, K), u);
+}
+
+/* Block b's tokens, slot by slot: γ read in order, its total once a pair. */
 static void draw_block(void *vctx, size_t b, int worker_id)
 {
     (void)worker_id;
     job *j = vctx;
     const lda_cvb_state *s = j->s;
-    const corpus *c = j->c;
-    for (size_t i = c->doc_offsets[s->block_doc[b]]; i < c->doc_offsets[s->block_doc[b + 1]]; i++) {
-        const size_t slot = s->block_slot[b] + s->token_slot[i];
-        j->z[i] = lda_cvb_pick(s->gamma + slot * s->K, s->K, lda_rng_once(j->seed, LDA_RNG_CVB_START, 1, i));
+    const uint32_t K = s->K;
+    const size_t t0 = j->c->doc_offsets[s->block_doc[b]];
+    size_t at = t0;
+    for (size_t p = s->block_slot[b]; p < s->block_slot[b + 1]; p++) {
+        const uint16_t *g = s->gamma + p * K;
+        const uint64_t total = gamma_total(g, K);
+        for (uint32_t n = 0; n < s->slot_count[p]; n++, at++) {
+            const size_t i = t0 + s->slot_tokens[at];
+            j->z[i] = pick_from(g, K, total, lda_rng_once(j->seed, LDA_RNG_CVB_START, 1, i));
+        }
     }
 }
 

@@ -52,7 +52,8 @@ typedef struct {
     uint32_t *slot_word;  /* num_pairs: a slot's word (increasing within its block) */
     uint32_t *slot_doc;   /* num_pairs: its document less its block's first (increasing within a word) */
     uint32_t *slot_count; /* num_pairs: its tokens */
-    uint32_t *token_slot; /* the corpus's tokens: each one's slot less its block's first */
+    uint32_t *slot_tokens; /* the corpus's tokens by slot: a block's at [its first token, its end), each
+                            * slot's slot_count in turn, each token less its block's first */
     size_t *word_start;   /* V + 1: word w's slots at word_slots[word_start[w] .. word_start[w + 1]) */
     size_t *word_slots;   /* num_pairs: the slots, by word, then document */
     uint16_t *gamma;      /* num_pairs × K, a slot's γ at gamma + slot × K */
