@@ -7,6 +7,7 @@
 #include "core/rng.h"
 #include "util/memory.h"
 #include "util/clock.h"
+#include "util/vector_clones.h"
 
 #define WORDS_A_TASK 256
 #define LANES 8 /* a pair's total summed in 8 running sums, combined in one order: the same on any machine */
@@ -386,6 +387,7 @@ static float lane_total(const float *restrict v, uint32_t K)
 /* One pair's γ from its document's counts θ as they move and its word's row of the pass's start,
  * both without the pair's own token; θ moved by the change, and the new γ added to the
  * document's next counts (in the order a sum of its pairs would add them). */
+LDA_VECTOR_CLONES
 static void pass_pair(const job *j, worker *wk, float *restrict theta, float *restrict next, const float *restrict row,
                       uint16_t *restrict g, uint32_t tokens)
 {
