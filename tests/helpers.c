@@ -572,6 +572,16 @@ pid_t test_gone_pid(void)
     return pid;
 }
 
+lda_priors test_varied_priors(uint32_t K)
+{
+    lda_priors pr;
+    lda_error err = {0};
+    cr_assert_eq(lda_priors_init(&pr, K, 0.3, 0.02, &err), 0, "%s", err.msg);
+    for (uint32_t k = 0; k < K; k++)
+        pr.alpha[k] = 0.1 + 0.05 * (k % 7);
+    return pr;
+}
+
 int test_planted_topics_found(const uint32_t *words, const uint32_t *z, size_t n, uint32_t V, uint32_t K,
                               uint32_t planted, uint32_t words_per_topic)
 {

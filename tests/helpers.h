@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "core/params.h"
+#include "core/priors.h"
 #include "corpus/corpus.h"
 
 /* Runs ldagpu ARGS and asserts it exits 0 and, where needle is not NULL, prints needle. */
@@ -37,6 +38,9 @@ corpus *test_word_runs_corpus(uint32_t num_docs, uint32_t V, uint32_t max_len);
  * proportions. Deterministic in seed. */
 corpus *test_planted_corpus(uint32_t num_topics, uint32_t words_per_topic, size_t num_docs, uint32_t min_len,
                             uint32_t max_len, uint64_t seed, double *planted_mix);
+
+/* K topics' priors with α differing by topic, as learned priors give (0.1 to 0.4), and β 0.02. */
+lda_priors test_varied_priors(uint32_t K);
 
 /* The default parameters of `model` with `sampler` and K topics. */
 lda_params test_params(lda_model_kind model, lda_sampler sampler, uint32_t K);

@@ -20,16 +20,6 @@ static corpus *planted(size_t docs)
     return test_planted_corpus(8, 25, docs, 20, 60, 5, NULL);
 }
 
-static lda_priors priors_for(uint32_t K)
-{
-    lda_priors pr;
-    lda_error err = {0};
-    cr_assert_eq(lda_priors_init(&pr, K, 0.3, 0.02, &err), 0, "%s", err.msg);
-    for (uint32_t k = 0; k < K; k++) /* per-topic α, as learned priors give */
-        pr.alpha[k] = 0.1 + 0.05 * (k % 7);
-    return pr;
-}
-
 /* The block holding document m, or the slot `slot`: the last whose first is at most it. */
 static size_t block_of(const size_t *firsts, size_t num_blocks, size_t at)
 {
@@ -106,9 +96,9 @@ Test(cvb_start, pass_agrees_with_the_update_restated)
     cr_assert(pool, "%s", err.msg);
     for (size_t i = 0; i < sizeof Ks / sizeof *Ks; i++) {
         const uint32_t K = Ks[i];
-        lda_priors pr = priors_for(K);
+        lda_priors pr = test_varied_priors(K);
         lda_cvb_state s;
-        cr_assert_eq(lda_cvb_init(&s, c, K, 11, pool, &err), 0, "%s", err.msg);
+        cr_assert_eq(lda_cvb_init(&s, c, K, 11, NULL, pool, &err), 0, "%s", err.msg);
         cr_assert_eq(s.num_docs, c->num_docs);
         for (int pass = 0; pass < 2; pass++) /* from a state that has moved */
             cr_assert_eq(lda_cvb_pass(&s, &pr, pool, &err), 0, "%s", err.msg);
@@ -151,7 +141,7 @@ Test(cvb_start, pairs_hold_every_token_once)
     lda_error err = {0};
     lda_pool *pool = lda_pool_create(3, &err);
     lda_cvb_state s;
-    cr_assert_eq(lda_cvb_init(&s, c, 4, 1, pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(lda_cvb_init(&s, c, 4, 1, NULL, pool, &err), 0, "%s", err.msg);
     cr_assert_gt(s.num_blocks, 3, "the pairs must be cut into blocks for this test");
     size_t *slots = malloc(s.num_pairs * sizeof *slots);
     for (size_t m = 0; m < c->num_docs; m++) {
@@ -233,7 +223,7 @@ Test(cvb_start, pick_is_exact_on_integer_weights)
 
 static uint32_t *started(const corpus *c, uint32_t K, int threads, uint32_t passes)
 {
-    lda_priors pr = priors_for(K);
+    lda_priors pr = test_varied_priors(K);
     lda_error err = {0};
     uint32_t *z = calloc(c->num_tokens, sizeof *z);
     lda_cvb_start_report rep;

@@ -50,10 +50,12 @@ static const lda_option_spec train_options[] = {
     [OPT_SPLIT] = {"split", 0, "auto|staged|N", "butterfly, θ given: one block a document group with θ in shared "
                    "memory (staged), or N warps a group reading θ from global memory; auto: chosen from the corpus "
                    "and device (printed)", "auto"},
-    [OPT_PHI_ESTIMATE] = {"phi-estimate", 0, "auto|counts|expected", "the topics (φ) written and scored, collapsed "
-                          "model: the mean of the last sample's counts, or of the counts each token's full "
-                          "conditional expects (one more pass; better held-out); auto: expected on the CPU, counts "
-                          "on the GPU", "auto", lda_phi_estimate_choices},
+    [OPT_PHI_ESTIMATE] = {"phi-estimate", 0, "auto|counts|expected|cvb", "the topics (φ) written and scored, "
+                          "collapsed model: the mean of the last sample's counts, of the counts each token's full "
+                          "conditional expects (one more pass; better held-out), or of the expected counts after 20 "
+                          "passes of collapsed variational Bayes from the last sample (better again at K = 100); "
+                          "auto: on the CPU cvb up to K = 128, else expected; counts on the GPU", "auto",
+                          lda_phi_estimate_choices},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly, sparse)",
                      "1"},
     [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "

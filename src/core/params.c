@@ -58,10 +58,12 @@ const lda_choice lda_stream_choices[] = {
 };
 
 const lda_choice lda_phi_estimate_choices[] = {
-    {"auto", LDA_PHI_ESTIMATE_AUTO, "expected for the collapsed model on the CPU, else counts"},
+    {"auto", LDA_PHI_ESTIMATE_AUTO, "the collapsed model on the CPU: cvb up to K = 128, else expected; else counts"},
     {"counts", LDA_PHI_ESTIMATE_COUNTS, "the mean of the last sample's word-topic counts"},
     {"expected", LDA_PHI_ESTIMATE_EXPECTED,
      "the collapsed model: the mean of the counts each token's full conditional expects (one more pass)"},
+    {"cvb", LDA_PHI_ESTIMATE_CVB,
+     "the collapsed model: the expected counts after passes of collapsed variational Bayes from the last sample"},
     {NULL, 0, NULL},
 };
 
@@ -96,16 +98,18 @@ void lda_params_resolve_phi_estimate(lda_params *p, int on_cpu)
 {
     if (p->phi_estimate != LDA_PHI_ESTIMATE_AUTO)
         return;
-    p->phi_estimate = lda_params_model(p) == LDA_MODEL_COLLAPSED && on_cpu
-                          ? LDA_PHI_ESTIMATE_EXPECTED
-                          : LDA_PHI_ESTIMATE_COUNTS;
+    p->phi_estimate = lda_params_model(p) != LDA_MODEL_COLLAPSED || !on_cpu ? LDA_PHI_ESTIMATE_COUNTS
+                      : p->num_topics <= LDA_PHI_CVB_UP_TO_K          ? LDA_PHI_ESTIMATE_CVB
+                                                                      : LDA_PHI_ESTIMATE_EXPECTED;
 }
 
 int lda_params_check_phi_estimate(const lda_params *p, lda_error *err)
 {
-    if (p->phi_estimate == LDA_PHI_ESTIMATE_EXPECTED && lda_params_model(p) != LDA_MODEL_COLLAPSED) {
-        lda_error_input(err, "--phi-estimate expected: the collapsed model's only (--model collapsed); --model %s "
-                        "writes its φ as it draws or sets it", lda_choice_name(lda_model_choices, lda_params_model(p)));
+    if ((p->phi_estimate == LDA_PHI_ESTIMATE_EXPECTED || p->phi_estimate == LDA_PHI_ESTIMATE_CVB) &&
+        lda_params_model(p) != LDA_MODEL_COLLAPSED) {
+        lda_error_input(err, "--phi-estimate %s: the collapsed model's only (--model collapsed); --model %s "
+                        "writes its φ as it draws or sets it", lda_choice_name(lda_phi_estimate_choices, p->phi_estimate),
+                        lda_choice_name(lda_model_choices, lda_params_model(p)));
         return -1;
     }
     return 0;

@@ -56,7 +56,11 @@ typedef enum {
     LDA_PHI_ESTIMATE_COUNTS = 0,   /* the mean of the last sample's counts */
     LDA_PHI_ESTIMATE_EXPECTED = 1, /* the mean of the expected counts given the other tokens' topics */
     LDA_PHI_ESTIMATE_AUTO = 2,     /* train's default: lda_params_resolve_phi_estimate's choice */
+    LDA_PHI_ESTIMATE_CVB = 3,      /* the expected counts after passes of CVB0 from the last sample (train/phi_cvb.h) */
 } lda_phi_estimate;
+/* --phi-estimate auto takes cvb for the collapsed model on the CPU up to this K, where it was
+ * measured (K = 100: docs/samplers.md, "The topics written"); expected above it. */
+#define LDA_PHI_CVB_UP_TO_K 128
 /* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
 typedef enum {
     LDA_MODEL_UNCOLLAPSED = 0,     /* θ and φ drawn */
@@ -247,8 +251,9 @@ static inline uint32_t lda_phi_stream(uint32_t iteration, uint32_t part, uint32_
  * what runs and what model.conf records is a named sampler, never auto. */
 void lda_params_resolve_sampler(lda_params *p);
 
-/* --phi-estimate auto (train's default), given whether the run trains on the CPU: expected for the collapsed model on the CPU, where it costs
- * a few iterations' time once a run (train/phi_expected.h); the counts elsewhere, and on the GPU,
+/* --phi-estimate auto (train's default), given whether the run trains on the CPU: for the collapsed
+ * model on the CPU, cvb up to K = LDA_PHI_CVB_UP_TO_K (train/phi_cvb.h) and expected above it,
+ * each a few iterations' time once a run (train/phi_expected.h); the counts elsewhere, and on the GPU,
  * where that pass on the host would cost hundreds of iterations. The other models have only the
  * counts (lda_params_check_phi_estimate). */
 void lda_params_resolve_phi_estimate(lda_params *p, int on_cpu);

@@ -58,6 +58,7 @@ typedef struct {
     uint32_t epoch;
     float *theta;           /* a block's documents × K */
     float *weight, *alpha;  /* K */
+    uint32_t *tally;        /* K: a pair's tokens in each topic (a start from given topics) */
 } worker;
 
 typedef struct {
@@ -67,7 +68,8 @@ typedef struct {
     worker *workers;
     float *rnz;   /* K: 1 / (n[k] + Vβ) */
     uint64_t seed;
-    uint32_t *z;
+    uint32_t *z;         /* the draw's topics */
+    const uint32_t *from; /* the given topics a pair's first γ is made of (NULL: one topic a pair) */
 } job;
 
 static uint32_t next_epoch(worker *wk, uint32_t V)
@@ -127,9 +129,25 @@ static void count_pairs(void *vctx, size_t b, int worker_id)
     j->s->block_slot[b + 1] = n;
 }
 
+/* A pair's first γ from its tokens' given topics, tallied in `tally` (zeroed here): each topic's
+ * share of the `count` tokens in whole units, rounded down, and what the rounding left (fewer units
+ * than the pair has topics) added to its most frequent topic, the first of a tie; so γ sums to
+ * LDA_CVB_ONE exactly. */
+static void gamma_from_tally(uint16_t *restrict g, uint32_t *restrict tally, uint32_t K, uint32_t count)
+{
+    uint32_t given = 0, most = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        g[k] = (uint16_t)((uint64_t)tally[k] * LDA_CVB_ONE / count);
+        given += g[k];
+        most = tally[k] > tally[most] ? k : most;
+    }
+    g[most] = (uint16_t)(g[most] + (LDA_CVB_ONE - given));
+    memset(tally, 0, K * sizeof *tally);
+}
+
 /* Block b's slots: its tokens put in order by word (a stable scatter, so by document within a
  * word), each run of one word in one document a pair; a pair's first γ one topic, keyed on its
- * first token. */
+ * first token, or made of its tokens' given topics. */
 static void fill_pairs(void *vctx, size_t b, int worker_id)
 {
     job *j = vctx;
@@ -163,12 +181,19 @@ static void fill_pairs(void *vctx, size_t b, int worker_id)
         const uint64_t first = wk->order[i];
         const uint32_t w = c->words[t0 + (uint32_t)first];
         uint32_t count = 0;
-        for (; i < at && wk->order[i] >> 32 == first >> 32 && c->words[t0 + (uint32_t)wk->order[i]] == w; i++, count++)
+        for (; i < at && wk->order[i] >> 32 == first >> 32 && c->words[t0 + (uint32_t)wk->order[i]] == w; i++, count++) {
             s->slot_tokens[t0 + i] = (uint32_t)wk->order[i];
+            if (j->from)
+                wk->tally[j->from[t0 + (uint32_t)wk->order[i]]]++;
+        }
         s->slot_word[slot] = w;
         s->slot_doc[slot] = (uint32_t)(first >> 32);
         s->slot_count[slot] = count;
         uint16_t *g = s->gamma + slot * s->K;
+        if (j->from) {
+            gamma_from_tally(g, wk->tally, s->K, count);
+            continue;
+        }
         memset(g, 0, s->K * sizeof *g);
         const uint32_t u = lda_rng_once(j->seed, LDA_RNG_CVB_START, 0, t0 + (uint32_t)first);
         g[(uint32_t)(((uint64_t)u * s->K) >> 32)] = LDA_CVB_ONE;
@@ -252,7 +277,8 @@ static int workers_create(job *j, int n, uint32_t V, uint32_t K, size_t tokens, 
             !(wk->order = lda_malloc_array(tokens ? tokens : 1, sizeof *wk->order, what, err)) ||
             !(wk->theta = lda_malloc_lines(docs ? docs : 1, (size_t)K * sizeof *wk->theta, what, err)) ||
             !(wk->weight = lda_malloc_lines(K, sizeof *wk->weight, what, err)) ||
-            !(wk->alpha = lda_malloc_lines(K, sizeof *wk->alpha, what, err)))
+            !(wk->alpha = lda_malloc_lines(K, sizeof *wk->alpha, what, err)) ||
+            !(wk->tally = lda_calloc(K, sizeof *wk->tally, what, err)))
             return -1;
     }
     return 0;
@@ -269,6 +295,7 @@ static void workers_free(job *j, int n)
         free(wk->theta);
         free(wk->weight);
         free(wk->alpha);
+        free(wk->tally);
     }
     free(j->workers);
     j->workers = NULL;
@@ -307,14 +334,15 @@ static int index_words(lda_cvb_state *s, lda_error *err)
     return 0;
 }
 
-int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, lda_pool *pool, lda_error *err)
+int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, const uint32_t *z, lda_pool *pool,
+                 lda_error *err)
 {
     const char *what = "the CVB start";
     memset(s, 0, sizeof *s);
     s->K = K;
     s->V = c->vocab_size;
     s->num_docs = c->num_docs;
-    job j = {.s = s, .c = c, .seed = seed};
+    job j = {.s = s, .c = c, .seed = seed, .from = z};
     const int n = lda_pool_threads(pool);
     const size_t docs = THETA_BYTES / ((size_t)K * sizeof(float)) ? THETA_BYTES / ((size_t)K * sizeof(float)) : 1;
     const size_t tokens = c->num_tokens / ((size_t)BLOCKS_A_WORKER * (size_t)n) + 1;
@@ -459,6 +487,14 @@ out:
     return rc;
 }
 
+void lda_cvb_phi(const lda_cvb_state *s, const lda_priors *priors, float *phi_vk)
+{
+    const double vbeta = (double)s->V * priors->beta;
+    for (size_t w = 0; w < s->V; w++)
+        for (uint32_t k = 0; k < s->K; k++)
+            phi_vk[w * s->K + k] = (float)((s->n_wk[w * s->K + k] + priors->beta) / (s->n_k[k] + vbeta));
+}
+
 /* ---- the draw ---- */
 
 static uint64_t gamma_total(const uint16_t *q, uint32_t K)
@@ -514,6 +550,19 @@ void lda_cvb_draw(const lda_cvb_state *s, const corpus *c, uint64_t seed, lda_po
     lda_pool_run(pool, s->num_blocks, draw_block, &j);
 }
 
+int lda_cvb_run(lda_cvb_state *s, const corpus *c, const lda_priors *priors, uint32_t K, uint64_t seed,
+                const uint32_t *from, uint32_t passes, lda_pool *pool, lda_error *err)
+{
+    if (lda_cvb_init(s, c, K, seed, from, pool, err))
+        return -1;
+    for (uint32_t i = 0; i < passes; i++)
+        if (lda_cvb_pass(s, priors, pool, err)) {
+            lda_cvb_free(s);
+            return -1;
+        }
+    return 0;
+}
+
 int lda_cvb_start(const corpus *c, const lda_priors *priors, uint32_t K, uint64_t seed, int threads, uint32_t passes,
                   uint32_t *z, lda_cvb_start_report *report, lda_error *err)
 {
@@ -523,16 +572,12 @@ int lda_cvb_start(const corpus *c, const lda_priors *priors, uint32_t K, uint64_
         return -1;
     lda_cvb_state s;
     int rc = -1;
-    if (lda_cvb_init(&s, c, K, seed, pool, err))
+    if (lda_cvb_run(&s, c, priors, K, seed, NULL, passes, pool, err))
         goto out;
-    for (uint32_t i = 0; i < passes; i++)
-        if (lda_cvb_pass(&s, priors, pool, err))
-            goto out_state;
     lda_cvb_draw(&s, c, seed, pool, z);
     report->pairs = s.num_pairs;
     report->seconds = lda_now_seconds() - t0;
     rc = 0;
-out_state:
     lda_cvb_free(&s);
 out:
     lda_pool_destroy(pool);

@@ -65,14 +65,24 @@ typedef struct {
 /* The pairs of corpus c: (a bound on) the state's bytes for K topics, for the run's memory plan. */
 uint64_t lda_cvb_bytes(uint64_t num_tokens, uint64_t num_docs, uint32_t vocab_size, uint32_t K);
 
-/* The pairs of c and the first γ (one topic a pair, keyed on `seed` and the pair's first token),
- * with their counts. The blocks hold at most a share of the tokens for `pool`'s workers; they
- * change where a pair is kept, not what a pass gives. -1 with err when out of memory. */
-int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, lda_pool *pool, lda_error *err);
+/* The pairs of c and the first γ, with their counts. With z NULL, one topic a pair, keyed on `seed`
+ * and the pair's first token; else z holds c's tokens' topics (corpus order, each < K) and a pair's
+ * γ is its tokens' share in each topic (in whole units of 1/LDA_CVB_ONE, summing to one exactly).
+ * The blocks hold at most a share of the tokens for `pool`'s workers; they change where a pair is
+ * kept, not what a pass gives. -1 with err when out of memory. */
+int lda_cvb_init(lda_cvb_state *s, const corpus *c, uint32_t K, uint64_t seed, const uint32_t *z, lda_pool *pool,
+                 lda_error *err);
 void lda_cvb_free(lda_cvb_state *s);
 
 /* One pass over every document, then the counts summed again. -1 with err when out of memory. */
 int lda_cvb_pass(lda_cvb_state *s, const lda_priors *priors, lda_pool *pool, lda_error *err);
+
+/* The topics of the state's expected counts, (n[w,k] + β) / (n[k] + Vβ), word-major: phi_vk[w·K + k]. */
+void lda_cvb_phi(const lda_cvb_state *s, const lda_priors *priors, float *phi_vk);
+
+/* lda_cvb_init, then `passes` passes: the state in *s (lda_cvb_free it) unless -1 with err. */
+int lda_cvb_run(lda_cvb_state *s, const corpus *c, const lda_priors *priors, uint32_t K, uint64_t seed,
+                const uint32_t *from, uint32_t passes, lda_pool *pool, lda_error *err);
 
 /* The topic a 32-bit uniform u picks from K integer weights q (their total > 0): the first k
  * whose running sum exceeds (u × total) / 2^32, so each k's share of the 2^32 values of u is

@@ -11,6 +11,7 @@
 #include "backend/shards.h"
 #include "corpus/corpus.h"
 #include "train/cvb_start.h"
+#include "train/phi_cvb.h"
 #include "train/phi_expected.h"
 #include "train/theta_fetch.h"
 #include "util/memory.h"
@@ -47,13 +48,16 @@ uint64_t lda_run_host_bytes(const lda_layout *L, const lda_params *p, int on_cpu
     if (on_cpu) /* the shards together hold every slot and position once, and each its V × K arrays */
         b += lda_run_cpu_state_bytes(L, p, shards > 1) + (shards - 1) * V * K * 3 * sizeof(uint32_t);
     /* Saving takes φ and z fetched, then the model's own φ and z in input order. With
-     * --phi-estimate expected, the pass before it takes z twice (fetched, and in corpus order), its
+     * --phi-estimate expected or cvb, the pass before it takes z twice (fetched, and in corpus order), its
      * own arrays and the V × K φ it writes (held-out's, counted below, where there is one); while it
      * runs, save may already hold z fetched. The larger of the two. */
     const uint64_t save = (V * K + P) * sizeof(uint32_t) + (V * K + N) * sizeof(uint32_t);
     uint64_t pass = 0;
-    if (p->phi_estimate == LDA_PHI_ESTIMATE_EXPECTED)
-        pass = (2 * P + N) * sizeof(uint32_t) + lda_phi_expected_bytes(N, L->num_docs, L->vocab_size, p->num_topics) +
+    if (p->phi_estimate == LDA_PHI_ESTIMATE_EXPECTED || p->phi_estimate == LDA_PHI_ESTIMATE_CVB)
+        pass = (2 * P + N) * sizeof(uint32_t) +
+               (p->phi_estimate == LDA_PHI_ESTIMATE_CVB
+                    ? lda_phi_cvb_bytes(N, L->num_docs, L->vocab_size, p->num_topics)
+                    : lda_phi_expected_bytes(N, L->num_docs, L->vocab_size, p->num_topics)) +
                (holdout ? 0 : V * K * sizeof(float));
     b += save > pass ? save : pass;
     /* --cvb-start's state before the first iteration (freed before saving), with z in positions. */

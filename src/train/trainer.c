@@ -23,6 +23,7 @@
 #include "model/model_stopwords.h"
 #include "model/train_log.h"
 #include "train/heldout.h"
+#include "train/phi_cvb.h"
 #include "train/phi_expected.h"
 #include "train/run_memory.h"
 #include "train/cvb_start.h"
@@ -243,12 +244,14 @@ static int keep_model(run *r, lda_model *m, lda_error *err)
     return 0;
 }
 
+/* φ made from z after the last iteration, by a pass (expected) or passes (cvb) over the tokens. */
 static int phi_expected_wanted(const run *r)
 {
-    return r->b->params.phi_estimate == LDA_PHI_ESTIMATE_EXPECTED;
+    return r->b->params.phi_estimate == LDA_PHI_ESTIMATE_EXPECTED || r->b->params.phi_estimate == LDA_PHI_ESTIMATE_CVB;
 }
 
-/* r->phi: the expected φ of the state as it is now (train/phi_expected.h), made once a state. */
+/* r->phi: the expected φ of the state as it is now (train/phi_expected.h, or train/phi_cvb.h's after
+ * its passes), made once a state. */
 static int estimate_phi(run *r, lda_error *err)
 {
     if (r->phi_is_current)
@@ -259,7 +262,11 @@ static int estimate_phi(run *r, lda_error *err)
     int rc = -1;
     if (z_pos && z && !r->b->ops->fetch(r->b, NULL, NULL, z_pos, err)) {
         lda_layout_z_to_corpus_order(L, z_pos, z);
-        rc = lda_phi_expected(r->c, z, r->b->params.num_topics, &r->b->priors, r->b->params.threads, r->phi, err);
+        const lda_params *p = &r->b->params;
+        rc = p->phi_estimate == LDA_PHI_ESTIMATE_CVB
+                 ? lda_phi_cvb(r->c, z, p->num_topics, &r->b->priors, p->threads, lda_phi_cvb_passes(r->done), r->phi,
+                               err)
+                 : lda_phi_expected(r->c, z, p->num_topics, &r->b->priors, p->threads, r->phi, err);
     }
     free(z);
     free(z_pos);
@@ -439,8 +446,10 @@ static int run_iterations(run *r, lda_error *err)
         say(o, "ldagpu: %u iterations in %.2f s (%.4f s per iteration, %.2f M tokens/s)\n", ran,
                 run_seconds, run_seconds / ran, (double)r->L->num_tokens * ran / run_seconds / 1e6);
     if (ran && r->log.count && r->log.rows[r->log.count - 1].phi_seconds > 0)
-        say(o, "ldagpu: φ from the expected counts in %.2f s (--phi-estimate expected)\n",
-                r->log.rows[r->log.count - 1].phi_seconds);
+        say(o, "ldagpu: φ from the expected counts%s in %.2f s (--phi-estimate %s)\n",
+            r->b->params.phi_estimate == LDA_PHI_ESTIMATE_CVB ? " after passes of CVB0 from the last sample" : "",
+            r->log.rows[r->log.count - 1].phi_seconds,
+            lda_choice_name(lda_phi_estimate_choices, r->b->params.phi_estimate));
     return 0;
 }
 
@@ -582,6 +591,36 @@ static int check_resumed_corpus(const run *r, const corpus *full, lda_error *err
     return 0;
 }
 
+/* Where auto chose CVB0's passes (--phi-estimate cvb, --cvb-start) and the run does not fit in
+ * memory with them: the expected counts' φ, then the random start, as far as the run then fits
+ * (else it is refused after this, as any run that does not fit). */
+static int fits(const run *r, const lda_params *planned)
+{
+    return !lda_run_check_memory(r->L, planned, r->c->num_input_docs, &r->doc_topics, r->heldout != NULL, NULL);
+}
+
+static void fit_auto_choices(const run *r, lda_params *params, lda_params *planned)
+{
+    const lda_train_options *o = r->o;
+    const int phi = o->settings.params.phi_estimate == LDA_PHI_ESTIMATE_AUTO &&
+                    params->phi_estimate == LDA_PHI_ESTIMATE_CVB,
+              start = !o->resume && lda_params_cvb_start_is_auto(params) && lda_params_cvb_start(params, r->c->num_docs);
+    if ((!phi && !start) || fits(r, planned))
+        return;
+    if (phi)
+        params->phi_estimate = planned->phi_estimate = LDA_PHI_ESTIMATE_EXPECTED;
+    const int start_dropped = start && !fits(r, planned);
+    if (start_dropped)
+        params->cvb_start = planned->cvb_start = 0;
+    if (!fits(r, planned))
+        return;
+    if (phi)
+        say(o, "ldagpu: --phi-estimate auto: its passes of collapsed variational Bayes would not fit in the memory "
+               "available; φ from the expected counts\n");
+    if (start_dropped)
+        say(o, "ldagpu: --cvb-start auto: its passes would not fit in the memory available; starting at random\n");
+}
+
 /* What runs: the model and the sampler that ran; and on a new run of another model than the
  * recommended one, one line pointing to it (train --help says why). */
 static void print_opening(const run *r)
@@ -721,13 +760,7 @@ int lda_train(const lda_train_options *o, lda_error *err)
     lda_params planned = params;
     if (o->resume) /* a resumed run has started: no start to plan for */
         planned.cvb_start = 0;
-    if (!o->resume && lda_params_cvb_start_is_auto(&params) && lda_params_cvb_start(&params, r.c->num_docs) &&
-        lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, NULL)) {
-        params.cvb_start = planned.cvb_start = 0; /* auto's start does not fit; the run may (else refused below) */
-        if (!lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, NULL))
-            say(o, "ldagpu: --cvb-start auto: its passes would not fit in the memory available; starting at "
-                   "random\n");
-    }
+    fit_auto_choices(&r, &params, &planned);
     if (lda_run_check_memory(r.L, &planned, r.c->num_input_docs, &r.doc_topics, r.heldout != NULL, err) ||
         !(r.b = lda_backend_create(r.L, &params, err)))
         goto out;
