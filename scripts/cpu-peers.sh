@@ -35,8 +35,8 @@
 #   ldagpu    train --model collapsed --sampler auto (or NAME) --device cpu, to the first point, then
 #             --resume to each next one (50 + 50 resumed is 100 iterations in one run); its
 #             seconds are log.csv's (the iterations: z draw and updates; no evaluation, reading
-#             or set-up) and, at each point, the φ written there (--phi-estimate expected, the CPU's
-#             default: phi_seconds); φ is the model's phi.npy
+#             or set-up) and, at each point, the φ written there (--phi-estimate auto, the CPU's
+#             default: cvb up to K = 128, expected above; phi_seconds); φ is the model's phi.npy
 #   mallet    ParallelTopicModel (SparseLDA), fed the documents by scripts/peers/MalletPeer.java,
 #             estimate() called once a point, its time summed; no log-likelihood between
 #             iterations (train-topics computes one every 10)
@@ -238,7 +238,7 @@ run_ldagpu() {
     done
     after=$(load1)
     for n in $iterations; do
-        # the iterations' seconds, and the φ written after iteration n (--phi-estimate expected)
+        # the iterations' seconds, and the φ written after iteration n (--phi-estimate auto)
         awk -F, -v n="$n" -v l0="$quiet_load" -v l1="$after" -v p="$quiet_probe" \
             'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "phi_seconds") c = i}
              NR > 1 && $1 <= n {s += $2} NR > 1 && $1 == n && c {s += $c}
