@@ -220,10 +220,12 @@ Test(phi_cvb, when_auto_takes_it)
         cr_assert_eq(q.phi_estimate, cases[i].want, "case %zu: %s", i,
                      lda_choice_name(lda_phi_estimate_choices, q.phi_estimate));
     }
-    cr_assert_eq(lda_phi_cvb_passes(0), 0);
-    cr_assert_eq(lda_phi_cvb_passes(1), 1);
-    cr_assert_eq(lda_phi_cvb_passes(LDA_PHI_CVB_PASSES), LDA_PHI_CVB_PASSES);
-    cr_assert_eq(lda_phi_cvb_passes(800), LDA_PHI_CVB_PASSES);
+    cr_assert_eq(p.phi_passes, LDA_PHI_CVB_PASSES);
+    cr_assert_eq(lda_phi_cvb_passes(20, 0), 0);
+    cr_assert_eq(lda_phi_cvb_passes(20, 1), 1);
+    cr_assert_eq(lda_phi_cvb_passes(20, 20), 20);
+    cr_assert_eq(lda_phi_cvb_passes(20, 800), 20);
+    cr_assert_eq(lda_phi_cvb_passes(0, 800), 0);
 }
 
 /* What train does with it: auto takes it at K = 3 on the CPU and model.conf says so; the log
@@ -262,6 +264,21 @@ Test(phi_cvb, train_writes_resumes_and_refuses)
     snprintf(pb, sizeof pb, "%s/phi.npy", b);
     cr_assert(test_same_bytes(za, zb), "the estimate moved a token");
     cr_assert(!test_same_bytes(pa, pb), "cvb and counts wrote the same φ");
+    /* At most one pass an iteration: after 4, 4 passes are the default's 20; 1 pass another φ. */
+    char saved[2100];
+    snprintf(saved, sizeof saved, "%s/phi-20.npy", dir);
+    snprintf(args, sizeof args, "cp '%s' '%s'", pa, saved);
+    free(test_shell(args, &status));
+    snprintf(args, sizeof args, "train --resume '%s' -n 0 --phi-passes 4 -q", a);
+    test_run_ok(args, NULL);
+    cr_assert(test_same_bytes(pa, saved), "--phi-passes 4 after 4 iterations: not the default's φ");
+    snprintf(args, sizeof args, "train --resume '%s' -n 0 --phi-passes 1 -q", a);
+    test_run_ok(args, NULL);
+    cr_assert(!test_same_bytes(pa, saved), "1 pass: the φ of 4");
+    snprintf(args, sizeof args, "grep phi_passes '%s/model.conf'", a);
+    conf = test_shell(args, &status);
+    cr_assert(strstr(conf, "phi_passes = 1"), "%s", conf);
+    free(conf);
     snprintf(args, sizeof args, "train --resume '%s' -n 0 --phi-estimate counts -q", a);
     test_run_ok(args, NULL);
     cr_assert(test_same_bytes(pa, pb), "--resume -n 0 --phi-estimate counts: not the counts run's φ");

@@ -23,6 +23,7 @@ static void unusual_settings(lda_settings *s)
     s->params.sampler = LDA_SAMPLER_NAIVE;
     s->params.refresh = 5;
     s->params.phi_estimate = LDA_PHI_ESTIMATE_EXPECTED;
+    s->params.phi_passes = 7;
     s->params.piece_length = 100;
     s->params.start_topics = 3;
     s->params.sample_start = 6;

@@ -21,7 +21,7 @@
 
 enum {
     OPT_TOPICS, OPT_ITERATIONS, OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_OUTPUT, OPT_UPDATE, OPT_PRECISION,
-    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_PHI_ESTIMATE, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START, OPT_CVB_START,
+    OPT_DEVICE, OPT_SAMPLER, OPT_MODEL, OPT_SPLIT, OPT_PHI_ESTIMATE, OPT_PHI_PASSES, OPT_REFRESH, OPT_PIECE_LENGTH, OPT_START_TOPICS, OPT_SAMPLE_START, OPT_CVB_START,
     OPT_OPTIMIZE_INTERVAL,
     OPT_OPTIMIZE_MODE, OPT_OPTIMIZE_BURN_IN, OPT_GPUS, OPT_STREAM_TOKENS, OPT_THREADS, OPT_EVAL_EVERY, LDA_READER_OPTION_IDS, OPT_CACHE, OPT_TOP, OPT_QUIET,
     OPT_HOLDOUT, OPT_HOLDOUT_ITERATIONS, OPT_DOC_TOPICS, OPT_TOPIC_KEYS, OPT_MALLET_DOC_TOPICS, OPT_CHECKPOINT_EVERY,
@@ -52,10 +52,13 @@ static const lda_option_spec train_options[] = {
                    "and device (printed)", "auto"},
     [OPT_PHI_ESTIMATE] = {"phi-estimate", 0, "auto|counts|expected|cvb", "the topics (φ) written and scored, "
                           "collapsed model: the mean of the last sample's counts, of the counts each token's full "
-                          "conditional expects (one more pass; better held-out), or of the expected counts after 20 "
+                          "conditional expects (one more pass; better held-out), or of the expected counts after "
                           "passes of collapsed variational Bayes from the last sample (better again at K = 100); "
-                          "auto: on the CPU cvb up to K = 128, else expected; counts on the GPU", "auto",
-                          lda_phi_estimate_choices},
+                          "auto: on the CPU cvb up to K = " LDA_STRINGIFY(LDA_PHI_CVB_UP_TO_K) ", else expected; "
+                          "counts on the GPU", "auto", lda_phi_estimate_choices},
+    [OPT_PHI_PASSES] = {"phi-passes", 0, "N", "--phi-estimate cvb's passes, at most one for each iteration the "
+                        "model has had (2K bytes for each distinct word of a document while they run)",
+                        LDA_STRINGIFY(LDA_PHI_CVB_PASSES)},
     [OPT_REFRESH] = {"refresh", 0, "R", "draw z in R parts, bringing counts and φ up to date after each (butterfly, sparse)",
                      "1"},
     [OPT_PIECE_LENGTH] = {"piece-length", 0, "auto|N", "documents longer than N tokens are drawn as pieces of at "

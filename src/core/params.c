@@ -184,6 +184,7 @@ void lda_params_default(lda_params *p)
     p->start_topics = LDA_START_TOPICS_AUTO;
     p->sample_start = LDA_SAMPLE_START_AUTO;
     p->cvb_start = LDA_CVB_START_AUTO;
+    p->phi_passes = LDA_PHI_CVB_PASSES;
     p->optimize_interval = 0;
     p->optimize_burn_in = LDA_OPTIMIZE_BURN_IN_DEFAULT;
     p->optimize_mode = LDA_OPTIMIZE_ONCE;

@@ -61,6 +61,8 @@ typedef enum {
 /* --phi-estimate auto takes cvb for the collapsed model on the CPU up to this K, where it was
  * measured (K = 100: docs/samplers.md, "The topics written"); expected above it. */
 #define LDA_PHI_CVB_UP_TO_K 128
+/* --phi-passes' default: the passes of CVB0 --phi-estimate cvb makes (docs/samplers.md says why). */
+#define LDA_PHI_CVB_PASSES 20
 /* The model versions Steele & Tristan compare; each is a pair (θ collapsed?, update rule). */
 typedef enum {
     LDA_MODEL_UNCOLLAPSED = 0,     /* θ and φ drawn */
@@ -132,6 +134,7 @@ typedef struct {
                               beside V × K (backend/zplan.h; the backend sets it where the tokens stream);
                               not recorded: either form draws the same model */
     int phi_estimate;      /* lda_phi_estimate: the φ written and scored (--phi-estimate) */
+    uint32_t phi_passes;   /* --phi-estimate cvb's passes (--phi-passes; train/phi_cvb.h) */
     uint32_t eval_every;   /* evaluate every N iterations (0: only at the end) */
     int freeze_phi;        /* inference: φ is given (set_phi) and never updated */
     int sparse_long_lists; /* the sparse draw's compilation by its lists (backend/zplan.h): -1 the layout's

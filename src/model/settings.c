@@ -27,6 +27,7 @@ const lda_setting lda_settings_table[] = {
     /* An output: the φ a run writes from its state (a resumed run may give another). */
     {"phi_estimate", "phi-estimate", LDA_SET_CHOICE, AT(params.phi_estimate), 1, NO_LIMIT, lda_phi_estimate_choices,
      NULL},
+    {"phi_passes", "phi-passes", LDA_SET_U32, AT(params.phi_passes), 1, 0, 1000000, 0, 0, NULL, NULL},
     {"refresh", "refresh", LDA_SET_U32, AT(params.refresh), 0, 1, 256, 0, 0, NULL, NULL},
     {"piece_length", "piece-length", LDA_SET_U32_AUTO, AT(params.piece_length), 0, 0, UINT32_MAX - 1, 0, 0, NULL, NULL},
     {"start_topics", "start-topics", LDA_SET_U32_AUTO, AT(params.start_topics), 0, 0, 1u << 20, 0, 0, NULL, NULL},

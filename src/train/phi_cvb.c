@@ -4,9 +4,9 @@
 #include "train/cvb_start.h"
 #include "util/threadpool.h"
 
-uint32_t lda_phi_cvb_passes(uint32_t iterations)
+uint32_t lda_phi_cvb_passes(uint32_t asked, uint32_t iterations)
 {
-    return iterations < LDA_PHI_CVB_PASSES ? iterations : LDA_PHI_CVB_PASSES;
+    return iterations < asked ? iterations : asked;
 }
 
 int lda_phi_cvb(const corpus *c, const uint32_t *z, uint32_t K, const lda_priors *priors, int threads,

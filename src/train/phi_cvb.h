@@ -26,12 +26,10 @@
 extern "C" {
 #endif
 
-/* The passes --phi-estimate cvb makes (docs/samplers.md says how many were measured) ... */
-#define LDA_PHI_CVB_PASSES 20
-
-/* ... after `iterations` of sampling: at most one a sampling iteration, so that a short run's estimate
- * does not cost more than its training (a pass costs half an iteration at K = 100). */
-uint32_t lda_phi_cvb_passes(uint32_t iterations);
+/* The passes --phi-estimate cvb makes (--phi-passes `asked`, LDA_PHI_CVB_PASSES by default) after
+ * `iterations` of sampling: at most one a sampling iteration, so that a short run's estimate does
+ * not cost more than its training (a pass costs half an iteration at K = 100). */
+uint32_t lda_phi_cvb_passes(uint32_t asked, uint32_t iterations);
 
 /* φ of the tokens of c whose topics are z (corpus order, each < K) after `passes` passes of CVB0
  * begun from them, word-major: phi_vk[w·K + k], c->vocab_size × K. The priors' α_k and β. Over

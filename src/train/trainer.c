@@ -264,7 +264,7 @@ static int estimate_phi(run *r, lda_error *err)
         lda_layout_z_to_corpus_order(L, z_pos, z);
         const lda_params *p = &r->b->params;
         rc = p->phi_estimate == LDA_PHI_ESTIMATE_CVB
-                 ? lda_phi_cvb(r->c, z, p->num_topics, &r->b->priors, p->threads, lda_phi_cvb_passes(r->done), r->phi,
+                 ? lda_phi_cvb(r->c, z, p->num_topics, &r->b->priors, p->threads, lda_phi_cvb_passes(p->phi_passes, r->done), r->phi,
                                err)
                  : lda_phi_expected(r->c, z, p->num_topics, &r->b->priors, p->threads, r->phi, err);
     }
