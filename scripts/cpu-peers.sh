@@ -14,7 +14,11 @@
 #      SYSTEMS     ("ldagpu mallet tomotopy warplda"); ldagpu:NAME trains with --sampler NAME
 #                  instead of auto, e.g. "ldagpu:alias ldagpu:mh mallet warplda" 
 #      THREADS (2), ALPHA_SUM (20: α = ALPHA_SUM/K, ldagpu's collapsed default), BETA (0.01),
-#      SEED (1), HOLDOUT (0.1), EVAL_ITERATIONS (20: eval's sweeps estimating θ)
+#      SEED (1: the split's, and the training's unless SEEDS), HOLDOUT (0.1),
+#      EVAL_ITERATIONS (20: eval's sweeps estimating θ)
+#      SEEDS       training seeds, each system trained once a seed on the one split (SEED); the
+#                  tables take the mean over the seeds at each point (WarpLDA, whose seed is fixed
+#                  in its code, runs under the first only)
 #      LOAD_MAX    a timed run starts once the 1-minute load average is below this (0.5) ...
 #      LOAD_WAIT   ... or after this many seconds of waiting, said on stderr (1800)
 #      PROBE_SLACK ... and once a probe, a fixed piece of ldagpu's work (bench of the corpus's
@@ -56,8 +60,9 @@
 #
 # Writes to OUTDIR: peers.csv (corpus,topics,system,iterations,seconds,heldout_loglik,
 # tokens_per_second,segment_tokens_per_second (from the point before; WarpLDA: its run's), load_before,
-# load_after,threads,probe_ms (the probe's ms an iteration before the run; 0: none)), peers.md (a table
-# per corpus and K, the seconds to the levels: scripts/peers/table.py), versions.txt (the
+# load_after,threads,probe_ms (the probe's ms an iteration before the run; 0: none),seed (the
+# training's)), peers.md (a table per corpus and K, the seconds to the levels, the means over the
+# seeds where there are several: scripts/peers/table.py), versions.txt (the
 # sources' commits, compilers, the machine). On a quiet 2-core machine wiki43k to 400 iterations
 # trained about a minute a system at K = 100 and two at K = 1024, tomotopy's 8 there; with the
 # defaults (to 800) expect one to two hours in all.
@@ -77,6 +82,7 @@ threads=${THREADS:-2}
 alpha_sum=${ALPHA_SUM:-20}
 beta=${BETA:-0.01}
 seed=${SEED:-1}
+seeds=${SEEDS:-$seed}
 holdout=${HOLDOUT:-0.1}
 eval_iterations=${EVAL_ITERATIONS:-20}
 load_max=${LOAD_MAX:-0.5}
@@ -228,7 +234,7 @@ run_ldagpu() {
     for n in $iterations; do
         if [ "$done_its" = 0 ]; then
             "$bin" train "$data/train.docword" --vocab "$data/vocab.txt" -K "$K" -n "$n" -a "$alpha" -b "$beta" \
-                -s "$seed" --model collapsed --sampler "$sampler" --device cpu -j "$threads" -e 0 --doc-topics none \
+                -s "$train_seed" --model collapsed --sampler "$sampler" --device cpu -j "$threads" -e 0 --doc-topics none \
                 -o "$run/model" -q
         else
             "$bin" train --resume "$run/model" -n $((n - done_its)) -q
@@ -256,13 +262,13 @@ counts_runs() { # mallet, tomotopy: the program's "N SECONDS" lines, then φ fro
 run_mallet() {
     wait_quiet
     java $java_opts -cp "$work/build/mallet:$work/build/mallet/classes:$work/src/Mallet/lib/*" MalletPeer \
-        "$data/train.txt" "$data/vocab.txt" "$K" "$alpha_sum" "$beta" "$seed" "$threads" "$iterations" "$run/c" \
+        "$data/train.txt" "$data/vocab.txt" "$K" "$alpha_sum" "$beta" "$train_seed" "$threads" "$iterations" "$run/c" \
         > "$run/program.txt" 2> "$run/stderr.txt"
     counts_runs
 }
 run_tomotopy() {
     wait_quiet
-    "$work/build/tomotopy_lda" "$data/train.txt" "$K" "$alpha" "$beta" "$seed" "$threads" "$iterations" "$run/c" \
+    "$work/build/tomotopy_lda" "$data/train.txt" "$K" "$alpha" "$beta" "$train_seed" "$threads" "$iterations" "$run/c" \
         > "$run/program.txt" 2> "$run/stderr.txt"
     counts_runs
 }
@@ -284,7 +290,7 @@ run_warplda() {
 
 # ---- the corpora, the systems, the evaluation ----
 csv="$out/peers.csv"
-echo "corpus,topics,system,iterations,seconds,heldout_loglik,tokens_per_second,segment_tokens_per_second,load_before,load_after,threads,probe_ms" > "$csv"
+echo "corpus,topics,system,iterations,seconds,heldout_loglik,tokens_per_second,segment_tokens_per_second,load_before,load_after,threads,probe_ms,seed" > "$csv"
 for name in $corpora; do
     data="$work/data/$name"
     if [ ! -f "$data/split.txt" ]; then
@@ -303,8 +309,11 @@ for name in $corpora; do
     best_probe=
     for K in $topics; do
         alpha=$(awk -v a="$alpha_sum" -v k="$K" 'BEGIN {printf "%.9g", a / k}')
+        for train_seed in $seeds; do
         for system in $systems; do
-            run="$work/runs/$name-K$K-$(echo "$system" | tr : -)"
+            # WarpLDA's seed is fixed in its code: one run, the first seed's
+            [ "$system" != warplda ] || [ "$train_seed" = "${seeds%% *}" ] || continue
+            run="$work/runs/$name-K$K-$(echo "$system" | tr : -)-s$train_seed"
             case $system in ldagpu:*) sampler=${system#ldagpu:} ;; *) sampler=auto ;; esac
             if [ ! -f "$run/rows.csv" ]; then
                 rm -rf "$run" && mkdir -p "$run"
@@ -317,11 +326,12 @@ for name in $corpora; do
                         "$data/heldout.docword" --vocab "$data/vocab.txt" -n "$eval_iterations" -s "$seed" \
                         --device cpu -j "$threads" | awk '$1 == "loglik_per_token" {print $2}')
                     awk -v c="$name" -v K="$K" -v sys="$system" -v n="$n" -v s="$s" -v ll="$ll" -v tok="$tokens" \
-                        -v pn="$prev_n" -v ps="$prev_s" -v l0="$l0" -v l1="$l1" -v j="$threads" -v p="${p:-0}" 'BEGIN {
+                        -v pn="$prev_n" -v ps="$prev_s" -v l0="$l0" -v l1="$l1" -v j="$threads" -v p="${p:-0}" \
+                        -v sd="$train_seed" 'BEGIN {
                             all = (s > 0) ? tok * n / s : 0
                             seg = (s > ps) ? tok * (n - pn) / (s - ps) : 0
                             if (sys == "warplda") seg = all # a run a point: no segments
-                            printf "%s,%d,%s,%d,%.3f,%s,%.0f,%.0f,%s,%s,%d,%s\n", c, K, sys, n, s, ll, all, seg, l0, l1, j, p
+                            printf "%s,%d,%s,%d,%.3f,%s,%.0f,%.0f,%s,%s,%d,%s,%s\n", c, K, sys, n, s, ll, all, seg, l0, l1, j, p, sd
                         }' >> "$run/rows.part"
                     prev_n=$n prev_s=$s
                 done < "$run/times.txt"
@@ -329,6 +339,7 @@ for name in $corpora; do
                 mv "$run/rows.part" "$run/rows.csv"
             fi
             cat "$run/rows.csv" >> "$csv"
+        done
         done
     done
 done
@@ -342,7 +353,7 @@ done
     echo "java: $(java -version 2>&1 | head -1)"
     echo "g++: $(g++ --version | head -1)"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(nproc) cores seen), threads $threads"
-    echo "alpha_sum $alpha_sum beta $beta seed $seed holdout $holdout eval_iterations $eval_iterations"
+    echo "alpha_sum $alpha_sum beta $beta seed $seed seeds $seeds holdout $holdout eval_iterations $eval_iterations"
     echo "load_max $load_max load_wait $load_wait probe_slack $probe_slack"
     echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 } > "$out/versions.txt"

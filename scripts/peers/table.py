@@ -11,6 +11,10 @@ after each iteration count of the second argument (where the CSV has it), and th
 system takes to reach it, by linear interpolation between its points (the time it reaches the
 level in a straight line from the point before; "not reached" past its last point), with each
 ldagpu run's time as a fraction of the fastest peer's (ldagpu:NAME: trained with --sampler NAME).
+
+Where a system was trained with several seeds (the CSV's seed column; cpu-peers.sh's SEEDS), each
+of its cells is the mean over its seeds of the seconds and of the held-out figure at that point,
+the levels are read from those means, and a table seed by seed follows the means.
 Only the standard library.
 """
 import csv
@@ -36,6 +40,38 @@ def time_to(points, level):
     return None
 
 
+def mean_rows(rows):
+    """A system's rows of several seeds as one row an iteration count: the means of the seconds and
+    of the held-out figure; the rates the means of the seeds'; the loads and probes all kept."""
+    by_it = defaultdict(list)
+    for r in rows:
+        by_it[int(r["iterations"])].append(r)
+    out = []
+    for it in sorted(by_it):
+        group = by_it[it]
+        mean = lambda key: sum(float(r[key]) for r in group) / len(group)
+        out.append({"iterations": str(it), "seconds": mean("seconds"), "heldout_loglik": mean("heldout_loglik"),
+                    "tokens_per_second": mean("tokens_per_second"),
+                    "segment_tokens_per_second": mean("segment_tokens_per_second"),
+                    "loads": [float(r["load_before"]) for r in group],
+                    "probes": [float(r.get("probe_ms") or 0) for r in group]})
+    return out
+
+
+def point_row(name, rows, iterations):
+    """A table row: "seconds → held-out" at each iteration count, then the rates, loads and probes."""
+    by_it = {int(r["iterations"]): r for r in rows}
+    cells = [f"{seconds(float(by_it[i]['seconds']))} → {float(by_it[i]['heldout_loglik']):.3f}" if i in by_it else ""
+             for i in iterations]
+    rates = [float(r["segment_tokens_per_second"]) for r in rows if float(r["segment_tokens_per_second"]) > 0]
+    rate = float(rows[-1]["tokens_per_second"])
+    loads = [x for r in rows for x in r["loads"]]
+    probes = [x for r in rows for x in r["probes"] if x > 0]
+    probe_cell = f"{min(probes):.0f}–{max(probes):.0f}" if probes else ""
+    rate_cell = f"{rate / 1e6:.2f} M ({min(rates) / 1e6:.2f}–{max(rates) / 1e6:.2f})" if rates else ""
+    return f"| {name} | " + " | ".join(cells) + f" | {rate_cell} | {min(loads):.2f}–{max(loads):.2f} | {probe_cell} |"
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.split("\n\n")[1])
@@ -55,25 +91,29 @@ def main():
                    + " / ".join(str(i) for i in iterations) + " iterations:\n")
         out.append("| system | " + " | ".join(str(i) for i in iterations) + " | tokens/s (range) | load | probe ms |")
         out.append("|---|" + "---|" * len(iterations) + "---|---|---|")
-        points = {}
+        points, means, seeds = {}, {}, {}
         for name in names:
-            rows = sorted(systems[name], key=lambda r: int(r["iterations"]))
-            by_it = {int(r["iterations"]): r for r in rows}
-            points[name] = [(float(r["seconds"]), float(r["heldout_loglik"])) for r in rows]
-            cells = [f"{seconds(float(by_it[i]['seconds']))} → {float(by_it[i]['heldout_loglik']):.3f}" if i in by_it else ""
-                     for i in iterations]
-            rates = [float(r["segment_tokens_per_second"]) for r in rows if float(r["segment_tokens_per_second"]) > 0]
-            rate = float(rows[-1]["tokens_per_second"])
-            loads = [float(r["load_before"]) for r in rows]
-            probes = [float(r["probe_ms"]) for r in rows if float(r.get("probe_ms") or 0) > 0]
-            probe_cell = f"{min(probes):.0f}–{max(probes):.0f}" if probes else ""
-            rate_cell = f"{rate / 1e6:.2f} M ({min(rates) / 1e6:.2f}–{max(rates) / 1e6:.2f})" if rates else ""
-            out.append(f"| {name} | " + " | ".join(cells) + f" | {rate_cell} | {min(loads):.2f}–{max(loads):.2f} | {probe_cell} |")
+            by_seed = defaultdict(list)
+            for r in systems[name]:
+                by_seed[r.get("seed") or "1"].append(r)
+            seeds[name] = {sd: mean_rows(rows) for sd, rows in sorted(by_seed.items(), key=lambda x: int(x[0]))}
+            means[name] = mean_rows(systems[name])
+            points[name] = [(r["seconds"], r["heldout_loglik"]) for r in means[name]]
+            out.append(point_row(name + (f" (mean of {len(by_seed)} seeds)" if len(by_seed) > 1 else ""),
+                                 means[name], iterations))
+        if any(len(seeds[n]) > 1 for n in names):
+            out.append("")
+            out.append("Seed by seed:\n")
+            out.append("| system, seed | " + " | ".join(str(i) for i in iterations) + " | tokens/s (range) | load | probe ms |")
+            out.append("|---|" + "---|" * len(iterations) + "---|---|---|")
+            for name in names:
+                for sd, rows in seeds[name].items():
+                    out.append(point_row(f"{name}, {sd}", rows, iterations))
         ours = [n for n in names if n == "ldagpu" or n.startswith("ldagpu:")]
         peers = [n for n in names if n not in ours]
         levels = []
         for it in level_iterations:
-            reached = [float(r["heldout_loglik"]) for n in peers for r in systems[n] if int(r["iterations"]) == it]
+            reached = [r["heldout_loglik"] for n in peers for r in means[n] if int(r["iterations"]) == it]
             if reached:
                 levels.append((it, max(reached)))
         if levels:
