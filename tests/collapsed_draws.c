@@ -64,6 +64,18 @@ void int_state_make(int_state *st, uint32_t K, uint32_t piece_length)
     collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
 }
 
+void int_state_few_word_topics(int_state *st, uint32_t topics)
+{
+    const lda_layout *L = st->L;
+    for (size_t s = 0; s < L->num_slots; s++)
+        for (uint32_t i = 0; i < L->slot_len[s]; i++) {
+            const size_t pos = lda_layout_pos(L, s, i);
+            const uint32_t pick = lda_rng_once(9, LDA_RNG_TEST, 6, L->slot_token_base[s] + i) % topics;
+            st->z[pos] = (L->words[pos] * 5 + pick) % st->K;
+        }
+    collapsed_count_all(L, st->K, st->z, st->n, st->n_wk, st->n_k);
+}
+
 void int_state_free(int_state *st)
 {
     free(st->alpha);
@@ -308,6 +320,11 @@ size_t alias_pass_restated(lda_pool *pool, int_state *st, lda_zdraw *in, const l
     lda_error err = {0};
     collapsed_count_all(L, K, st->z, st->n, st->n_wk, st->n_k);
     memcpy(en, st->n, L->num_slots * K * sizeof *en);
+    uint32_t *start_topics = calloc(L->num_slots + 1, sizeof *start_topics);
+    cr_assert(start_topics);
+    for (size_t sl = 0; sl < L->num_slots; sl++)
+        for (uint32_t k = 0; k < K; k++)
+            start_topics[sl] += en[sl * K + k] != 0;
     cr_assert_eq(lda_cpu_sample_z(pool, L, in, st->z, &err), 0, "%s", err.msg);
     const size_t part_warps = lda_part_warps(L->num_warps, part, parts);
     size_t changed = 0;
@@ -325,6 +342,12 @@ size_t alias_pass_restated(lda_pool *pool, int_state *st, lda_zdraw *in, const l
                 cr_assert_eq(L->words[pos], t.w, "the run's word");
                 t.row = en + sl * K;
                 t.old = ez[pos];
+                t.slot_tokens = L->slot_len[sl];
+                t.doc_tokens = L->slot_doc_len[sl];
+                t.start_topics = start_topics[sl];
+                t.doc_topics = 0;
+                for (uint32_t k = 0; k < K; k++)
+                    t.doc_topics += t.row[k] != 0;
                 t.row[t.old]--;
                 t.seed = in->seed;
                 t.token = L->slot_token_base[sl] + tok->i;
@@ -337,6 +360,7 @@ size_t alias_pass_restated(lda_pool *pool, int_state *st, lda_zdraw *in, const l
             }
         }
     }
+    free(start_topics);
     char what[64];
     snprintf(what, sizeof what, "K=%u parts %u pass %u", K, parts, in->iteration);
     expect_same_pass(L, K, st->z, ez, st->n, en, what);

@@ -80,6 +80,10 @@ typedef struct {
 } int_state;
 
 void int_state_make(int_state *st, uint32_t K, uint32_t piece_length);
+/* z drawn again so that each word's tokens have one of `topics` topics (from word w's w·5 on,
+ * modulo K), and its counts: words of few topics in documents of many, where alias sums the
+ * document part over the word's topics (lda_alias_word_side). */
+void int_state_few_word_topics(int_state *st, uint32_t topics);
 void int_state_free(int_state *st);
 
 /* The K the exact tests run at: one, two, either side of a warp, and large. */
@@ -104,6 +108,9 @@ typedef struct {
     lda_u32x4 bits;     /* its random words (block 0 of its stream) */
     uint64_t seed, token; /* its stream: the corpus-order index */
     uint32_t iteration;
+    /* its slot's tokens, its document's, its document's topics with a count at the pass's start
+     * and now, the token's included (what lda_alias_word_side_doc and lda_alias_word_side read) */
+    uint32_t slot_tokens, doc_tokens, start_topics, doc_topics;
 } alias_walk_token;
 
 /* Part in->part of pass in->iteration drawn by the sampler on st (its counts made from st->z

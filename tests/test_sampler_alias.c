@@ -2,9 +2,10 @@
  * exactly the collapsed weights on integer weights; its passes exactly a plain restatement of the
  * draw (the document's part searched over every topic, the token's own topic off the word's
  * counts, the word's and the smoothing drawn from those tables, their draw of the own topic kept
- * or drawn again); chi-squared tests on real weights, of one token of a rare word (its own topic
- * off the word side) and of a pair; planted topics recovered end to end; the same model for 1, 2
- * and 3 threads; the refusals. */
+ * or drawn again), also where long documents' tokens sum the word's topics instead (the word
+ * side, lda_alias_word_side); chi-squared tests on real weights, of one token of a rare word (its
+ * own topic off the word side), of one token drawn by the word side and of a pair; planted topics
+ * recovered end to end; the same model for 1, 2 and 3 threads; the refusals. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,9 +157,26 @@ Test(sampler_alias, tables_exact_on_integer_weights)
 typedef struct {
     const int_state *st;
     const lda_alias_sampler *s;
-    double *cum;
+    double *cum; /* 2K */
     size_t redrawn;
+    size_t word_side, list_side; /* the tokens whose document part was summed so, and the others */
 } restated_alias;
+
+/* Where the word side is taken (lda_alias_word_side_doc, lda_alias_word_side), the document part is two stretches of K cells:
+ * n[m,k] n[w,k] scale_k, then β n[m,k] scale_k (the token off both), searched in that order; the
+ * tables past them as before. */
+static uint32_t word_side_restated(const restated_alias *r, const alias_walk_token *t, double D, lda_u32x4 bits,
+                                   int *from_tables)
+{
+    const uint32_t K = r->st->K;
+    const double target = lda_scaled_target_double(D + r->s->word_total[t->w] + r->s->smooth_total,
+                                                   lda_uniform_double(bits.v[0]));
+    if (target < D) {
+        *from_tables = 0;
+        return (uint32_t)lda_linear_search_double(r->cum, (int)(2 * K), target) % K;
+    }
+    return alias_draw_restated(r->s, t->w, r->cum, D, bits, from_tables);
+}
 
 static uint32_t draw_alias_restated(void *ctx, const alias_walk_token *t)
 {
@@ -166,13 +184,25 @@ static uint32_t draw_alias_restated(void *ctx, const alias_walk_token *t)
     const uint32_t K = r->st->K, s = t->old;
     const double *scale = r->st->scale;
     const double f_s = ((double)t->nw[s] + INT_BETA) * scale[s], own = ((double)(t->nw[s] - 1) + INT_BETA) * scale[s];
+    const int word_side = lda_alias_word_side_doc(K, t->slot_tokens, t->doc_tokens, t->start_topics) &&
+                          lda_alias_word_side(t->doc_topics, r->s->len[t->w]);
     double D = 0;
-    for (uint32_t k = 0; k < K; k++)
-        r->cum[k] = D += (double)t->row[k] * (k == s ? own : (t->nw[k] + INT_BETA) * scale[k]);
+    if (word_side) {
+        for (uint32_t k = 0; k < K; k++)
+            r->cum[k] = D += (double)t->row[k] * ((double)(t->nw[k] - (k == s)) * scale[k]);
+        for (uint32_t k = 0; k < K; k++)
+            r->cum[K + k] = D += INT_BETA * (double)t->row[k] * scale[k];
+        r->word_side++;
+    } else {
+        for (uint32_t k = 0; k < K; k++)
+            r->cum[k] = D += (double)t->row[k] * (k == s ? own : (t->nw[k] + INT_BETA) * scale[k]);
+        r->list_side++;
+    }
     lda_u32x4 bits = t->bits;
     for (uint32_t block = 1;; block++) {
         int from_tables;
-        const uint32_t k = alias_draw_restated(r->s, t->w, r->cum, D, bits, &from_tables);
+        const uint32_t k = word_side ? word_side_restated(r, t, D, bits, &from_tables)
+                                     : alias_draw_restated(r->s, t->w, r->cum, D, bits, &from_tables);
         if (!from_tables || k != s || K == 1 || lda_uniform_double(bits.v[3]) * f_s < own)
             return k;
         r->redrawn++;
@@ -181,12 +211,16 @@ static uint32_t draw_alias_restated(void *ctx, const alias_walk_token *t)
 }
 
 /* from_z: the tables from z's copy by word, as the CPU backend makes them (sampler_alias.h),
- * kept by the passes' draws; else from the counts. */
-static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length, int from_z)
+ * kept by the passes' draws; else from the counts. word_topics: where not 0, z begun with that
+ * many topics a word (int_state_few_word_topics), so that many tokens take the word side. */
+static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t piece_length, int from_z,
+                                            uint32_t word_topics)
 {
     enum { PASSES = 3 };
     int_state st;
     int_state_make(&st, K, piece_length);
+    if (word_topics)
+        int_state_few_word_topics(&st, word_topics);
     const lda_layout *L = st.L;
     lda_error err = {0};
     lda_pool *pool = lda_pool_create(2, &err);
@@ -198,7 +232,7 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
     if (from_z)
         lda_alias_z_set(&s, L, st.z);
     uint32_t *ez = malloc(L->num_positions * sizeof *ez), *en = malloc(L->num_slots * K * sizeof *en);
-    restated_alias r = {&st, &s, malloc(K * sizeof *r.cum), 0};
+    restated_alias r = {&st, &s, malloc(2 * K * sizeof *r.cum), 0, 0, 0};
     memcpy(ez, st.z, L->num_positions * sizeof *ez);
     size_t changed = 0;
     for (uint32_t it = 1; it <= PASSES; it++)
@@ -211,6 +245,13 @@ static void passes_exact_on_integer_weights(uint32_t K, uint32_t parts, uint32_t
         cr_assert_gt(changed, st.c->num_tokens / 4, "K=%u: the draws changed almost nothing", K);
         cr_assert_gt(r.redrawn, 0, "K=%u: no draw was made again", K);
     }
+    /* both ways, each for many tokens, where documents can list LDA_ALIAS_WORD_SIDE_TOPICS topics
+     * at the pass's start and more than twice their words' */
+    if (word_topics && K >= 2 * LDA_ALIAS_WORD_SIDE_TOPICS && K <= LDA_ALIAS_WORD_SIDE_MAX_K)
+        cr_assert(r.word_side > PASSES * st.c->num_tokens / 10 && r.list_side > PASSES * st.c->num_tokens / 10,
+                  "K=%u: %zu tokens took the word side, %zu the list's", K, r.word_side, r.list_side);
+    else if (K < LDA_ALIAS_WORD_SIDE_TOPICS || K > LDA_ALIAS_WORD_SIDE_MAX_K)
+        cr_assert_eq(r.word_side, 0, "K=%u: the word side taken", K);
     lda_alias_free(&s);
     lda_pool_destroy(pool);
     free(ez);
@@ -223,14 +264,63 @@ Test(sampler_alias, passes_exact_on_integer_weights)
 {
     const uint32_t exact_K[] = EXACT_KS;
     for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
-        passes_exact_on_integer_weights(exact_K[t], 1, 0, 1);
+        passes_exact_on_integer_weights(exact_K[t], 1, 0, 1, 0);
+}
+
+/* The same with words of two topics in documents of many: the document part summed over the
+ * word's topics (lda_alias_word_side) for many tokens at K = 100, over the list for the others
+ * (at the other K documents list too few topics for it, or K is past LDA_ALIAS_WORD_SIDE_MAX_K). */
+Test(sampler_alias, passes_exact_with_the_word_side)
+{
+    const uint32_t exact_K[] = EXACT_KS;
+    for (size_t t = 0; t < sizeof exact_K / sizeof exact_K[0]; t++)
+        passes_exact_on_integer_weights(exact_K[t], 1, 0, 1, 2);
+    passes_exact_on_integer_weights(100, 2, 0, 0, 2);
 }
 
 Test(sampler_alias, passes_exact_with_refresh_parts_and_pieces)
 {
-    passes_exact_on_integer_weights(33, 3, 0, 0);
-    passes_exact_on_integer_weights(33, 3, 0, 1);
-    passes_exact_on_integer_weights(100, 2, 16, 1);
+    passes_exact_on_integer_weights(33, 3, 0, 0, 0);
+    passes_exact_on_integer_weights(33, 3, 0, 1, 0);
+    passes_exact_on_integer_weights(100, 2, 16, 1, 0);
+}
+
+/* One token at position pos, the state's (z0, its n[m,k] n0, n[w,k] and n[k], real α and β)
+ * drawn by `samples` alias passes from it, each with its own uniforms: its topics must follow p,
+ * its exact conditional with itself off every count (chi-squared over K cells, significance
+ * 0.001), and must be told from p_with_T, the conditional with itself left in n[w,k] and n[k]. */
+static void one_token_chi_squared(const lda_layout *L, uint32_t K, const uint32_t *z0, const uint32_t *n0,
+                                  const uint32_t *n_wk, const uint32_t *n_k, const float *alpha, double beta, size_t pos,
+                                  const double *p, const double *p_with_T, uint32_t samples)
+{
+    lda_error err = {0};
+    lda_pool *pool = lda_pool_create(2, &err);
+    cr_assert(pool, "%s", err.msg);
+    lda_alias_sampler s;
+    cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
+    const lda_alias_in ain = {&s, n_wk, n_k, beta, NULL, 0};
+    uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
+    uint64_t *counts = calloc(K, sizeof *counts);
+    cr_assert(z && n && counts);
+    lda_zdraw in = {.n_mk = n, .alpha = alpha, .K = K, .seed = 3, .alias = &ain};
+    for (uint32_t it = 1; it <= samples; it++) {
+        memcpy(z, z0, L->num_positions * sizeof *z);
+        memcpy(n, n0, L->num_slots * K * sizeof *n);
+        in.iteration = it;
+        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
+        counts[z[pos]]++;
+    }
+    double dof, stat = test_chi2_stat(counts, p, K, samples, &dof);
+    double pv = test_chi2_sf(stat, dof);
+    cr_assert(pv > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, pv);
+    stat = test_chi2_stat(counts, p_with_T, K, samples, &dof);
+    pv = test_chi2_sf(stat, dof);
+    cr_assert(pv < 0.001, "the draw with T on the word side: chi-squared %.1f on %.0f dof, p = %g", stat, dof, pv);
+    lda_alias_free(&s);
+    lda_pool_destroy(pool);
+    free(z);
+    free(n);
+    free(counts);
 }
 
 /* One token T of a rare word (rare_state: word 0, three more tokens), its topic 0 at the pass's
@@ -240,37 +330,72 @@ Test(sampler_alias, passes_exact_with_refresh_parts_and_pieces)
  * test must reject that one). */
 Test(sampler_alias, own_topic_off_the_word_side)
 {
-    enum { K = RARE_K, SAMPLES = 200000 };
     rare_state rs;
     rare_state_make(&rs);
-    const lda_layout *L = rs.L;
-    lda_error err = {0};
-    lda_pool *pool = lda_pool_create(2, &err);
-    cr_assert(pool, "%s", err.msg);
-    lda_alias_sampler s;
-    cr_assert_eq(lda_alias_create(L, K, 1, 2, 0, &s, &err), 0, "%s", err.msg);
-    const lda_alias_in ain = {&s, rs.n_wk, rs.n_k, rs.beta, NULL, 0};
-    uint32_t *z = malloc(L->num_positions * sizeof *z), *n = malloc(L->num_slots * K * sizeof *n);
-    lda_zdraw in = {.n_mk = n, .alpha = rs.alpha, .K = K, .seed = 3, .alias = &ain};
-    uint64_t counts[K] = {0};
-    for (uint32_t it = 1; it <= SAMPLES; it++) {
-        memcpy(z, rs.z, L->num_positions * sizeof *z);
-        memcpy(n, rs.n, L->num_slots * K * sizeof *n);
-        in.iteration = it;
-        cr_assert_eq(lda_cpu_sample_z(pool, L, &in, z, &err), 0, "%s", err.msg);
-        counts[z[rs.pT]]++;
-    }
-    double dof, stat = test_chi2_stat(counts, rs.p, K, SAMPLES, &dof);
-    double pv = test_chi2_sf(stat, dof);
-    cr_assert(pv > 0.001, "chi-squared %.1f on %.0f dof: p = %g < 0.001", stat, dof, pv);
-    stat = test_chi2_stat(counts, rs.p_word_with_T, K, SAMPLES, &dof);
-    pv = test_chi2_sf(stat, dof);
-    cr_assert(pv < 0.001, "the draw with T on the word side: chi-squared %.1f on %.0f dof, p = %g", stat, dof, pv);
-    lda_alias_free(&s);
-    lda_pool_destroy(pool);
-    free(z);
-    free(n);
+    one_token_chi_squared(rs.L, RARE_K, rs.z, rs.n, rs.n_wk, rs.n_k, rs.alpha, rs.beta, rs.pT, rs.p, rs.p_word_with_T,
+                          200000);
     rare_state_free(&rs);
+}
+
+/* One token T drawn with its document part summed over its word's topics (lda_alias_word_side), on
+ * real weights (α_k = 0.05 + 0.3 (k mod 4), β = 0.2), K = 40: 32 documents over 5 words, the
+ * first of 80 tokens (slot 0, the longest), its tokens after T of words 1-4 at topics i mod K, so
+ * that it lists every topic; T its first token, of word 0 at topic 0, word 0's three other tokens
+ * (in documents 1-3) at topic 1, so the word has two topics; the other documents two tokens at
+ * random topics. T is the first token of its block's first run. 200,000 passes from that state,
+ * each with its own uniforms, must give T's topic as its exact conditional with T off every count
+ * (chi-squared over K cells, significance 0.001), and must tell it from the conditional with T
+ * left in n[w,k] and n[k]. */
+Test(sampler_alias, chi_squared_of_the_word_side)
+{
+    enum { K = 40, V = 5, DOCS = 32, LONG = 80, SAMPLES = 200000 };
+    uint32_t lengths[DOCS], *docs[DOCS], words[DOCS][LONG];
+    for (uint32_t d = 0; d < DOCS; d++) {
+        lengths[d] = d == 0 ? LONG : 2;
+        docs[d] = words[d];
+        for (uint32_t i = 0; i < lengths[d]; i++)
+            words[d][i] = d == 0 ? (i == 0 ? 0 : 1 + i % (V - 1))
+                                 : (d <= 3 && i == 0 ? 0 : 1 + lda_rng_once(5, LDA_RNG_TEST, i, d) % (V - 1));
+    }
+    corpus *c = test_corpus_from_docs(DOCS, (const uint32_t *const *)docs, lengths, V);
+    lda_error err = {0};
+    lda_layout *L = lda_layout_build(c, 0, &err);
+    cr_assert(L && L->num_warps == 1, "%s", err.msg);
+    cr_assert_eq(L->slot_doc[0], 0, "slot 0 holds the long document");
+    float alpha[K];
+    const double beta = 0.2;
+    for (uint32_t k = 0; k < K; k++)
+        alpha[k] = 0.05f + (float)(k % 4) * 0.3f;
+    uint32_t *z0 = malloc(L->num_positions * sizeof *z0), *n0 = malloc(L->num_slots * K * sizeof *n0);
+    uint32_t n_wk[V * K], n_k[K];
+    for (size_t sl = 0; sl < L->num_slots; sl++)
+        for (uint32_t i = 0; i < L->slot_len[sl]; i++) {
+            const size_t pos = lda_layout_pos(L, sl, i);
+            z0[pos] = L->words[pos] == 0 ? (sl == 0 ? 0 : 1)
+                      : sl == 0          ? i % K
+                                         : lda_rng_once(5, LDA_RNG_TEST, 8, sl * 4 + i) % K;
+        }
+    const size_t pT = lda_layout_pos(L, 0, 0);
+    cr_assert_eq(L->words[pT], 0, "T is slot 0's first token");
+    collapsed_count_all(L, K, z0, n0, n_wk, n_k);
+    uint32_t listed = 0;
+    for (uint32_t k = 0; k < K; k++)
+        listed += n0[k] != 0;
+    cr_assert(lda_alias_word_side_doc(K, L->slot_len[0], L->slot_doc_len[0], listed) && lda_alias_word_side(listed, 2),
+              "T takes the word side");
+    double p[K], p_with_T[K];
+    uint32_t nm[K], nw[K], nk[K]; /* without T */
+    memcpy(nm, n0, sizeof nm);
+    memcpy(nw, n_wk, sizeof nw);
+    memcpy(nk, n_k, sizeof nk);
+    nm[0]--, nw[0]--, nk[0]--;
+    collapsed_conditional(nm, nw, nk, alpha, beta, V, K, p);
+    collapsed_conditional(nm, n_wk, n_k, alpha, beta, V, K, p_with_T);
+    one_token_chi_squared(L, K, z0, n0, n_wk, n_k, alpha, beta, pT, p, p_with_T, SAMPLES);
+    free(z0);
+    free(n0);
+    lda_layout_free(L);
+    corpus_free(c);
 }
 
 /* 32 documents of two tokens; slot 0's are both of word 1 at topics (3, 6), drawn in that order

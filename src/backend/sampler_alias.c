@@ -30,6 +30,10 @@ struct lda_alias_worker {
     uint32_t *count;    /* K, zero between uses: a list's counts while it is counted from z */
     uint64_t *listed;   /* K / 64 bits, zero between uses: ... and its topics */
     uint32_t *topics;   /* K: ... in order */
+    /* a block's slots: whether its tokens may sum the word side (lda_alias_word_side_doc; its
+     * row of n[m,k] then kept as its list moves), and Σ_k n[m,k] / (n[k] + Vβ) of its list */
+    unsigned char *word_side;
+    double *doc_inv_sum;
     int broken;         /* a token's topic missing from its document's list, or its word's live counts */
     /* --sampler mh: the live counts of the block (n[k], 1 / (n[k] + Vβ)) and of the run's word
      * (its counts at the pass's start and now, and f_k); zero and β / (n[k] + Vβ) off its topics */
@@ -139,6 +143,8 @@ void lda_alias_free(lda_alias_sampler *s)
         free(w->count);
         free(w->listed);
         free(w->topics);
+        free(w->word_side);
+        free(w->doc_inv_sum);
         free(w->nk);
         free(w->nw0);
         free(w->nw);
@@ -235,7 +241,8 @@ uint64_t lda_alias_bytes(const lda_layout *L, uint32_t K, int threads)
            (uint64_t)K * (sizeof(lda_alias_cell) + 2 * sizeof(double) + sizeof(uint32_t)) +
            N * (sizeof(lda_alias_token) + 3 * sizeof(uint32_t) + sizeof(uint64_t)) + /* the runs, z by word */
            workers * ((uint64_t)K * (8 * sizeof(double) + 8 * sizeof(uint32_t)) + /* with mh's rows */
-                      (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) + B * (sizeof(uint64_t) + sizeof(uint32_t)));
+                      (most_list < N + B ? most_list : N + B) * sizeof(doc_entry) +
+                      B * (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double) + 1));
 }
 
 int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int threads, int mh, lda_alias_sampler *s,
@@ -331,7 +338,9 @@ int lda_alias_create(const lda_layout *L, uint32_t K, uint32_t parts, int thread
             !(w->count_row = lda_calloc(K, sizeof *w->count_row, what, err)) ||
             !(w->count = lda_calloc(K, sizeof *w->count, what, err)) ||
             !(w->listed = lda_calloc(listed_words(K), sizeof *w->listed, what, err)) ||
-            !(w->topics = lda_malloc_array(K, sizeof *w->topics, what, err)))
+            !(w->topics = lda_malloc_array(K, sizeof *w->topics, what, err)) ||
+            !(w->word_side = lda_malloc_array((size_t)s->block_warps * LDA_WARP, sizeof *w->word_side, what, err)) ||
+            !(w->doc_inv_sum = lda_malloc_array((size_t)s->block_warps * LDA_WARP, sizeof *w->doc_inv_sum, what, err)))
             goto fail;
         if (mh && (!(w->nk = lda_malloc_array(K, sizeof *w->nk, what, err)) ||
                    !(w->nw0 = lda_calloc(K, sizeof *w->nw0, what, err)) ||
@@ -550,6 +559,11 @@ static void lists_build(const draw_ctx *c, lda_alias_worker *wk, size_t b)
         wk->list_at[l] = at;
         wk->list_len[l] = m;
         at += list_room(K, L->slot_doc_len[sl]);
+        wk->word_side[l] = !s->mh && lda_alias_word_side_doc(K, len, L->slot_doc_len[sl], m);
+        double inv_sum = 0;
+        for (uint32_t j = 0; wk->word_side[l] && j < m; j++)
+            inv_sum += (double)e[j].count * s->inv[e[j].topic];
+        wk->doc_inv_sum[l] = inv_sum;
     }
 }
 
@@ -584,19 +598,26 @@ typedef struct {
     uint32_t iteration;
 } token_key;
 
+/* The first entry of the list e (m topics, increasing) whose topic is k or more: where k is or
+ * would be inserted. Without branches on the topics (a conditional move a step), which a
+ * search of a random topic would mispredict one step in two. */
+static uint32_t entry_from(const doc_entry *e, uint32_t m, uint32_t k)
+{
+    if (m == 0)
+        return 0;
+    const doc_entry *base = e;
+    for (uint32_t n = m; n > 1;) { /* the entry is in base .. base + n */
+        const uint32_t half = n / 2;
+        base = base[half].topic < k ? base + half : base;
+        n -= half;
+    }
+    return (uint32_t)(base - e) + (base->topic < k);
+}
+
 /* The entry of topic k in the list e (m topics, increasing), or m where it is not listed. */
 static uint32_t entry_of(const doc_entry *e, uint32_t m, uint32_t k)
 {
-    uint32_t lo = 0;
-    for (uint32_t n = m; n > 0;) { /* the entry is in lo .. lo + n - 1, if listed */
-        const uint32_t half = n / 2;
-        if (e[lo + half].topic < k) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
+    const uint32_t lo = entry_from(e, m, k);
     return lo < m && e[lo].topic == k ? lo : m;
 }
 
@@ -688,6 +709,79 @@ static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, con
                 j++;
             *jn = j;
             return topic;
+        }
+        bits = lda_philox(lda_rng_counter(LDA_RNG_Z, key->iteration, key->token, block), key->seed);
+    }
+}
+
+/* The word's part of a token's draw from the tables: its table's or the smoothing's topic at
+ * target t (t - D past the document part), and whether it is to be kept: a draw of the token's
+ * own topic s is kept with probability f_s / f⁰_s (sampler_alias.h), else 0 is returned and
+ * the token is drawn again. */
+static int table_draw(const lda_alias_sampler *s, const run_word *rw, double t_past, uint32_t old, double f_old,
+                      double f_own, lda_u32x4 bits, uint32_t *topic)
+{
+    *topic = t_past < rw->total ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
+                                : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
+    /* one topic: nothing else to draw, whatever the weights */
+    return *topic != old || s->K == 1 || lda_uniform_double(bits.v[3]) * f_old < f_own;
+}
+
+/* One token's topic with its document part summed over its word's topics (lda_alias_word_side):
+ * its document's list e (m topics, increasing), row (its n[m,k], as the list) and inv_sum
+ * (Σ_k n[m,k] / (n[k] + Vβ) over it), the token still counted at its topic `old` in all three.
+ * The part is Y + X: Y = Σ over the word's topics k of n'[m,k] n'[w,k] / (n'[k] + Vβ) (primes:
+ * the token off, at k = old), its running sums in cum; X = β Σ_k n'[m,k] / (n'[k] + Vβ), from
+ * inv_sum, and where the target falls in it, searched over the list. Then the word's and the
+ * smoothing's tables as draw_token. Returns the topic; *jo the entry of old, *jn the new topic's
+ * (where it is or would be inserted). */
+static uint32_t draw_token_word_side(const lda_alias_sampler *s, lda_alias_worker *wk, const doc_entry *e, uint32_t m,
+                                     const uint32_t *row, double inv_sum, uint32_t old, const run_word *rw, uint32_t w,
+                                     lda_u32x4 bits, const token_key *key, uint32_t *jo, uint32_t *jn)
+{
+    __builtin_prefetch(&rw->cells[((uint64_t)bits.v[1] * rw->len) >> 32]);
+    const uint32_t *topic = s->word_topic + s->offset[w], *count = s->word_count + s->offset[w];
+    const double inv_own = s->inv_own[old];
+    const double f_old = wk->word_row[old], f_own = word_factor(wk->count_row[old] - 1, s->beta, inv_own);
+    double Y = 0;
+    for (uint32_t p = 0; p < rw->len; p++) {
+        const uint32_t k = topic[p], own = k == old;
+        const double n_w = (double)(count[p] - own) * (own ? inv_own : s->inv[k]);
+        Y += (double)(row[k] - own) * n_w;
+        wk->cum[p] = Y;
+    }
+    const double n_s = (double)row[old];
+    double X = s->beta * (inv_sum - n_s * s->inv[old] + (n_s - 1) * inv_own);
+    X = X > 0 ? X : 0; /* inv_sum's rounding, as it moved, where the list's part is nothing */
+    const double D = Y + X, Z = D + rw->total + s->smooth_total;
+    *jo = entry_of(e, m, old);
+    for (uint32_t block = 1;; block++) {
+        const double t = lda_scaled_target_double(Z, lda_uniform_double(bits.v[0]));
+        uint32_t k = UINT32_MAX;
+        if (t < Y) { /* the running sums end at Y: the search stops within the word's topics */
+            uint32_t p = 0;
+            while (!(t < wk->cum[p]))
+                p++;
+            k = topic[p];
+        } else if (t < D) { /* β's part, over the list as far as the target */
+            double sum = Y;
+            uint32_t last = m;
+            for (uint32_t j = 0; j < m; j++) {
+                const uint32_t own = e[j].topic == old;
+                const double weight = s->beta * (double)(e[j].count - own) * (own ? inv_own : s->inv[e[j].topic]);
+                if (weight > 0) {
+                    sum += weight;
+                    last = j;
+                    if (t < sum)
+                        break;
+                }
+            }
+            /* past every sum only by inv_sum's rounding: its last weighted entry (none: the tables) */
+            k = last < m ? e[last].topic : UINT32_MAX;
+        }
+        if (k != UINT32_MAX || table_draw(s, rw, t - D, old, f_old, f_own, bits, &k)) {
+            *jn = entry_from(e, m, k);
+            return k;
         }
         bits = lda_philox(lda_rng_counter(LDA_RNG_Z, key->iteration, key->token, block), key->seed);
     }
@@ -882,6 +976,10 @@ static void draw_block(void *vctx, size_t task, int worker)
                     wk->live_row[old] = f_old;
                 } else
                     mh_move(s, in->alias, wk, topic, +1);
+            } else if (wk->word_side[tok->slot] && lda_alias_word_side(m, rw.len)) {
+                topic = draw_token_word_side(s, wk, e, m, in->n_mk + sl * K, wk->doc_inv_sum[tok->slot], old, &rw, w,
+                                             bits, &key, &jo, &jn);
+                carry.slot = UINT32_MAX; /* the list's sum was not formed */
             } else {
                 topic = draw_token(s, wk, e, m, old, &rw, bits, &key, tok->slot, &carry, &jo, &jn);
                 if (topic != old) /* B of carried_sum: two counts moved */
@@ -890,6 +988,11 @@ static void draw_block(void *vctx, size_t task, int worker)
             if (jo == m) {
                 wk->broken = 1;
                 break;
+            }
+            if (wk->word_side[tok->slot] && topic != old) { /* its row and inv_sum as its list */
+                in->n_mk[sl * K + topic]++;
+                in->n_mk[sl * K + old]--;
+                wk->doc_inv_sum[tok->slot] += s->inv[topic] - s->inv[old];
             }
             if (jn == m || e[jn].topic != topic) { /* inserted in order */
                 memmove(e + jn + 1, e + jn, (m - jn) * sizeof *e);

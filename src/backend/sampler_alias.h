@@ -135,6 +135,32 @@ typedef struct lda_alias_in {
     int tables_from_z;
 } lda_alias_in;
 
+/* Where a token's document part is summed over its word's topics instead of its document's
+ * (alias, not mh). Its part n[m,k] f_k is then split as
+ *   n[m,k] n[w,k] / (n[k] + Vβ)   over the word's topics, the document's counts read from its row,
+ *   β n[m,k] / (n[k] + Vβ)        over the document's, whose total is kept as its counts move,
+ * (the token off its own topic in both, as above), searched in that order: on wikimix at K = 100
+ * a token's word had 15 topics and its document 52 (token-weighted means after 200 iterations).
+ * The document's row of n[m,k] is then kept as its list moves, two writes a move, which cost
+ * more than they saved where few tokens take the word side (docs/samplers.md): so a document
+ * keeps it (lda_alias_word_side_doc) at K ≤ LDA_ALIAS_WORD_SIDE_MAX_K (at K = 1024, where a row
+ * is 4 KiB, wikimix took 3-4% longer an iteration with it), whole (not a piece), of at least
+ * LDA_ALIAS_WORD_SIDE_TOKENS tokens and listing at least LDA_ALIAS_WORD_SIDE_TOPICS topics at its
+ * block's start; and a token of such a document takes the word side (lda_alias_word_side) where
+ * its document lists more than twice as many topics as its word has in the tables. */
+#define LDA_ALIAS_WORD_SIDE_MAX_K 256u
+#define LDA_ALIAS_WORD_SIDE_TOKENS 64u
+#define LDA_ALIAS_WORD_SIDE_TOPICS 32u
+static inline int lda_alias_word_side_doc(uint32_t K, uint32_t slot_tokens, uint32_t doc_tokens, uint32_t start_topics)
+{
+    return K <= LDA_ALIAS_WORD_SIDE_MAX_K && slot_tokens == doc_tokens && slot_tokens >= LDA_ALIAS_WORD_SIDE_TOKENS &&
+           start_topics >= LDA_ALIAS_WORD_SIDE_TOPICS;
+}
+static inline int lda_alias_word_side(uint32_t doc_topics, uint32_t word_topics)
+{
+    return 2 * (uint64_t)word_topics < doc_topics;
+}
+
 /* z, of every --refresh part, as it is now (a start, a resume): the copy by word the tables
  * read where tables_from_z. */
 void lda_alias_z_set(lda_alias_sampler *s, const lda_layout *L, const uint32_t *z);
