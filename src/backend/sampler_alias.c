@@ -621,6 +621,19 @@ static uint32_t entry_of(const doc_entry *e, uint32_t m, uint32_t k)
     return lo < m && e[lo].topic == k ? lo : m;
 }
 
+/* The word's part of a token's draw from the tables: its table's or the smoothing's topic at
+ * target t (t - D past the document part), and whether it is to be kept: a draw of the token's
+ * own topic s is kept with probability f_s / f⁰_s (sampler_alias.h), else 0 is returned and
+ * the token is drawn again. */
+static int table_draw(const lda_alias_sampler *s, const run_word *rw, double t_past, uint32_t old, double f_old,
+                      double f_own, lda_u32x4 bits, uint32_t *topic)
+{
+    *topic = t_past < rw->total ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
+                                : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
+    /* one topic: nothing else to draw, whatever the weights */
+    return *topic != old || s->K == 1 || lda_uniform_double(bits.v[3]) * f_old < f_own;
+}
+
 /* A document's tokens of one word follow each other in alias's order (by word, then slot). For
  * them the document part's sum over the list with every count as it stands and the word's
  * factors, B = Σ_j n[m,k_j] f_{k_j}, is carried from token to token (a move changes two counts),
@@ -699,11 +712,8 @@ static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, con
             }
             /* no entry has weight: D is the carried sum's rounding residue; the word's part, below */
         }
-        const uint32_t topic = t - D < rw->total
-                                   ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
-                                   : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
-        /* one topic: nothing else to draw, whatever the weights */
-        if (topic != old || s->K == 1 || lda_uniform_double(bits.v[3]) * f_old < f_own) {
+        uint32_t topic;
+        if (table_draw(s, rw, t - D, old, f_old, f_own, bits, &topic)) {
             uint32_t j = 0;
             while (j < m && e[j].topic < topic)
                 j++;
@@ -712,19 +722,6 @@ static uint32_t draw_token(const lda_alias_sampler *s, lda_alias_worker *wk, con
         }
         bits = lda_philox(lda_rng_counter(LDA_RNG_Z, key->iteration, key->token, block), key->seed);
     }
-}
-
-/* The word's part of a token's draw from the tables: its table's or the smoothing's topic at
- * target t (t - D past the document part), and whether it is to be kept: a draw of the token's
- * own topic s is kept with probability f_s / f⁰_s (sampler_alias.h), else 0 is returned and
- * the token is drawn again. */
-static int table_draw(const lda_alias_sampler *s, const run_word *rw, double t_past, uint32_t old, double f_old,
-                      double f_own, lda_u32x4 bits, uint32_t *topic)
-{
-    *topic = t_past < rw->total ? lda_alias_cells_draw(rw->cells, rw->len, rw->total, bits.v[1], bits.v[2])
-                                : lda_alias_cells_draw(s->smooth, s->K, s->smooth_total, bits.v[1], bits.v[2]);
-    /* one topic: nothing else to draw, whatever the weights */
-    return *topic != old || s->K == 1 || lda_uniform_double(bits.v[3]) * f_old < f_own;
 }
 
 /* One token's topic with its document part summed over its word's topics (lda_alias_word_side):
