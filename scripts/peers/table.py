@@ -13,8 +13,9 @@ level in a straight line from the point before; "not reached" past its last poin
 ldagpu run's time as a fraction of the fastest peer's (ldagpu:NAME: trained with --sampler NAME).
 
 Where a system was trained with several seeds (the CSV's seed column; cpu-peers.sh's SEEDS), each
-of its cells is the mean over its seeds of the seconds and of the held-out figure at that point,
-the levels are read from those means, and a table seed by seed follows the means.
+of its cells is the mean over its seeds of the seconds and of the held-out figure at that point (a
+point that some of its seeds lack is left out), the levels are read from those means, and a table
+seed by seed follows the means.
 Only the standard library.
 """
 import csv
@@ -40,15 +41,24 @@ def time_to(points, level):
     return None
 
 
+def seed_of(row):
+    return row.get("seed") or "1"
+
+
 def mean_rows(rows):
     """A system's rows of several seeds as one row an iteration count: the means of the seconds and
-    of the held-out figure; the rates the means of the seeds'; the loads and probes all kept."""
+    of the held-out figure; the rates the means of the seeds'; the loads and probes all kept. An
+    iteration count that some of the seeds lack is left out: a mean over fewer seeds would mix
+    chains into one curve."""
     by_it = defaultdict(list)
     for r in rows:
         by_it[int(r["iterations"])].append(r)
+    all_seeds = {seed_of(r) for r in rows}
     out = []
     for it in sorted(by_it):
         group = by_it[it]
+        if {seed_of(r) for r in group} != all_seeds:
+            continue
         mean = lambda key: sum(float(r[key]) for r in group) / len(group)
         out.append({"iterations": str(it), "seconds": mean("seconds"), "heldout_loglik": mean("heldout_loglik"),
                     "tokens_per_second": mean("tokens_per_second"),
@@ -95,7 +105,7 @@ def main():
         for name in names:
             by_seed = defaultdict(list)
             for r in systems[name]:
-                by_seed[r.get("seed") or "1"].append(r)
+                by_seed[seed_of(r)].append(r)
             seeds[name] = {sd: mean_rows(rows) for sd, rows in sorted(by_seed.items(), key=lambda x: int(x[0]))}
             means[name] = mean_rows(systems[name])
             points[name] = [(r["seconds"], r["heldout_loglik"]) for r in means[name]]
